@@ -1,0 +1,157 @@
+import type { Browser } from "playwright-core";
+import { testDb } from "../services/shared/testing/db";
+import { createUser, TEST_PASSWORD, uniqueSuffix } from "../services/shared/testing/factories";
+import { launchBrowser } from "./support/browser";
+import {
+  chooseFromUserMenu,
+  openPortal,
+  type PortalPage,
+  signInThroughForm,
+  waitForToast,
+} from "./support/portal";
+import { startTestServer, type TestServer } from "./support/server";
+
+// Identity in the browser: /auth's forms, the toasts of spec §8 and the top bar of spec §2.
+
+let server: TestServer;
+let browser: Browser;
+let portal: PortalPage;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+afterEach(async () => {
+  await portal?.close();
+});
+
+const mainNav = (p: PortalPage) => p.page.getByRole("navigation", { name: "Main" });
+
+describe("/auth in the browser", () => {
+  it("sends a signed-out visitor from the dashboard to /auth", async () => {
+    portal = await openPortal(browser);
+    await portal.page.goto(`${server.url}/dashboard`);
+    await portal.page.waitForURL(`${server.url}/auth`);
+    await portal.page.getByRole("tab", { name: "Login" }).waitFor();
+    await expect(mainNav(portal).getByRole("link").allInnerTexts()).resolves.toEqual([
+      "Pro App Features",
+      "Login / Register",
+    ]);
+    expect(portal.problems.messages).toEqual([]);
+  });
+
+  it("shows the spec's registration messages before anything is sent", async () => {
+    portal = await openPortal(browser);
+    const { page } = portal;
+    let registrations = 0;
+    page.on("request", (req) => {
+      if (req.url().endsWith("/api/register")) registrations += 1;
+    });
+    await page.goto(`${server.url}/auth`);
+    await page.getByRole("tab", { name: "Register" }).click();
+    const form = page.getByRole("form", { name: "Register" });
+    await form.getByLabel("Username").fill("ab");
+    await form.getByLabel("Email").fill("not-an-email");
+    await form.getByLabel("Password").fill("short");
+    await form.getByLabel("Phone").fill("12-ab");
+    await form.getByRole("button", { name: "Register" }).click();
+
+    for (const message of [
+      "Username must be at least 3 characters",
+      "Please enter a valid email address",
+      "Password must be at least 8 characters",
+      "First name is required",
+      "Last name is required",
+      "Please enter a valid phone number",
+    ]) {
+      await form.getByText(message, { exact: true }).waitFor();
+    }
+    expect(registrations).toBe(0);
+    expect(portal.problems.messages).toEqual([]);
+  });
+
+  it("registers a prospect, signs them in at once and welcomes them by first name", async () => {
+    portal = await openPortal(browser);
+    const { page } = portal;
+    const suffix = uniqueSuffix();
+    await page.goto(`${server.url}/auth`);
+    await page.getByRole("tab", { name: "Register" }).click();
+    const form = page.getByRole("form", { name: "Register" });
+    await form.getByLabel("First name").fill("Ada");
+    await form.getByLabel("Last name").fill("Lovelace");
+    await form.getByLabel("Username").fill(`ada_${suffix}`);
+    await form.getByLabel("Email").fill(`ada_${suffix}@example.test`);
+    await form.getByLabel("Password").fill("Analytical-Engine-1843");
+    await form.getByLabel("Phone").fill("+1 (555) 010-0199");
+    await form.getByRole("button", { name: "Register" }).click();
+
+    await page.waitForURL(`${server.url}/dashboard`);
+    await waitForToast(page, "Registration successful Welcome to ESRT Portal");
+    await page.getByText("Welcome, Ada", { exact: true }).waitFor();
+    await expect(mainNav(portal).getByRole("link").allInnerTexts()).resolves.toEqual([
+      "Dashboard",
+      "Pro App Features",
+    ]);
+
+    const db = await testDb();
+    const saved = await db.prisma.user.findFirstOrThrow({ where: { username: `ada_${suffix}` } });
+    expect(saved).toMatchObject({ firstName: "Ada", userType: "prospect", emailVerified: false });
+    expect(portal.problems.messages).toEqual([]);
+  });
+
+  it("refuses a wrong password with the 'Login failed' toast and stays on /auth", async () => {
+    const db = await testDb();
+    const user = await createUser(db, { userType: "client" });
+    portal = await openPortal(browser, [/status of 401 .*\/api\/login\)$/]);
+    const { page } = portal;
+    await page.goto(`${server.url}/auth`);
+    const form = page.getByRole("form", { name: "Login" });
+    await form.getByLabel("Username or email").fill(user.username);
+    await form.getByLabel("Password").fill("Wrong-Password-9!");
+    await form.getByRole("button", { name: "Login" }).click();
+
+    await waitForToast(page, "Login failed Invalid login credentials");
+    expect(new URL(page.url()).pathname).toBe("/auth");
+    await expect(page.getByText(/^Welcome, /).count()).resolves.toBe(0);
+    expect(portal.problems.messages).toEqual([]);
+  });
+
+  it("logs out and in again, the top bar following each time", async () => {
+    const db = await testDb();
+    const user = await createUser(db, { userType: "client", firstName: "Grace" });
+    portal = await openPortal(browser);
+    const { page } = portal;
+
+    await signInThroughForm(page, server, user.email, TEST_PASSWORD);
+    await page.getByText("Welcome, Grace", { exact: true }).waitFor();
+
+    // Past the dashboard's welcome overlay, as a person would, then log out.
+    await page.getByRole("button", { name: "Continue to my console" }).click();
+    await page.locator(".console-welcome-overlay").waitFor({ state: "detached" });
+    await chooseFromUserMenu(page, "Logout");
+    await page.waitForURL(`${server.url}/auth`);
+    await mainNav(portal).getByRole("link", { name: "Login / Register" }).waitFor();
+    await expect(page.getByText("Welcome, Grace", { exact: true }).count()).resolves.toBe(0);
+
+    // The old session is gone: the dashboard sends the visitor back to /auth.
+    await page.goto(`${server.url}/dashboard`);
+    await page.waitForURL(`${server.url}/auth`);
+
+    await signInThroughForm(page, server, user.username.toUpperCase(), TEST_PASSWORD);
+    await page.getByText("Welcome, Grace", { exact: true }).waitFor();
+
+    // The top bar's own Logout button (spec §2) signs out too.
+    await page.getByRole("button", { name: "Continue to my console" }).click();
+    await page.locator(".console-welcome-overlay").waitFor({ state: "detached" });
+    await page.locator(".portal-topbar").getByRole("button", { name: "Logout", exact: true }).click();
+    await page.waitForURL(`${server.url}/auth`);
+    await expect(page.getByText("Welcome, Grace", { exact: true }).count()).resolves.toBe(0);
+    expect(portal.problems.messages).toEqual([]);
+  });
+});

@@ -1,0 +1,198 @@
+import type { Browser, Page } from "playwright-core";
+import { testDb } from "../services/shared/testing/db";
+import { createUser, TEST_PASSWORD, uniqueSuffix } from "../services/shared/testing/factories";
+import { launchBrowser } from "./support/browser";
+import {
+  chooseFromUserMenu,
+  openPortal,
+  type PortalPage,
+  signInThroughForm,
+  waitForToast,
+} from "./support/portal";
+import { startTestServer, type TestServer } from "./support/server";
+
+// The account in the browser: branding from the server, the top bar's user menu, changing the
+// password, and the registration form's optional notes.
+
+let server: TestServer;
+let browser: Browser;
+let portal: PortalPage;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+afterEach(async () => {
+  await portal?.close();
+});
+
+const ACME = {
+  title: "Acme Receivables",
+  logoUrl: "/logo.svg",
+  supportPhone: "(555) 777-1234",
+  consultationEmail: "talk@acme.test",
+  businessHours: "8AM-4PM PST",
+};
+
+/** Answers GET /api/branding in this page with `branding`, as an administrator's settings would. */
+async function brandAs(page: Page, branding: typeof ACME): Promise<void> {
+  await page.route("**/api/branding", (route) => route.fulfill({ json: branding }));
+}
+
+/** Closes the dashboard's welcome overlay as a person would. */
+async function pastTheOverlay(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Continue to my console" }).click();
+  await page.locator(".console-welcome-overlay").waitFor({ state: "detached" });
+}
+
+describe("branding in the browser", () => {
+  it("shows the branding's title in the top bar and the registration toast", async () => {
+    portal = await openPortal(browser);
+    const { page } = portal;
+    await brandAs(page, ACME);
+    const suffix = uniqueSuffix();
+    await page.goto(`${server.url}/auth`);
+    await page.locator('[data-tour="logo"]', { hasText: "Acme Receivables" }).waitFor();
+    await page.getByRole("tab", { name: "Register" }).click();
+    const form = page.getByRole("form", { name: "Register" });
+    await form.getByLabel("First name").fill("Brand");
+    await form.getByLabel("Last name").fill("New");
+    await form.getByLabel("Username").fill(`brand_${suffix}`);
+    await form.getByLabel("Email").fill(`brand_${suffix}@example.test`);
+    await form.getByLabel("Password").fill("Brand-New-Portal-42");
+    await form.getByRole("button", { name: "Register" }).click();
+
+    await page.waitForURL(`${server.url}/dashboard`);
+    await waitForToast(page, "Registration successful Welcome to Acme Receivables Portal");
+    expect(portal.problems.messages).toEqual([]);
+  });
+
+  it("shows the branding's consultation contact in the console and on /prospect-landing", async () => {
+    const db = await testDb();
+    const user = await createUser(db, { userType: "prospect", firstName: "Pia" });
+    portal = await openPortal(browser);
+    const { page } = portal;
+    await brandAs(page, ACME);
+    await signInThroughForm(page, server, user.username);
+    await pastTheOverlay(page);
+    await page.getByRole("tab", { name: "Appointments" }).click();
+    const contact = page.locator(".console-contact");
+    await contact.getByRole("link", { name: "(555) 777-1234" }).waitFor();
+    await contact.getByRole("link", { name: "talk@acme.test" }).waitFor();
+    await contact.getByText("Business hours: 8AM-4PM PST").waitFor();
+
+    await page.goto(`${server.url}/prospect-landing`);
+    await page.getByRole("button", { name: "Call (555) 777-1234" }).waitFor();
+    await page.getByText("Business hours: 8AM-4PM PST.").waitFor();
+    expect(portal.problems.messages).toEqual([]);
+  });
+
+  it("names the branding's support phone when a deactivated account tries to log in", async () => {
+    portal = await openPortal(browser, [/status of 403 .*\/api\/login\)$/]);
+    const { page } = portal;
+    await brandAs(page, ACME);
+    // The server's answer without its own wording: the page words it with the branding's phone.
+    await page.route("**/api/login", (route) =>
+      route.fulfill({ status: 403, json: { status: "deactivated", message: "Account unavailable" } }),
+    );
+    await page.goto(`${server.url}/auth`);
+    await page.locator('[data-tour="logo"]', { hasText: "Acme Receivables" }).waitFor();
+    const form = page.getByRole("form", { name: "Login" });
+    await form.getByLabel("Username or email").fill("someone");
+    await form.getByLabel("Password").fill("Whatever-1!");
+    await form.getByRole("button", { name: "Login" }).click();
+    await waitForToast(
+      page,
+      "Login failed This account has been deactivated. Please contact support at (555) 777-1234 for assistance.",
+    );
+    expect(portal.problems.messages).toEqual([]);
+  });
+});
+
+describe("the user menu and the account screens", () => {
+  it("opens the security questions and the password change from 'Welcome, {first name}'", async () => {
+    const db = await testDb();
+    const user = await createUser(db, { userType: "client", firstName: "Menu" });
+    // A user without security questions: GET /api/security-questions/{id} answers 404 (none yet).
+    portal = await openPortal(browser, [/status of 404 .*\/api\/security-questions\/\d+\)$/]);
+    const { page } = portal;
+    await signInThroughForm(page, server, user.username);
+    await pastTheOverlay(page);
+
+    await chooseFromUserMenu(page, "Security questions");
+    await page.getByRole("form", { name: "Security questions" }).waitFor();
+    expect(new URL(page.url()).search).toBe("?mode=security-questions");
+    await chooseFromUserMenu(page, "Change password");
+    await page.getByRole("form", { name: "Change password" }).waitFor();
+    expect(new URL(page.url()).search).toBe("?mode=change-password");
+    expect(portal.problems.messages).toEqual([]);
+  });
+
+  it("sends a signed-out visitor from the password change to the login form", async () => {
+    portal = await openPortal(browser);
+    const { page } = portal;
+    await page.goto(`${server.url}/auth?mode=change-password`);
+    await page.getByRole("form", { name: "Login" }).waitFor();
+    await expect(page.getByRole("form", { name: "Change password" }).count()).resolves.toBe(0);
+    expect(portal.problems.messages).toEqual([]);
+  });
+
+  it("refuses a wrong current password, then changes it; the new one signs in after logout", async () => {
+    const db = await testDb();
+    const user = await createUser(db, { userType: "client", firstName: "Pass" });
+    portal = await openPortal(browser, [/status of 400 .*\/api\/user\/password\)$/]);
+    const { page } = portal;
+    await signInThroughForm(page, server, user.username);
+    await pastTheOverlay(page);
+    await chooseFromUserMenu(page, "Change password");
+    const form = page.getByRole("form", { name: "Change password" });
+
+    await form.getByLabel("Current password").fill("Not-My-Password-1!");
+    await form.getByLabel("New password").fill("Brand-New-Secret-77!");
+    await form.getByRole("button", { name: "Change password" }).click();
+    await waitForToast(page, "Password change failed Current password is incorrect");
+    expect(new URL(page.url()).search).toBe("?mode=change-password");
+
+    await form.getByLabel("Current password").fill(TEST_PASSWORD);
+    await form.getByRole("button", { name: "Change password" }).click();
+    await waitForToast(page, "Password updated Your password has been changed.");
+    await page.waitForURL(`${server.url}/dashboard`);
+    await pastTheOverlay(page);
+
+    await chooseFromUserMenu(page, "Logout");
+    await page.waitForURL(`${server.url}/auth`);
+    await signInThroughForm(page, server, user.username, "Brand-New-Secret-77!");
+    await page.getByText("Welcome, Pass", { exact: true }).waitFor();
+    expect(portal.problems.messages).toEqual([]);
+  });
+});
+
+describe("registration notes", () => {
+  it("sends the optional notes with the registration", async () => {
+    portal = await openPortal(browser);
+    const { page } = portal;
+    const suffix = uniqueSuffix();
+    await page.goto(`${server.url}/auth`);
+    await page.getByRole("tab", { name: "Register" }).click();
+    const form = page.getByRole("form", { name: "Register" });
+    await form.getByLabel("First name").fill("Nora");
+    await form.getByLabel("Last name").fill("Notes");
+    await form.getByLabel("Username").fill(`nora_${suffix}`);
+    await form.getByLabel("Email").fill(`nora_${suffix}@example.test`);
+    await form.getByLabel("Password").fill("Nora-Writes-Notes-8");
+    await form.getByLabel("Notes").fill("We invoice about 300 clients a month.");
+    await form.getByRole("button", { name: "Register" }).click();
+    await page.waitForURL(`${server.url}/dashboard`);
+
+    const db = await testDb();
+    const saved = await db.prisma.user.findFirstOrThrow({ where: { username: `nora_${suffix}` } });
+    expect(saved.registrationNotes).toBe("We invoice about 300 clients a month.");
+    expect(portal.problems.messages).toEqual([]);
+  });
+});

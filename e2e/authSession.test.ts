@@ -1,0 +1,131 @@
+import type { Browser } from "playwright-core";
+import { testDb } from "../services/shared/testing/db";
+import { createUser } from "../services/shared/testing/factories";
+import { launchBrowser } from "./support/browser";
+import { openPortal, type PortalPage, signInThroughApi, waitForToast } from "./support/portal";
+import { startTestServer, type TestServer } from "./support/server";
+
+// Session idle tracking (spec §4, §9) driven by Playwright's fake clock.
+
+let server: TestServer;
+let browser: Browser;
+let portal: PortalPage;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+afterEach(async () => {
+  await portal?.close();
+});
+
+describe("session idle tracking in the browser", () => {
+  it("warns after 28 idle minutes, and activity puts the warning off", async () => {
+    const db = await testDb();
+    const user = await createUser(db, { userType: "client", firstName: "Idle" });
+    portal = await openPortal(browser);
+    const { page } = portal;
+    await page.clock.install();
+    await signInThroughApi(page, server, user.username);
+    await page.goto(`${server.url}/pro-app-features`);
+    await page.getByText("Welcome, Idle", { exact: true }).waitFor();
+
+    // 27 quiet minutes, then activity: no warning yet, and the timer starts again.
+    await page.clock.runFor("27:00");
+    await expect(page.locator(".portal-toaster .portal-toast").count()).resolves.toBe(0);
+    await page.mouse.move(200, 300);
+    await page.mouse.move(220, 320);
+    await page.clock.runFor("27:00");
+    await expect(page.locator(".portal-toaster .portal-toast").count()).resolves.toBe(0);
+
+    // The check runs every 30 s, so the warning comes at the first check 28 minutes after the activity.
+    await page.clock.runFor("01:30");
+    await waitForToast(
+      page,
+      "Session Expiring Soon Your session will expire in 2 minutes due to inactivity.",
+    );
+    expect(new URL(page.url()).pathname).toBe("/pro-app-features");
+    expect(portal.problems.messages).toEqual([]);
+  });
+
+  it("expires after 30 idle minutes: 'Session Expired', signed out, sent to /auth", async () => {
+    const db = await testDb();
+    const user = await createUser(db, { userType: "client", firstName: "Sleepy" });
+    portal = await openPortal(browser);
+    const { page } = portal;
+    await page.clock.install();
+    await signInThroughApi(page, server, user.username);
+    await page.goto(`${server.url}/pro-app-features`);
+    await page.getByText("Welcome, Sleepy", { exact: true }).waitFor();
+
+    await page.clock.runFor("30:00");
+    await page.waitForURL(`${server.url}/auth`);
+    await waitForToast(page, "Session Expired Your session has expired. Please log in again.");
+    // The server session ended too.
+    const res = await page.context().request.get(`${server.url}/api/user`);
+    expect(res.status()).toBe(401);
+    expect(portal.problems.messages).toEqual([]);
+  });
+
+  it("at 30 idle minutes asks GET /api/session-check before it signs out", async () => {
+    const db = await testDb();
+    const user = await createUser(db, { userType: "client", firstName: "Checked" });
+    portal = await openPortal(browser);
+    const { page } = portal;
+    let checksSinceMark = 0;
+    let checksBeforeLogout = -1;
+    await page.route("**/api/session-check", async (route) => {
+      checksSinceMark += 1;
+      await route.continue();
+    });
+    await page.route("**/api/logout", async (route) => {
+      if (checksBeforeLogout < 0) checksBeforeLogout = checksSinceMark;
+      await route.continue();
+    });
+    await page.clock.install();
+    await signInThroughApi(page, server, user.username);
+    await page.goto(`${server.url}/pro-app-features`);
+    await page.getByText("Welcome, Checked", { exact: true }).waitFor();
+
+    await page.clock.runFor("29:45");
+    checksSinceMark = 0;
+    await page.clock.runFor("00:15");
+    await page.waitForURL(`${server.url}/auth`);
+    await waitForToast(page, "Session Expired Your session has expired. Please log in again.");
+    expect(checksBeforeLogout).toBeGreaterThanOrEqual(1);
+    expect(portal.problems.messages).toEqual([]);
+  });
+
+  it("keeps the user signed in while another tab of the portal is in use", async () => {
+    const db = await testDb();
+    const user = await createUser(db, { userType: "client", firstName: "Tabs" });
+    portal = await openPortal(browser);
+    const { page } = portal;
+    await page.clock.install();
+    await signInThroughApi(page, server, user.username);
+    await page.goto(`${server.url}/pro-app-features`);
+    await page.getByText("Welcome, Tabs", { exact: true }).waitFor();
+
+    await page.clock.runFor("20:00");
+    // Another tab records the user's activity where every tab of the portal reads it.
+    await page.evaluate('localStorage.setItem("portal.lastActivityAt", String(Date.now()))');
+    await page.clock.runFor("10:30");
+    await expect(page.locator(".portal-toaster .portal-toast").count()).resolves.toBe(0);
+    expect(new URL(page.url()).pathname).toBe("/pro-app-features");
+    await page.getByText("Welcome, Tabs", { exact: true }).waitFor();
+
+    // 28 quiet minutes after that activity (the next 30-s check), in every tab: the warning comes.
+    await page.clock.runFor("18:00");
+    await waitForToast(
+      page,
+      "Session Expiring Soon Your session will expire in 2 minutes due to inactivity.",
+    );
+    expect(portal.problems.messages).toEqual([]);
+  });
+});

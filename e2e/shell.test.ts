@@ -1,0 +1,113 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { testDb } from "../services/shared/testing/db";
+import { createUser } from "../services/shared/testing/factories";
+import { launchBrowser, type PageProblems, recordPageProblems } from "./support/browser";
+import { signInThroughApi } from "./support/portal";
+import { startTestServer, type TestServer } from "./support/server";
+
+const PRO_APP_URL = "https://pro.e2e-shell.example";
+const SCREENSHOTS = path.resolve(__dirname, "../test-results");
+
+let server: TestServer;
+let browser: Browser;
+let page: Page;
+let problems: PageProblems;
+
+beforeAll(async () => {
+  server = await startTestServer({ PRO_APP_URL });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+beforeEach(async () => {
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.setDefaultTimeout(15_000);
+  problems = recordPageProblems(page);
+});
+
+afterEach(async () => {
+  await page.close();
+});
+
+describe("the web shell", () => {
+  it("shows the top bar, the footer and the server's Pro app address on the home page", async () => {
+    await page.goto(`${server.url}/`);
+
+    await expect(
+      page.getByText("Receivable Services & Consulting", { exact: true }).isVisible(),
+    ).resolves.toBe(true);
+    const nav = page.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link").allInnerTexts()).resolves.toEqual([
+      "Pro App Features",
+      "Login / Register",
+    ]);
+    await expect(page.getByRole("link", { name: "ESRT", exact: true }).getAttribute("href")).resolves.toBe(
+      "/",
+    );
+
+    // The default config shows first; the GraphQL serverConfig answer replaces it.
+    const proLink = page.locator(`a[href="${PRO_APP_URL}"]`);
+    await proLink.waitFor();
+    await expect(proLink.textContent()).resolves.toBe("Open ESRT Pro");
+
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOTS, "shell-home.png"), fullPage: true });
+    expect(problems.messages).toEqual([]);
+  });
+
+  it("loads a lazy page through a top-bar link without reloading the app", async () => {
+    // /pro-app-features needs a signed-in user (spec §2 route table).
+    const user = await createUser(await testDb(), { userType: "client" });
+    await signInThroughApi(page, server, user.username);
+    await page.goto(`${server.url}/`);
+    await page.getByRole("heading", { name: "Client portal" }).waitFor();
+    await page.evaluate(() => {
+      (globalThis as unknown as { shellMarker: string }).shellMarker = "still here";
+    });
+    const chunk = page.waitForRequest((req) => /\/assets\/ProAppFeatures-[^/]+\.js$/.test(req.url()));
+
+    await page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Pro App Features" })
+      .click();
+
+    await chunk;
+    await page.getByRole("heading", { level: 1, name: "Pro App Features" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/pro-app-features");
+    await expect(
+      page.evaluate(() => (globalThis as unknown as { shellMarker?: string }).shellMarker),
+    ).resolves.toBe("still here");
+    await expect(page.getByText("This page is part of a later release.").isVisible()).resolves.toBe(true);
+    expect(problems.messages).toEqual([]);
+  });
+
+  it("answers an unknown path with the not-found page", async () => {
+    const res = await page.goto(`${server.url}/no-such-page`);
+    expect(res?.status()).toBe(200);
+
+    await page.getByRole("heading", { level: 1, name: "404 Page Not Found" }).waitFor();
+    await expect(page.getByText("Did you forget to add the page to the router?").isVisible()).resolves.toBe(
+      true,
+    );
+    await expect(
+      page.getByText("Receivable Services & Consulting", { exact: true }).isVisible(),
+    ).resolves.toBe(true);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "shell-404.png") });
+    expect(problems.messages).toEqual([]);
+  });
+
+  it("lets the brand title take the user back home", async () => {
+    await page.goto(`${server.url}/no-such-page`);
+    await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
+    await page.getByRole("link", { name: "ESRT", exact: true }).click();
+    await page.getByRole("heading", { level: 1, name: "Client portal" }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/");
+    expect(problems.messages).toEqual([]);
+  });
+});

@@ -1,0 +1,65 @@
+import { existsSync } from "node:fs";
+import { type Browser, type ConsoleMessage, chromium, type Page } from "playwright-core";
+
+/** Where Debian's Chromium lives unless CHROMIUM_PATH says otherwise. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/**
+ * Launches headless Debian Chromium for a browser test (no sandbox: tests run as root in CI).
+ * @throws Error naming the install command when Chromium is missing.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Chromium not found at ${CHROMIUM_PATH}: run \`make ci-env\` (apt-get install -y chromium) or set CHROMIUM_PATH`,
+    );
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** Problems a page reported while a test drove it: console errors and uncaught exceptions. */
+export interface PageProblems {
+  readonly messages: string[];
+}
+
+/**
+ * Reports that are not problems: the browser logs every non-OK response, and GET /api/user answers
+ * 401 to a signed-out visitor (spec §4: no user); an API call still running when the test navigates
+ * away is aborted by the browser, as is the favicon request of a page left while loading.
+ */
+export const EXPECTED_PROBLEMS: readonly RegExp[] = [
+  /^console: Failed to load resource: .* 401 .*\/api\/user\)$/,
+  /^request failed: \S+\/api\/\S+ net::ERR_ABORTED$/,
+  /^request failed: \S+\/favicon\.svg net::ERR_ABORTED$/,
+];
+
+/**
+ * Records every console error (CSP violations and failed loads show there) and every uncaught page
+ * exception of `page`, so a test can assert that none happened. Messages matching `expected` (plus
+ * {@link EXPECTED_PROBLEMS}) are not recorded: a test names the failures it provokes.
+ */
+export function recordPageProblems(page: Page, expected: readonly RegExp[] = []): PageProblems {
+  const messages: string[] = [];
+  const allowed = [...EXPECTED_PROBLEMS, ...expected];
+  const record = (message: string) => {
+    if (!allowed.some((pattern) => pattern.test(message))) messages.push(message);
+  };
+  page.on("console", (msg: ConsoleMessage) => {
+    if (msg.type() === "error") record(`console: ${msg.text()} (${msg.location().url})`);
+  });
+  page.on("pageerror", (err: Error) => record(`exception: ${err.message}`));
+  page.on("requestfailed", (req) => record(`request failed: ${req.url()} ${req.failure()?.errorText ?? ""}`));
+  return { messages };
+}

@@ -1,0 +1,97 @@
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createApp } from "../../gateway/src/app";
+import { seed } from "../../prisma/seed";
+import { workloadFor } from "../../services/registry";
+import { parseConfig, setConfig } from "../../services/shared/config";
+import type { Db } from "../../services/shared/db";
+import { type Runtime, startRuntime } from "../../services/shared/runtime";
+import { scratchDatabase } from "../../services/shared/testing/db";
+import { type TestServer, WEB_DIST } from "./server";
+
+/** A gateway with the outbox relay and the email service running, its mail captured in the database. */
+export interface MailTestServer extends TestServer {
+  db: Db;
+}
+
+/**
+ * Starts, for one browser test file, a gateway serving the built web app on its own scratch
+ * database, with the outbox relay and the email service's consumers and sender, on stream and
+ * subject names of its own. No SMTP is configured, so every message is kept in `email_messages`,
+ * marked captured, with its links.
+ * @throws when a backing service does not answer or web/dist has not been built.
+ */
+export async function startMailTestServer(suffix: string): Promise<MailTestServer> {
+  const scratch = await scratchDatabase();
+  const { SMTP_URL: _smtp, ...env } = process.env;
+  const config = parseConfig({
+    ...env,
+    DATABASE_URL: scratch.url,
+    EVENT_STREAM: `${process.env.EVENT_STREAM}_${suffix.toUpperCase()}`,
+    SUBJECT_PREFIX: `${process.env.SUBJECT_PREFIX}${suffix}`,
+  });
+  setConfig(config);
+  let runtime: Runtime | undefined;
+  try {
+    runtime = await startRuntime(config, { allowEmbedded: false, relay: true, ...workloadFor("email") });
+    await seed(runtime.db, config);
+    const started = runtime;
+    const { app, stop } = await createApp({
+      config,
+      db: started.db,
+      sessionStore: started.sessionStore,
+      redis: started.redis,
+      readiness: started.readiness,
+      webDist: WEB_DIST,
+    });
+    const server = await new Promise<Server>((resolve, reject) => {
+      const listening = app.listen(0, "127.0.0.1", (err?: Error) => (err ? reject(err) : resolve(listening)));
+    });
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      config,
+      db: started.db,
+      async stop() {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await stop();
+        await started.close();
+        await scratch.drop();
+      },
+    };
+  } catch (error) {
+    await runtime?.close();
+    await scratch.drop();
+    throw error;
+  }
+}
+
+/**
+ * The path and query of the newest link to `/auth?mode=<mode>&token=…` in the text part of the
+ * newest message to `address`, as a person would follow it; waits for the message to be written.
+ * @throws Error when no such message arrives within `timeoutMs`.
+ */
+export async function emailedLink(
+  db: Db,
+  address: string,
+  mode: string,
+  timeoutMs = 15_000,
+): Promise<string> {
+  const pattern = new RegExp(`https?://[^\\s"'<>]+(/auth\\?mode=${mode}&token=[A-Za-z0-9_%.-]+)`);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const messages = await db.prisma.emailMessage.findMany({
+      where: { toAddress: address },
+      orderBy: { id: "desc" },
+    });
+    for (const message of messages) {
+      const link = pattern.exec(message.text)?.[1];
+      if (link) return link;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`no email to ${address} with a ${mode} link (found ${messages.length} messages)`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

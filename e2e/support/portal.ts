@@ -1,0 +1,98 @@
+import type { Browser, Page } from "playwright-core";
+import { TEST_PASSWORD } from "../../services/shared/testing/factories";
+import { type PageProblems, recordPageProblems } from "./browser";
+import type { TestServer } from "./server";
+
+/** A fresh browser context (its own cookies) with one page, and what the page reported. */
+export interface PortalPage {
+  page: Page;
+  problems: PageProblems;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a page in a new context (so no session is shared between tests) on a large screen, with a
+ * short default timeout; `expected` names console errors the test provokes on purpose.
+ */
+export async function openPortal(browser: Browser, expected: readonly RegExp[] = []): Promise<PortalPage> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  // Generous enough for a loaded 2-core CI machine; a real failure still fails within the test's timeout.
+  page.setDefaultTimeout(15_000);
+  const problems = recordPageProblems(page, expected);
+  return { page, problems, close: () => context.close() };
+}
+
+/**
+ * Signs in through the login form of /auth and waits for the dashboard.
+ * @throws when the dashboard does not open (a 'Login failed' toast, for example).
+ */
+export async function signInThroughForm(
+  page: Page,
+  server: TestServer,
+  login: string,
+  password: string = TEST_PASSWORD,
+): Promise<void> {
+  await page.goto(`${server.url}/auth`);
+  const form = page.getByRole("form", { name: "Login" });
+  await form.getByLabel("Username or email").fill(login);
+  await form.getByLabel("Password").fill(password);
+  await form.getByRole("button", { name: "Login" }).click();
+  await page.waitForURL(`${server.url}/dashboard`);
+}
+
+/**
+ * Signs in with POST /api/login from the page's context (sharing its cookies), faster than the form.
+ * @throws when the server does not answer 200.
+ */
+export async function signInThroughApi(
+  page: Page,
+  server: TestServer,
+  login: string,
+  password: string = TEST_PASSWORD,
+): Promise<void> {
+  const res = await page.context().request.post(`${server.url}/api/login`, {
+    data: { login, password },
+    headers: { Origin: server.url },
+  });
+  if (res.status() !== 200)
+    throw new Error(`login as ${login} answered ${res.status()}: ${await res.text()}`);
+}
+
+/** The title and description of every toast on screen (one visible; a replaced one may be fading out). */
+export async function toastTexts(page: Page): Promise<string[]> {
+  const toasts = await page.locator(".portal-toaster .portal-toast").all();
+  const texts: string[] = [];
+  for (const toast of toasts) {
+    const parts = await toast.locator(":scope > *").allTextContents();
+    texts.push(parts.map((part) => part.trim()).join(" "));
+  }
+  return texts;
+}
+
+/**
+ * Waits until a toast reads `expected` (its title and description joined by a space).
+ * @throws Error listing the toasts seen when none matched within `timeoutMs`.
+ */
+export async function waitForToast(page: Page, expected: string | RegExp, timeoutMs = 5000): Promise<void> {
+  const matches = (text: string) => (typeof expected === "string" ? text === expected : expected.test(text));
+  const deadline = Date.now() + timeoutMs;
+  let seen: string[] = [];
+  for (;;) {
+    seen = await toastTexts(page);
+    if (seen.some(matches)) return;
+    if (Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`No toast reads ${String(expected)}; toasts shown: ${JSON.stringify(seen)}`);
+}
+
+/** Opens the top bar's user menu ('Welcome, {first name}') and picks `item` from it. */
+export async function chooseFromUserMenu(page: Page, item: string): Promise<void> {
+  const entry = page.getByRole("menuitem", { name: item });
+  // a menu still closing from an earlier choice would swallow the click on its trigger
+  await entry.waitFor({ state: "detached" });
+  await page.locator('[data-tour="user-menu"]').click();
+  await entry.click();
+  await entry.waitFor({ state: "detached" });
+}

@@ -1,0 +1,58 @@
+import { existsSync } from "node:fs";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { RedisStore } from "connect-redis";
+import { createApp } from "../../gateway/src/app";
+import { type Config, parseConfig, setConfig } from "../../services/shared/config";
+import { connectRedis } from "../../services/shared/redis";
+import { testDb } from "../../services/shared/testing/db";
+
+/** The built web app the browser tests drive. */
+export const WEB_DIST = path.resolve(__dirname, "../../web/dist");
+
+/** A gateway running in this process for a browser test. */
+export interface TestServer {
+  /** e.g. http://127.0.0.1:41234 */
+  url: string;
+  config: Config;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the gateway in-process on a free loopback port, serving the built web app, with the test
+ * database, a Redis session store and `env` laid over the test environment (also made the
+ * process-wide config, which parts of the gateway read).
+ * @throws Error when web/dist has not been built, or when a backing service does not answer.
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  if (!existsSync(path.join(WEB_DIST, "index.html"))) {
+    throw new Error(`No web build in ${WEB_DIST}: run \`npm run codegen && npm run web:build\` first`);
+  }
+  const config = parseConfig({ ...process.env, ...env });
+  // Parts of the gateway read the process-wide config(); make it the same as the app's.
+  setConfig(config);
+  const redisUrl = config.REDIS_URL;
+  if (!redisUrl) throw new Error("REDIS_URL is not set: run the browser tests through Jest (globalSetup)");
+
+  const db = await testDb();
+  const redis = await connectRedis(redisUrl);
+  const sessionStore = new RedisStore({ client: redis, prefix: `${config.REDIS_PREFIX}sess:` });
+  const { app, stop } = await createApp({ config, db, sessionStore, readiness: {}, webDist: WEB_DIST });
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(0, "127.0.0.1", (err?: Error) => (err ? reject(err) : resolve(listening)));
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    config,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stop();
+      await redis.close();
+    },
+  };
+}

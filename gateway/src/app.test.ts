@@ -1,0 +1,277 @@
+import type { Express } from "express";
+import request from "supertest";
+import type { RedisClient } from "../../services/shared/redis";
+import { testDb } from "../../services/shared/testing/db";
+import { buildTestApp, fakeWebDist, redisSessionStore, testConfig, testRedis } from "./testing/appHarness";
+
+let app: Express;
+let stop: () => Promise<void>;
+let redis: RedisClient;
+let web: ReturnType<typeof fakeWebDist>;
+
+beforeAll(async () => {
+  redis = await testRedis();
+  web = fakeWebDist();
+  const cfg = testConfig();
+  const built = await buildTestApp({
+    config: cfg,
+    sessionStore: redisSessionStore(redis, cfg),
+    readiness: {
+      postgres: async () => (await testDb()).ping(),
+      redis: async () => void (await redis.ping()),
+    },
+    metrics: { consumerLag: async () => ({ "email-sender": 3 }) },
+    webDist: web.dir,
+  });
+  app = built.app;
+  stop = built.stop;
+});
+
+afterAll(async () => {
+  await stop();
+  redis.destroy();
+  web.remove();
+});
+
+describe("health and readiness", () => {
+  it("answers /healthz with ok", async () => {
+    const res = await request(app).get("/healthz").expect(200);
+    expect(res.body).toEqual({ status: "ok" });
+  });
+
+  it("answers /readyz 200 naming every passing check", async () => {
+    const res = await request(app).get("/readyz").expect(200);
+    expect(res.body).toEqual({ status: "ready", checks: { postgres: "ok", redis: "ok" } });
+  });
+
+  it("answers /readyz 503 naming a failing and a hanging check, within about 2 s", async () => {
+    const failing = await buildTestApp({
+      sessionStore: redisSessionStore(redis, testConfig()),
+      readiness: {
+        postgres: async () => undefined,
+        redis: async () => {
+          throw new Error("connection refused at 10.0.0.1:6379");
+        },
+        nats: () => new Promise<void>(() => undefined),
+      },
+      webDist: web.dir,
+    });
+    try {
+      const started = Date.now();
+      const res = await request(failing.app).get("/readyz").expect(503);
+      expect(Date.now() - started).toBeLessThan(2500);
+      expect(res.body.status).toBe("unavailable");
+      expect(res.body.checks).toEqual({ postgres: "ok", redis: "failed", nats: "timeout" });
+      expect(res.body.failing).toEqual(["redis", "nats"]);
+      expect(JSON.stringify(res.body)).not.toContain("10.0.0.1");
+    } finally {
+      await failing.stop();
+    }
+  });
+});
+
+describe("request ids and security headers", () => {
+  it("echoes a sane incoming x-request-id and replaces an unsafe one", async () => {
+    const kept = await request(app).get("/healthz").set("x-request-id", "req-1234abcd").expect(200);
+    expect(kept.headers["x-request-id"]).toBe("req-1234abcd");
+    const replaced = await request(app).get("/healthz").set("x-request-id", "<script>").expect(200);
+    expect(replaced.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("sends a strict CSP on the app", async () => {
+    const res = await request(app).get("/").expect(200);
+    const csp = String(res.headers["content-security-policy"]);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+    expect(res.headers["x-powered-by"]).toBeUndefined();
+  });
+});
+
+describe("metrics", () => {
+  it("exposes request durations, outbox backlog, dead letters, consumer lag and process metrics", async () => {
+    const db = await testDb();
+    const dead = await db.prisma.deadLetter.create({
+      data: {
+        consumer: "gateway-metrics-test",
+        eventId: "0190c3f0-0000-7000-8000-000000000001",
+        subject: "t.test.failed",
+        envelope: {},
+        error: "boom",
+        attempts: 5,
+      },
+    });
+    try {
+      await request(app).get("/healthz").expect(200);
+      const res = await request(app).get("/metrics").expect(200);
+      const text = res.text;
+      expect(res.headers["content-type"]).toContain("text/plain");
+      expect(text).toMatch(
+        /http_request_duration_seconds_bucket\{[^}]*method="GET"[^}]*route="\/healthz"[^}]*status="200"/,
+      );
+      expect(text).toMatch(/^portal_outbox_backlog \d+$/m);
+      const deadLetters = Number(/^portal_dead_letters (\d+)$/m.exec(text)?.[1]);
+      expect(deadLetters).toBeGreaterThanOrEqual(1);
+      expect(text).toContain('portal_consumer_lag{consumer="email-sender"} 3');
+      expect(text).toContain("process_cpu_user_seconds_total");
+    } finally {
+      await db.prisma.deadLetter.delete({ where: { id: dead.id } });
+    }
+  });
+});
+
+describe("REST", () => {
+  it("answers /api/server-config with the configured values, never cached", async () => {
+    const cfg = testConfig();
+    const res = await request(app).get("/api/server-config").expect(200);
+    expect(res.headers["cache-control"]).toBe("no-store");
+    expect(res.body).toEqual({
+      port: cfg.PORT,
+      proAppUrl: cfg.PRO_APP_URL,
+      environment: "test",
+      serverTime: expect.any(String),
+    });
+    expect(Math.abs(Date.parse(res.body.serverTime) - Date.now())).toBeLessThan(5000);
+  });
+
+  it("answers unknown /api paths with JSON 404", async () => {
+    const res = await request(app).get("/api/no-such-thing").expect(404);
+    expect(res.body).toEqual({ message: "Not found" });
+    await request(app).post("/api/no-such-thing").send({}).expect(404);
+  });
+
+  it("answers malformed JSON with 400 and no stack trace", async () => {
+    const res = await request(app)
+      .post("/api/anything")
+      .set("Content-Type", "application/json")
+      .send('{"login": "ann", ')
+      .expect(400);
+    expect(res.headers["content-type"]).toContain("application/json");
+    expect(res.body.message).toMatch(/malformed json/i);
+    expect(res.text).not.toMatch(/at .*\.js:\d+|SyntaxError|node_modules/);
+  });
+
+  it("answers a body over JSON_BODY_LIMIT with 413", async () => {
+    const big = JSON.stringify({ notes: "x".repeat(200 * 1024) });
+    const res = await request(app)
+      .post("/api/user/notes")
+      .set("Content-Type", "application/json")
+      .send(big)
+      .expect(413);
+    expect(res.body.message).toMatch(/too large/i);
+  });
+});
+
+describe("GraphQL", () => {
+  it("answers { serverConfig { proAppUrl } }", async () => {
+    const res = await request(app)
+      .post("/graphql")
+      .send({ query: "{ serverConfig { proAppUrl serverTime } health }" })
+      .expect(200);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.serverConfig.proAppUrl).toBe(testConfig().PRO_APP_URL);
+    expect(Number.isNaN(Date.parse(res.body.data.serverConfig.serverTime))).toBe(false);
+    expect(res.body.data.health).toBe("ok");
+  });
+
+  it("refuses a text/plain POST (CSRF) without running it", async () => {
+    const res = await request(app)
+      .post("/graphql")
+      .set("Content-Type", "text/plain")
+      .send(JSON.stringify({ query: "{ health }" }))
+      .expect(400);
+    expect(res.text).toMatch(/CSRF/);
+    expect(res.text).not.toContain('"health"');
+  });
+
+  it("refuses a simple GET without a preflight header and answers one with it", async () => {
+    await request(app).get("/graphql").query({ query: "{ health }" }).expect(400);
+    const res = await request(app)
+      .get("/graphql")
+      .query({ query: "{ health }" })
+      .set("apollo-require-preflight", "true")
+      .expect(200);
+    expect(res.body.data).toEqual({ health: "ok" });
+  });
+
+  it("refuses too many aliases with a clear message", async () => {
+    const aliases = Array.from({ length: 30 }, (_, i) => `a${i}: health`).join(" ");
+    const res = await request(app)
+      .post("/graphql")
+      .send({ query: `{ ${aliases} }` });
+    expect(res.status).toBe(400);
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors[0].message).toMatch(/aliases/i);
+  });
+
+  it("refuses a query with too many tokens", async () => {
+    const fields = Array.from({ length: 2500 }, () => "health").join(" ");
+    const res = await request(app)
+      .post("/graphql")
+      .send({ query: `{ ${fields} }` });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].message).toMatch(/token/i);
+  });
+
+  it("reports an unknown field as a client error, not an internal one", async () => {
+    const res = await request(app).post("/graphql").send({ query: "{ nope }" }).expect(400);
+    expect(res.body.errors[0].extensions.code).toBe("GRAPHQL_VALIDATION_FAILED");
+    expect(JSON.stringify(res.body)).not.toContain("stacktrace");
+  });
+
+  it("refuses an operation deeper than GRAPHQL_MAX_DEPTH", async () => {
+    const strict = await buildTestApp({
+      config: testConfig({ GRAPHQL_MAX_DEPTH: 1 }),
+      sessionStore: redisSessionStore(redis, testConfig()),
+      webDist: web.dir,
+    });
+    try {
+      await request(strict.app).post("/graphql").send({ query: "{ health }" }).expect(200);
+      const res = await request(strict.app).post("/graphql").send({ query: "{ serverConfig { port } }" });
+      expect(res.status).toBe(400);
+      expect(res.body.data).toBeUndefined();
+      expect(res.body.errors[0].message).toMatch(/depth/i);
+    } finally {
+      await strict.stop();
+    }
+  });
+});
+
+describe("web app", () => {
+  it("serves hashed assets as immutable for a year", async () => {
+    const res = await request(app).get("/assets/x-abc123.js").expect(200);
+    expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(res.text).toContain("console.log");
+  });
+
+  it("answers a missing asset with 404, not the app", async () => {
+    const res = await request(app).get("/assets/gone-123.js").expect(404);
+    expect(res.text).not.toContain("portal app");
+  });
+
+  it("serves index.html with no-cache for client routes, unknown paths included", async () => {
+    for (const route of ["/", "/dashboard", "/admin/user-management", "/no/such/page"]) {
+      const res = await request(app).get(route).expect(200);
+      expect(res.headers["cache-control"]).toBe("no-cache");
+      expect(res.headers["content-type"]).toContain("text/html");
+      expect(res.text).toContain("portal app");
+    }
+  });
+
+  it("answers 503 with build instructions when the web app is not built", async () => {
+    const bare = await buildTestApp({
+      sessionStore: redisSessionStore(redis, testConfig()),
+      webDist: "/nonexistent/portal-web-dist",
+    });
+    try {
+      const res = await request(bare.app).get("/dashboard").expect(503);
+      expect(res.headers["content-type"]).toContain("text/plain");
+      expect(res.text).toMatch(/build/);
+      await request(bare.app).get("/healthz").expect(200);
+    } finally {
+      await bare.stop();
+    }
+  });
+});

@@ -1,0 +1,201 @@
+import { expressMiddleware } from "@as-integrations/express5";
+import { RedisStore } from "connect-redis";
+import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import type { Store } from "express-session";
+import type { Logger } from "pino";
+import pinoHttp from "pino-http";
+import type { Config } from "../../services/shared/config";
+import type { Db } from "../../services/shared/db";
+import { logger } from "../../services/shared/logger";
+import { createRateLimiter, type RateLimitRules } from "../../services/shared/rateLimit";
+import type { RedisClient } from "../../services/shared/redis";
+import { type IdentityDeps, loadSessionUser, sessionUser } from "./auth/identity";
+import { permissionsOf } from "./auth/permissions";
+import { createSessionIndex } from "./auth/sessionIndex";
+import { graphiqlRouter } from "./graphiql/router";
+import type { GraphQLContext } from "./graphql/context";
+import { createGraphQLServer } from "./graphql/server";
+import { currentServerConfig } from "./graphql/types/serverConfig";
+import { apiNotFound, errorHandler } from "./http/errorHandler";
+import { createMetrics } from "./http/metrics";
+import { type ReadinessChecks, readinessHandler } from "./http/readiness";
+import { requestIdFor } from "./http/requestId";
+import { securityHeaders } from "./http/security";
+import { sessionMiddleware } from "./http/session";
+import { DEFAULT_WEB_DIST, webAppRouter } from "./http/webApp";
+import { accountRouter } from "./rest/account";
+import { appointmentsRouter } from "./rest/appointments";
+import { authRouter } from "./rest/auth";
+import { brandingRouter } from "./rest/branding";
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  sessionStore: Store;
+  /** Named checks run by GET /readyz (postgres, redis, nats...); each must resolve when healthy. */
+  readiness: ReadinessChecks;
+  metrics?: { consumerLag?: () => Promise<Record<string, number>> };
+  /** Built web app directory (default <repo>/web/dist). */
+  webDist?: string;
+  /**
+   * Redis for rate limits and the per-user session index (default: the Redis session store's
+   * client; without Redis both live in this process's memory, as in the embedded mode).
+   */
+  redis?: RedisClient;
+  /** Shorter or longer rate limits than the defaults (tests). */
+  rateLimits?: Partial<RateLimitRules>;
+  /** Where the HTTP request log goes (default: the process logger's "http" child). */
+  httpLogger?: Logger;
+}
+
+export interface App {
+  app: Express;
+  /** Stops the GraphQL server; the caller closes the HTTP server and the backing services. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A request URL as the HTTP log keeps it: the value of every `token` query parameter (whatever its
+ * case or encoding) replaced by "redacted", so no one-time link lands in a log.
+ */
+export function redactUrl(url: string): string {
+  const q = url.indexOf("?");
+  if (q < 0) return url;
+  const query = url
+    .slice(q + 1)
+    .replace(/(^|&)((?:[^=&]*?)(?:token|%74%6f%6b%65%6e)(?:[^=&]*?))=[^&#]*/gi, "$1$2=redacted");
+  return `${url.slice(0, q)}?${query}`;
+}
+
+/** Express "trust proxy" value from TRUST_PROXY: a hop count, true/false, or addresses/names. */
+export function trustProxySetting(value: string): boolean | number | string {
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v);
+  if (v === "true") return true;
+  if (v === "false" || v === "") return false;
+  return v;
+}
+
+/**
+ * Builds the portal's HTTP application: health, readiness and metrics endpoints, the REST API under
+ * /api, GraphQL at /graphql, GraphiQL outside production, and the built web app for every other GET.
+ * Sessions (Redis in production) are only touched by /api and /graphql.
+ * @throws when the GraphQL server cannot start.
+ */
+export async function createApp(deps: AppDeps): Promise<App> {
+  const cfg = deps.config;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", trustProxySetting(cfg.TRUST_PROXY));
+  app.set("etag", "strong");
+
+  const quietPaths = new Set(["/healthz", "/readyz", "/metrics"]);
+  app.use(
+    pinoHttp({
+      logger: deps.httpLogger ?? logger("http"),
+      genReqId: requestIdFor,
+      serializers: {
+        req: (req: { id: unknown; method: string; url: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: redactUrl(req.url),
+        }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+      autoLogging: { ignore: (req) => quietPaths.has((req.url ?? "").split("?")[0] ?? "") },
+      customLogLevel: (_req, res, err) =>
+        err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
+    }),
+  );
+
+  const metrics = createMetrics({ db: deps.db, consumerLag: deps.metrics?.consumerLag });
+  app.use(metrics.observe);
+  app.use(securityHeaders());
+
+  app.get("/healthz", (_req: Request, res: Response) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.json({ status: "ok" });
+  });
+  app.get("/readyz", readinessHandler(deps.readiness));
+  app.get("/metrics", async (_req: Request, res: Response) => {
+    res.setHeader("Content-Type", metrics.registry.contentType);
+    res.setHeader("Cache-Control", "no-store");
+    res.send(await metrics.registry.metrics());
+  });
+
+  // GraphiQL replaces the app's CSP with its own (see ./http/security).
+  if (cfg.NODE_ENV !== "production") app.use("/graphiql", graphiqlRouter());
+
+  app.use(express.json({ limit: cfg.JSON_BODY_LIMIT }));
+  const sessions = sessionMiddleware(cfg, deps.sessionStore);
+  // The Redis session store's client is a node-redis v5 client like RedisClient.
+  const redis =
+    deps.redis ??
+    (deps.sessionStore instanceof RedisStore ? (deps.sessionStore.client as RedisClient) : undefined);
+  const identity: IdentityDeps = {
+    config: cfg,
+    db: deps.db,
+    store: deps.sessionStore,
+    sessions: createSessionIndex({ redis, prefix: cfg.REDIS_PREFIX }),
+    limiter: createRateLimiter({ redis, prefix: cfg.REDIS_PREFIX, rules: deps.rateLimits }),
+  };
+  const currentUser = loadSessionUser(identity);
+
+  // REST API
+  const api = express.Router();
+  // Public reads first: they need no session, so they answer even while Redis is away.
+  api.get("/server-config", (_req: Request, res: Response) => {
+    res.setHeader("Cache-Control", "no-store");
+    const { serverTime, ...rest } = currentServerConfig(cfg);
+    res.json({ ...rest, serverTime: serverTime.toISOString() });
+  });
+  api.use(brandingRouter({ db: deps.db }));
+  api.use(sessions, currentUser);
+  api.use(authRouter(identity));
+  api.use(accountRouter(identity));
+  api.use(appointmentsRouter({ db: deps.db, config: cfg }));
+  api.use(apiNotFound);
+  app.use("/api", api);
+
+  // GraphQL
+  const graphql = await createGraphQLServer(cfg);
+  app.use(
+    "/graphql",
+    (req: Request, res: Response, next: NextFunction) => {
+      res.locals.metricsRoute = "/graphql";
+      // The integration insists on a parsed body; a non-JSON POST has none and is refused by CSRF
+      // prevention or as a bad request.
+      if (!Object.hasOwn(req, "body")) req.body = undefined;
+      next();
+    },
+    sessions,
+    currentUser,
+    expressMiddleware(graphql, {
+      context: async ({ req, res }): Promise<GraphQLContext> => {
+        const user = sessionUser(res);
+        return {
+          req,
+          res,
+          config: cfg,
+          db: deps.db,
+          requestId: String(req.id),
+          identity,
+          currentUser: user
+            ? { id: user.id, userType: user.userType, permissions: permissionsOf(user.userType) }
+            : null,
+        };
+      },
+    }),
+  );
+
+  app.use(webAppRouter(deps.webDist ?? DEFAULT_WEB_DIST));
+  app.use(apiNotFound);
+  app.use(errorHandler());
+
+  return {
+    app,
+    stop: async () => {
+      await graphql.stop();
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import { builder } from "./builder";
+import "./types/scalars";
+import "./types/query";
+import "./types/appError";
+import "./types/health";
+import "./types/serverConfig";
+import "./types/mutation";
+import "./types/user";
+import "./types/userAccount";
+import "./types/permissionCheck";
+import "./types/branding";
+import "./types/appointment";
+
+/** The portal's GraphQL schema, built once from the type files imported above. */
+export const schema = builder.toSchema();

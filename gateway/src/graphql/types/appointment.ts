@@ -1,0 +1,167 @@
+import { APPOINTMENT_STATUSES, APPOINTMENT_TYPES } from "../../../../schema/validation/appointment";
+import { adminCancelAppointment } from "../../../../services/appointment/adminCancelAppointment";
+import { adminListAppointments } from "../../../../services/appointment/adminListAppointments";
+import { bookAppointment } from "../../../../services/appointment/bookAppointment";
+import { cancelMyAppointment } from "../../../../services/appointment/cancelMyAppointment";
+import { confirmAppointment } from "../../../../services/appointment/confirmAppointment";
+import { listMyAppointments } from "../../../../services/appointment/listMyAppointments";
+import type { AppointmentView } from "../../../../services/appointment/present";
+import { rescheduleAppointment } from "../../../../services/appointment/rescheduleAppointment";
+import { AppError } from "../../../../services/shared/errors";
+import { builder } from "../builder";
+import type { GraphQLContext } from "../context";
+import { runIdentity } from "./identityRun";
+
+export const AppointmentTypeEnum = builder.enumType("AppointmentType", { values: APPOINTMENT_TYPES });
+export const AppointmentStatusEnum = builder.enumType("AppointmentStatus", { values: APPOINTMENT_STATUSES });
+
+/** An appointment with its client's name and email. */
+export const AppointmentRef = builder.objectRef<AppointmentView>("Appointment").implement({
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    userId: t.exposeInt("userId"),
+    appointmentType: t.field({ type: AppointmentTypeEnum, resolve: (a) => a.appointmentType }),
+    dateTime: t.field({ type: "DateTime", resolve: (a) => a.dateTime }),
+    status: t.field({ type: AppointmentStatusEnum, resolve: (a) => a.status }),
+    notes: t.exposeString("notes", { nullable: true }),
+    cancelReason: t.exposeString("cancelReason", { nullable: true }),
+    timeZone: t.exposeString("timeZone", { nullable: true }),
+    sequence: t.exposeInt("sequence"),
+    clientFirstName: t.string({ resolve: (a) => a.client.firstName }),
+    clientLastName: t.string({ resolve: (a) => a.client.lastName }),
+    clientEmail: t.string({ resolve: (a) => a.client.email }),
+  }),
+});
+
+/** The signed-in user id. @throws AppError UNAUTHENTICATED (the scopes already refuse it). */
+function actorId(ctx: GraphQLContext): number {
+  if (!ctx.currentUser) throw new AppError("UNAUTHENTICATED", "Unauthorized - Please log in");
+  return ctx.currentUser.id;
+}
+
+builder.queryField("myAppointments", (t) =>
+  t.field({
+    type: [AppointmentRef],
+    description: "The signed-in user's upcoming appointments, soonest first.",
+    authScopes: { loggedIn: true },
+    resolve: (_root, _args, ctx) => listMyAppointments({ db: ctx.db, userId: actorId(ctx) }),
+  }),
+);
+
+builder.queryField("adminAppointments", (t) =>
+  t.field({
+    type: [AppointmentRef],
+    description: "Appointments filtered by business dates (YYYY-MM-DD), status and user, sorted.",
+    authScopes: { manageAppointments: true },
+    args: {
+      from: t.arg.string(),
+      to: t.arg.string(),
+      status: t.arg({ type: AppointmentStatusEnum }),
+      userId: t.arg.int(),
+      sort: t.arg.string(),
+    },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() =>
+        adminListAppointments({
+          db: ctx.db,
+          filters: Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined)),
+        }),
+      ),
+  }),
+);
+
+builder.mutationField("bookAppointment", (t) =>
+  t.field({
+    type: AppointmentRef,
+    description:
+      "Books a pending consultation for the signed-in user (or, with manage:appointments, for userId).",
+    authScopes: { loggedIn: true },
+    errors: { types: [AppError] },
+    args: {
+      userId: t.arg.int(),
+      appointmentType: t.arg.string({ required: true }),
+      dateTime: t.arg.string({ required: true }),
+      notes: t.arg.string(),
+      timeZone: t.arg.string(),
+    },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() =>
+        bookAppointment({
+          db: ctx.db,
+          actor: {
+            id: actorId(ctx),
+            manages: ctx.currentUser?.permissions.includes("manage:appointments") ?? false,
+          },
+          input: {
+            userId: args.userId ?? undefined,
+            appointmentType: args.appointmentType,
+            dateTime: args.dateTime,
+            notes: args.notes,
+          },
+          timeZone: args.timeZone,
+        }),
+      ),
+  }),
+);
+
+builder.mutationField("cancelMyAppointment", (t) =>
+  t.field({
+    type: AppointmentRef,
+    description: "Cancels one of the signed-in user's upcoming appointments.",
+    authScopes: { loggedIn: true },
+    errors: { types: [AppError] },
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() => cancelMyAppointment({ db: ctx.db, userId: actorId(ctx), appointmentId: args.id })),
+  }),
+);
+
+builder.mutationField("confirmAppointment", (t) =>
+  t.field({
+    type: AppointmentRef,
+    description: "Confirms a pending upcoming appointment.",
+    authScopes: { manageAppointments: true },
+    errors: { types: [AppError] },
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() => confirmAppointment({ db: ctx.db, adminId: actorId(ctx), appointmentId: args.id })),
+  }),
+);
+
+builder.mutationField("adminCancelAppointment", (t) =>
+  t.field({
+    type: AppointmentRef,
+    description: "Cancels an upcoming appointment with a reason the client will read.",
+    authScopes: { manageAppointments: true },
+    errors: { types: [AppError] },
+    args: { id: t.arg.int({ required: true }), reason: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() =>
+        adminCancelAppointment({
+          db: ctx.db,
+          adminId: actorId(ctx),
+          appointmentId: args.id,
+          reason: args.reason,
+        }),
+      ),
+  }),
+);
+
+builder.mutationField("rescheduleAppointment", (t) =>
+  t.field({
+    type: AppointmentRef,
+    description: "Moves an upcoming appointment to another free, valid slot.",
+    authScopes: { manageAppointments: true },
+    errors: { types: [AppError] },
+    args: { id: t.arg.int({ required: true }), dateTime: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() =>
+        rescheduleAppointment({
+          db: ctx.db,
+          adminId: actorId(ctx),
+          appointmentId: args.id,
+          dateTime: args.dateTime,
+        }),
+      ),
+  }),
+);

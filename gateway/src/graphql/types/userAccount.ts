@@ -1,0 +1,250 @@
+import { z } from "zod";
+import type { SafeUser } from "../../../../schema/api/user";
+import {
+  changePasswordSchema,
+  emailSchema,
+  notesSchema,
+  resetConfirmSchema,
+  resetRequestSchema,
+  securityAnswersSchema,
+  securityQuestionsSchema,
+  verifyEmailSchema,
+} from "../../../../schema/validation/user";
+import { AppError } from "../../../../services/shared/errors";
+import type { UserCard } from "../../../../services/user/findUserByUniqueId";
+import {
+  answerSecurityQuestions,
+  askPasswordReset,
+  askVerificationEmail,
+  changeOwnPassword,
+  checkSession,
+  confirmEmail,
+  confirmPasswordReset,
+  lookUpByUniqueId,
+  readSecurityQuestions,
+  saveNotes,
+  saveSecurityQuestions,
+} from "../../auth/flows";
+import { parse } from "../../rest/handle";
+import { builder, PUBLIC } from "../builder";
+import { runIdentity } from "./identityRun";
+import { UserRef } from "./user";
+
+// Account mutations: password reset, email verification, security questions, console notes.
+
+const MessageRef = builder.objectRef<{ message: string }>("MessageResult").implement({
+  fields: (t) => ({ message: t.exposeString("message") }),
+});
+
+const NotesResultRef = builder
+  .objectRef<{ notes: string; wordCount: number; message: string }>("NotesResult")
+  .implement({
+    fields: (t) => ({
+      notes: t.exposeString("notes"),
+      wordCount: t.exposeInt("wordCount"),
+      message: t.exposeString("message"),
+    }),
+  });
+
+builder.mutationField("requestPasswordReset", (t) =>
+  t.field({
+    type: MessageRef,
+    authScopes: PUBLIC,
+    errors: { types: [AppError] },
+    args: { email: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() => askPasswordReset(ctx.identity, ctx.req, parse(resetRequestSchema, args).email)),
+  }),
+);
+
+builder.mutationField("resetPassword", (t) =>
+  t.field({
+    type: MessageRef,
+    authScopes: PUBLIC,
+    errors: { types: [AppError] },
+    args: { token: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() => confirmPasswordReset(ctx.identity, ctx.req, parse(resetConfirmSchema, args))),
+  }),
+);
+
+builder.mutationField("verifyEmail", (t) =>
+  t.field({
+    type: MessageRef,
+    authScopes: PUBLIC,
+    errors: { types: [AppError] },
+    args: { token: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() => confirmEmail(ctx.identity, ctx.req, ctx.res, parse(verifyEmailSchema, args).token)),
+  }),
+);
+
+const SecurityQuestionInput = builder.inputType("SecurityQuestionInput", {
+  fields: (t) => ({ question: t.string({ required: true }), answer: t.string({ required: true }) }),
+});
+
+builder.mutationField("setSecurityQuestions", (t) =>
+  t.field({
+    type: MessageRef,
+    authScopes: { loggedIn: true },
+    errors: { types: [AppError] },
+    args: {
+      userId: t.arg.int({ required: true }),
+      questions: t.arg({ type: [SecurityQuestionInput], required: true }),
+    },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() =>
+        saveSecurityQuestions(ctx.identity, ctx.req, ctx.res, parse(securityQuestionsSchema, args)),
+      ),
+  }),
+);
+
+const SecurityAnswerInput = builder.inputType("SecurityAnswerInput", {
+  fields: (t) => ({ questionIndex: t.int({ required: true }), answer: t.string({ required: true }) }),
+});
+
+/** The outcome of security answers: verified, with the user when an enhanced login was completed. */
+const SecurityAnswersResultRef = builder
+  .objectRef<{ verified: boolean; user: SafeUser | null }>("SecurityAnswersResult")
+  .implement({
+    fields: (t) => ({
+      verified: t.exposeBoolean("verified"),
+      user: t.field({ type: UserRef, nullable: true, resolve: (r) => r.user }),
+    }),
+  });
+
+builder.mutationField("verifySecurityAnswers", (t) =>
+  t.field({
+    type: SecurityAnswersResultRef,
+    description: "Answers security questions: completes an enhanced login, or confirms a signed-in user.",
+    authScopes: PUBLIC,
+    errors: { types: [AppError] },
+    args: {
+      userId: t.arg.int({ required: true }),
+      answers: t.arg({ type: [SecurityAnswerInput], required: true }),
+    },
+    resolve: (_root, args, ctx) =>
+      runIdentity(async () => {
+        const result = await answerSecurityQuestions(
+          ctx.identity,
+          ctx.req,
+          ctx.res,
+          parse(securityAnswersSchema, args),
+        );
+        return "verified" in result ? { verified: true, user: null } : { verified: true, user: result };
+      }),
+  }),
+);
+
+builder.mutationField("updateNotes", (t) =>
+  t.field({
+    type: NotesResultRef,
+    description: "Saves the console note (up to 250 words) and tells the team.",
+    authScopes: { loggedIn: true },
+    errors: { types: [AppError] },
+    args: { notes: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() => saveNotes(ctx.identity, ctx.res, parse(notesSchema, args).notes)),
+  }),
+);
+
+builder.mutationField("changePassword", (t) =>
+  t.field({
+    type: MessageRef,
+    description: "The signed-in user changes their password; this session gets a new id and the others end.",
+    authScopes: { loggedIn: true },
+    errors: { types: [AppError] },
+    args: {
+      currentPassword: t.arg.string({ required: true }),
+      newPassword: t.arg.string({ required: true }),
+    },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() => changeOwnPassword(ctx.identity, ctx.req, ctx.res, parse(changePasswordSchema, args))),
+  }),
+);
+
+const SecurityQuestionListRef = builder
+  .objectRef<{ userId: number; questions: string[] }>("SecurityQuestionList")
+  .implement({
+    description: "A user's three security questions (never the answers).",
+    fields: (t) => ({ userId: t.exposeInt("userId"), questions: t.exposeStringList("questions") }),
+  });
+
+builder.queryField("securityQuestions", (t) =>
+  t.field({
+    type: SecurityQuestionListRef,
+    description:
+      "A user's security questions: one's own, the user of this session's pending enhanced sign-in, or manage:users (a mainAdmin's only for a mainAdmin).",
+    authScopes: PUBLIC,
+    errors: { types: [AppError] },
+    args: { userId: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() => readSecurityQuestions(ctx.identity, ctx.req, ctx.res, args.userId)),
+  }),
+);
+
+const UserCardRef = builder.objectRef<UserCard>("UserCard").implement({
+  description: "What the console shows of a user found by unique id.",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    uniqueId: t.exposeString("uniqueId"),
+    firstName: t.exposeString("firstName"),
+    lastName: t.exposeString("lastName"),
+    companyName: t.exposeString("companyName", { nullable: true }),
+    esrtSynced: t.exposeBoolean("esrtSynced"),
+  }),
+});
+
+const uniqueIdArgs = z.object({ uniqueId: z.string().trim().min(1).max(64) });
+
+builder.queryField("userByUniqueId", (t) =>
+  t.field({
+    type: UserCardRef,
+    description: "One's own card, or anyone's with manage:users.",
+    authScopes: { loggedIn: true },
+    errors: { types: [AppError] },
+    args: { uniqueId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() => lookUpByUniqueId(ctx.identity, ctx.res, parse(uniqueIdArgs, args).uniqueId)),
+  }),
+);
+
+const SessionStatusRef = builder.objectRef<{ active: true; expiresAt: string }>("SessionStatus").implement({
+  fields: (t) => ({
+    active: t.exposeBoolean("active"),
+    expiresAt: t.field({ type: "DateTime", resolve: (s) => new Date(s.expiresAt) }),
+  }),
+});
+
+builder.queryField("sessionCheck", (t) =>
+  t.field({
+    type: SessionStatusRef,
+    description: "Whether this session is signed in and when it expires; a check does not extend it.",
+    authScopes: PUBLIC,
+    errors: { types: [AppError] },
+    resolve: (_root, _args, ctx) => runIdentity(async () => checkSession(ctx.req, ctx.res)),
+  }),
+);
+
+const resendArgs = z.object({ email: emailSchema.optional() });
+
+builder.mutationField("resendVerification", (t) =>
+  t.field({
+    type: MessageRef,
+    description:
+      "Sends a new verification link to the email given, or the signed-in user's (the same answer either way).",
+    authScopes: PUBLIC,
+    errors: { types: [AppError] },
+    args: { email: t.arg.string() },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() =>
+        askVerificationEmail(
+          ctx.identity,
+          ctx.req,
+          ctx.res,
+          parse(resendArgs, args.email === null || args.email === undefined ? {} : { email: args.email })
+            .email,
+        ),
+      ),
+  }),
+);

@@ -1,0 +1,28 @@
+import type { ErrorRequestHandler, Request, Response } from "express";
+import { logger } from "../../../services/shared/logger";
+import { toHttpError } from "../errors";
+
+/**
+ * Last Express error handler: answers JSON { message, code } with the status of the error's code
+ * (malformed JSON 400, body too large 413, store unavailable 503, anything unknown 500 "Internal
+ * server error") and logs it with the request id. Never sends a stack trace.
+ */
+export function errorHandler(): ErrorRequestHandler {
+  return (err: unknown, req: Request, res: Response, next) => {
+    const { status, body } = toHttpError(err);
+    const log = req.log ?? logger("http");
+    if (status >= 500) log.error({ err, requestId: req.id }, "request failed");
+    else log.debug({ err, requestId: req.id }, "request rejected");
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    if (status === 503) res.setHeader("Retry-After", "5");
+    res.status(status).json(body);
+  };
+}
+
+/** JSON 404 for an /api path no route answered. */
+export function apiNotFound(_req: Request, res: Response): void {
+  res.status(404).json({ message: "Not found" });
+}

@@ -1,0 +1,100 @@
+import type { NextFunction, Request, Response } from "express";
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { Db } from "../../../services/shared/db";
+import { logger } from "../../../services/shared/logger";
+
+export interface MetricsDeps {
+  db: Db;
+  consumerLag?: () => Promise<Record<string, number>>;
+}
+
+export interface HttpMetrics {
+  registry: Registry;
+  /** Express middleware timing every request into http_request_duration_seconds. */
+  observe: (req: Request, res: Response, next: NextFunction) => void;
+}
+
+/** Name of the route a request took, for metric labels: bounded, never the raw URL. */
+export function routeLabel(req: Request, res: Response): string {
+  const fixed = res.locals.metricsRoute;
+  if (typeof fixed === "string") return fixed;
+  const route: unknown = req.route;
+  if (route && typeof route === "object" && "path" in route && typeof route.path === "string") {
+    return `${req.baseUrl}${route.path}`;
+  }
+  return "unmatched";
+}
+
+/**
+ * A Prometheus registry for one app: request durations by method, route and status, the outbox
+ * backlog (events not yet published), dead letters, consumer lag per consumer and the default
+ * process metrics. Gauges are read from the database at scrape time; a failing read is logged and
+ * leaves the gauge at its last value.
+ */
+export function createMetrics(deps: MetricsDeps): HttpMetrics {
+  const registry = new Registry();
+  const log = logger("metrics");
+  collectDefaultMetrics({ register: registry });
+
+  const duration = new Histogram({
+    name: "http_request_duration_seconds",
+    help: "Duration of HTTP requests in seconds",
+    labelNames: ["method", "route", "status"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+
+  new Gauge({
+    name: "portal_outbox_backlog",
+    help: "Outbox events written but not yet published to the event bus",
+    registers: [registry],
+    async collect() {
+      try {
+        this.set(await deps.db.prisma.outboxEvent.count({ where: { publishedAt: null } }));
+      } catch (err) {
+        log.warn({ err }, "could not count the outbox backlog");
+      }
+    },
+  });
+
+  new Gauge({
+    name: "portal_dead_letters",
+    help: "Events a consumer gave up on",
+    registers: [registry],
+    async collect() {
+      try {
+        this.set(await deps.db.prisma.deadLetter.count());
+      } catch (err) {
+        log.warn({ err }, "could not count dead letters");
+      }
+    },
+  });
+
+  const consumerLag = deps.consumerLag;
+  new Gauge({
+    name: "portal_consumer_lag",
+    help: "Events delivered to the bus but not yet handled, per consumer",
+    labelNames: ["consumer"] as const,
+    registers: [registry],
+    async collect() {
+      if (!consumerLag) return;
+      try {
+        const lag = await consumerLag();
+        this.reset();
+        for (const [consumer, value] of Object.entries(lag)) this.set({ consumer }, value);
+      } catch (err) {
+        log.warn({ err }, "could not read consumer lag");
+      }
+    },
+  });
+
+  const observe = (req: Request, res: Response, next: NextFunction): void => {
+    const end = duration.startTimer();
+    res.once("finish", () => {
+      end({ method: req.method, route: routeLabel(req, res), status: String(res.statusCode) });
+    });
+    next();
+  };
+
+  return { registry, observe };
+}

@@ -1,0 +1,36 @@
+import { Writable } from "node:stream";
+import pino from "pino";
+import request from "supertest";
+import { type IdentityApp, identityApp } from "../rest/identityHarness";
+
+// The HTTP log must never hold a one-time token from a link's query string.
+
+const lines: string[] = [];
+let h: IdentityApp;
+
+beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(chunk.toString("utf8"));
+      done();
+    },
+  });
+  h = await identityApp({}, { httpLogger: pino({ level: "info" }, sink) });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe("the HTTP request log", () => {
+  it("replaces token values in logged URLs and keeps the rest", async () => {
+    const secret = "a1b2c3d4e5f6deadbeefcafe0123456789";
+    await request(h.app).get(`/auth?mode=reset-password&token=${secret}`);
+    await request(h.app).get(`/api/user?resetToken=${secret}x&page=2`);
+    await request(h.app).get(`/auth?TOKEN=${secret}y#frag`);
+    const logged = lines.join("");
+    expect(logged).not.toContain(secret);
+    expect(logged).toContain("/auth?mode=reset-password&token=redacted");
+    expect(logged).toContain("/api/user?resetToken=redacted&page=2");
+    expect(logged).toContain("/auth?TOKEN=redacted");
+  });
+});

@@ -1,0 +1,41 @@
+import type { RequestHandler } from "express";
+import helmet from "helmet";
+
+type CspDirectives = Record<string, string[]>;
+
+/**
+ * CSP of the web app. The Vite build loads only its own scripts and stylesheets (no inline script);
+ * React and Blueprint set styles through the DOM, which CSP does not restrict, and style attributes
+ * are allowed for the few that come from markup.
+ */
+export const appCspDirectives: CspDirectives = {
+  "default-src": ["'self'"],
+  "script-src": ["'self'"],
+  "style-src": ["'self'"],
+  "style-src-attr": ["'unsafe-inline'"],
+  "img-src": ["'self'", "data:", "blob:"],
+  "connect-src": ["'self'"],
+  "font-src": ["'self'", "data:"],
+  "object-src": ["'none'"],
+  "frame-ancestors": ["'none'"],
+  "base-uri": ["'self'"],
+  "form-action": ["'self'"],
+};
+
+/**
+ * CSP of the self-hosted GraphiQL page: its editor (Monaco) injects <style> elements and runs its
+ * language services in blob: workers; everything else stays as strict as the app's.
+ */
+export const graphiqlCspDirectives: CspDirectives = {
+  ...appCspDirectives,
+  "style-src": ["'self'", "'unsafe-inline'"],
+  "worker-src": ["'self'", "blob:"],
+};
+
+/** helmet with the given CSP (no upgrade-insecure-requests: the portal may run on plain http on a LAN). */
+export function securityHeaders(directives: CspDirectives = appCspDirectives): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: { useDefaults: false, directives },
+    crossOriginEmbedderPolicy: false,
+  });
+}

@@ -1,0 +1,82 @@
+import { randomBytes } from "node:crypto";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import session, { type Store } from "express-session";
+import type { Config } from "../../../services/shared/config";
+import { AppError } from "../../../services/shared/errors";
+
+export const SESSION_COOKIE = "portal.sid";
+/** Idle lifetime of a session; every request renews it (rolling). */
+export const SESSION_IDLE_MS = 30 * 60 * 1000;
+/** How long a request waits for the session store before it is answered 503. */
+export const SESSION_STORE_TIMEOUT_MS = 1500;
+
+let processSecret: string | undefined;
+
+/**
+ * The session secret: SESSION_SECRET, or outside production a random secret for this process
+ * (sessions then end when the process restarts).
+ * @throws Error in production without SESSION_SECRET (the configuration already refuses that).
+ */
+export function sessionSecret(cfg: Config): string {
+  if (cfg.SESSION_SECRET) return cfg.SESSION_SECRET;
+  if (cfg.NODE_ENV === "production") throw new Error("SESSION_SECRET is required in production");
+  processSecret ??= randomBytes(32).toString("hex");
+  return processSecret;
+}
+
+/**
+ * express-session on the given store (cookie portal.sid: HttpOnly, SameSite=Lax, Secure when the
+ * request came over HTTPS, rolling 30-minute idle expiry). A store that fails or does not answer
+ * within {@link SESSION_STORE_TIMEOUT_MS} makes the request fail fast with 503 UNAVAILABLE instead
+ * of hanging.
+ */
+export function sessionMiddleware(
+  cfg: Config,
+  store: Store,
+  timeoutMs = SESSION_STORE_TIMEOUT_MS,
+): RequestHandler {
+  const inner = session({
+    name: SESSION_COOKIE,
+    secret: sessionSecret(cfg),
+    store,
+    resave: false,
+    saveUninitialized: false,
+    rolling: true,
+    cookie: { httpOnly: true, sameSite: "lax", secure: "auto", maxAge: SESSION_IDLE_MS, path: "/" },
+  });
+  const unavailable = (cause?: unknown) =>
+    new AppError("UNAVAILABLE", "Sessions are temporarily unavailable. Please try again shortly.", { cause });
+
+  return (req: Request, res: Response, next: NextFunction) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      settled = true;
+      next(unavailable(new Error(`session store did not answer within ${timeoutMs} ms`)));
+    }, timeoutMs);
+    inner(req, res, (err?: unknown) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      next(err === undefined || err === null ? undefined : unavailable(err));
+    });
+  };
+}
+
+/** Absolute lifetime of a signed-in session, however active (DECISIONS.md). */
+export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+
+declare module "express-session" {
+  interface SessionData {
+    /** the signed-in user */
+    userId?: number;
+    /** when the user signed in (ms since epoch); the session ends 12 hours later */
+    loginAt?: number;
+    /**
+     * when this session was last granted or re-stamped (ms since epoch); refused when earlier than
+     * the user's sessionsValidAfter (a password, status or type change)
+     */
+    issuedAt?: number;
+    /** an enhanced-security login waiting for its security answer */
+    pendingSecurity?: { userId: number; questionIndex: number; at: number };
+  }
+}

@@ -1,0 +1,42 @@
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { Config } from "../../../services/shared/config";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+export const CROSS_SITE_MESSAGE = "Cross-site request refused";
+
+/** The origins a browser page of the portal sends: PUBLIC_URL's, and the request's own host. */
+function allowedOrigins(cfg: Config, req: Request): Set<string> {
+  const origins = new Set<string>();
+  if (cfg.PUBLIC_URL) origins.add(new URL(cfg.PUBLIC_URL).origin);
+  const host = req.get("host");
+  if (host) {
+    origins.add(`${req.protocol}://${host}`);
+    origins.add(`http://${host}`);
+    origins.add(`https://${host}`);
+  }
+  return origins;
+}
+
+/**
+ * CSRF defence for state-changing identity routes (SameSite=Lax cookies are the first line): a body
+ * must be JSON (a cross-site form or text/plain POST gets 415 without being read), and an Origin
+ * header (or Sec-Fetch-Site) naming another site gets 403 'Cross-site request refused'.
+ */
+export function csrfGuard(cfg: Config): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (SAFE_METHODS.has(req.method)) return next();
+    const origin = req.get("origin");
+    const fetchSite = req.get("sec-fetch-site");
+    if ((origin && !allowedOrigins(cfg, req).has(origin)) || fetchSite === "cross-site") {
+      res.status(403).json({ message: CROSS_SITE_MESSAGE });
+      return;
+    }
+    const hasBody = Number(req.get("content-length") ?? 0) > 0 || req.get("transfer-encoding") !== undefined;
+    if ((req.get("content-type") !== undefined || hasBody) && !req.is("application/json")) {
+      res.status(415).json({ message: "Requests must send JSON (Content-Type: application/json)" });
+      return;
+    }
+    next();
+  };
+}

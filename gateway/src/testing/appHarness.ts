@@ -1,0 +1,73 @@
+import { createHmac } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { RedisStore } from "connect-redis";
+import { type Config, parseConfig } from "../../../services/shared/config";
+import { connectRedis, type RedisClient } from "../../../services/shared/redis";
+import { testDb } from "../../../services/shared/testing/db";
+import { type AppDeps, createApp } from "../app";
+import { SESSION_COOKIE } from "../http/session";
+
+// Helpers for gateway tests: a real app on this run's database and Redis, a fake built web app,
+// and a signed session cookie.
+
+/** This run's configuration (set by Jest's globalSetup), with overrides. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...parseConfig(process.env), ...overrides };
+}
+
+/** A connected Redis client for this run. @throws when REDIS_URL is unset or Redis does not answer. */
+export async function testRedis(): Promise<RedisClient> {
+  const url = process.env.REDIS_URL;
+  if (!url) throw new Error("REDIS_URL is unset: run the tests with `npx jest`");
+  return connectRedis(url);
+}
+
+/** A session store on `client` under this run's key prefix. */
+export function redisSessionStore(client: RedisClient, cfg: Config): RedisStore {
+  return new RedisStore({ client, prefix: `${cfg.REDIS_PREFIX}sess:` });
+}
+
+/** A directory that looks like a Vite build: index.html and one hashed asset. Removed by `remove()`. */
+export function fakeWebDist(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(path.join(tmpdir(), "portal-web-"));
+  mkdirSync(path.join(dir, "assets"));
+  writeFileSync(path.join(dir, "index.html"), '<!doctype html><div id="root">portal app</div>');
+  writeFileSync(path.join(dir, "assets", "x-abc123.js"), "console.log('app');");
+  writeFileSync(path.join(dir, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Builds the app with a real database and the given dependencies (defaults: checks that pass). */
+export async function buildTestApp(deps: Partial<AppDeps> & Pick<AppDeps, "sessionStore">) {
+  const db = await testDb();
+  return createApp({
+    config: deps.config ?? testConfig(),
+    db: deps.db ?? db,
+    readiness: deps.readiness ?? { postgres: () => db.ping() },
+    sessionStore: deps.sessionStore,
+    metrics: deps.metrics,
+    webDist: deps.webDist,
+  });
+}
+
+/** A cookie header carrying session id `sid` signed like express-session does. */
+export function signedSessionCookie(sid: string, secret: string): string {
+  const mac = createHmac("sha256", secret).update(sid).digest("base64").replace(/=+$/, "");
+  return `${SESSION_COOKIE}=${encodeURIComponent(`s:${sid}.${mac}`)}`;
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on. */
+export async function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

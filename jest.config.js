@@ -1,0 +1,50 @@
+// One Jest run covers unit, integration (real PostgreSQL, Redis, NATS) and browser tests (Chromium).
+// scripts/jest/globalSetup.ts gives the run its own database, Redis key prefix and stream names.
+/** @type {import('jest').Config} */
+const swc = [
+  "@swc/jest",
+  {
+    jsc: {
+      parser: { syntax: "typescript", tsx: false, decorators: false },
+      target: "es2022",
+    },
+    module: { type: "commonjs" },
+  },
+];
+
+const swcTsx = [
+  "@swc/jest",
+  {
+    jsc: {
+      parser: { syntax: "typescript", tsx: true },
+      transform: { react: { runtime: "automatic" } },
+      target: "es2022",
+    },
+    module: { type: "commonjs" },
+  },
+];
+
+module.exports = {
+  testEnvironment: "node",
+  roots: [
+    "<rootDir>/web/src",
+    "<rootDir>/gateway",
+    "<rootDir>/services",
+    "<rootDir>/schema",
+    "<rootDir>/prisma",
+    "<rootDir>/e2e",
+    "<rootDir>/scripts",
+  ],
+  testMatch: ["**/*.test.ts?(x)"],
+  transform: { "^.+\\.tsx$": swcTsx, "^.+\\.(t|j|mj|cj)s$": swc },
+  // ESM-only packages are compiled to CommonJS like our own code.
+  transformIgnorePatterns: ["/node_modules/(?!(uuid|@nats-io|@electric-sql/pglite|pglite-prisma-adapter)/)"],
+  // The generated Prisma client imports its own files as "./x.js".
+  moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
+  globalSetup: "<rootDir>/scripts/jest/globalSetup.ts",
+  globalTeardown: "<rootDir>/scripts/jest/globalTeardown.ts",
+  reporters: ["default", "<rootDir>/scripts/jest/summaryReporter.js"],
+  testTimeout: 30000,
+  maxWorkers: 2,
+  forceExit: false,
+};

@@ -1,0 +1,141 @@
+// The default email templates the seed inserts (admins edit them afterwards; a re-seed never
+// overwrites an edit). Variables are written {{name}}; the variables each template may use:
+//   every template      productName, supportPhone, firstName, lastName
+//   email_verification  link (verification link), expiresInHours
+//   password_reset      link (reset link), expiresInMinutes
+//   welcome             link (sign-in link), username
+//   password_changed    link (sign-in page, to reset again), changedAt
+//   team_*              userName, userEmail, userType, companyName, notes, link (admin page)
+//   appointment_*       appointmentDate, appointmentTime, timeZone, appointmentType, notes,
+//                       cancelReason (cancelled), previousDate/previousTime (rescheduled), link
+
+/** One default template, as stored in email_templates. */
+export interface DefaultEmailTemplate {
+  key: string;
+  name: string;
+  subject: string;
+  html: string;
+  text: string;
+}
+
+function html(body: string): string {
+  return `<div style="font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#1c2127">${body}<p style="color:#5f6b7c;font-size:13px">{{productName}} · {{supportPhone}}</p></div>`;
+}
+
+const appointmentDetails =
+  "<p><strong>When:</strong> {{appointmentDate}} at {{appointmentTime}} ({{timeZone}})<br>" +
+  "<strong>How:</strong> {{appointmentType}}</p>";
+const appointmentDetailsText =
+  "When: {{appointmentDate}} at {{appointmentTime}} ({{timeZone}})\nHow: {{appointmentType}}";
+
+/** Every template key the portal sends, with its default wording. */
+export const DEFAULT_EMAIL_TEMPLATES: readonly DefaultEmailTemplate[] = [
+  {
+    key: "email_verification",
+    name: "Email verification",
+    subject: "Confirm your email for {{productName}}",
+    html: html(
+      '<p>Hello {{firstName}},</p><p>Please confirm your email address to finish setting up your {{productName}} account.</p><p><a href="{{link}}">Confirm my email</a></p><p>The link is valid for {{expiresInHours}} hours. If you did not create an account, ignore this message.</p>',
+    ),
+    text: "Hello {{firstName}},\n\nPlease confirm your email address to finish setting up your {{productName}} account:\n{{link}}\n\nThe link is valid for {{expiresInHours}} hours. If you did not create an account, ignore this message.",
+  },
+  {
+    key: "password_reset",
+    name: "Password reset",
+    subject: "Reset your {{productName}} password",
+    html: html(
+      '<p>Hello {{firstName}},</p><p>We received a request to reset your password.</p><p><a href="{{link}}">Choose a new password</a></p><p>The link can be used once and expires in {{expiresInMinutes}} minutes. If you did not ask for this, you can ignore this message: your password stays the same.</p>',
+    ),
+    text: "Hello {{firstName}},\n\nWe received a request to reset your password. Choose a new one here:\n{{link}}\n\nThe link can be used once and expires in {{expiresInMinutes}} minutes. If you did not ask for this, you can ignore this message: your password stays the same.",
+  },
+  {
+    key: "welcome",
+    name: "Welcome",
+    subject: "Welcome to {{productName}} Portal",
+    html: html(
+      '<p>Hello {{firstName}},</p><p>Welcome to {{productName}} Portal. Your username is <strong>{{username}}</strong>.</p><p><a href="{{link}}">Sign in to the portal</a></p><p>Questions? Call us at {{supportPhone}}.</p>',
+    ),
+    text: "Hello {{firstName}},\n\nWelcome to {{productName}} Portal. Your username is {{username}}.\nSign in: {{link}}\n\nQuestions? Call us at {{supportPhone}}.",
+  },
+  {
+    key: "password_changed",
+    name: "Password changed",
+    subject: "Your {{productName}} password was changed",
+    html: html(
+      '<p>Hello {{firstName}},</p><p>The password of your {{productName}} account was changed on {{changedAt}}.</p><p>If you did this, there is nothing more to do. If you did not, <a href="{{link}}">reset your password</a> now and call us at {{supportPhone}}.</p>',
+    ),
+    text: "Hello {{firstName}},\n\nThe password of your {{productName}} account was changed on {{changedAt}}.\n\nIf you did this, there is nothing more to do. If you did not, reset your password now and call us at {{supportPhone}}:\n{{link}}",
+  },
+  {
+    key: "team_note_notification",
+    name: "Team: new note from a user",
+    subject: "New note from {{userName}}",
+    html: html(
+      '<p>{{userName}} ({{userEmail}}, {{companyName}}) sent a note:</p><blockquote style="border-left:3px solid #abb3bf;margin:0;padding-left:12px">{{notes}}</blockquote><p><a href="{{link}}">Open the user in the admin console</a></p>',
+    ),
+    text: "{{userName}} ({{userEmail}}, {{companyName}}) sent a note:\n\n{{notes}}\n\nOpen the user: {{link}}",
+  },
+  {
+    key: "team_new_registration",
+    name: "Team: new registration",
+    subject: "New {{userType}} registration: {{userName}}",
+    html: html(
+      '<p>{{userName}} ({{userEmail}}) registered as <strong>{{userType}}</strong>.</p><p>Company: {{companyName}}<br>Notes: {{notes}}</p><p><a href="{{link}}">Review the account</a></p>',
+    ),
+    text: "{{userName}} ({{userEmail}}) registered as {{userType}}.\nCompany: {{companyName}}\nNotes: {{notes}}\n\nReview the account: {{link}}",
+  },
+  {
+    key: "appointment_scheduled",
+    name: "Appointment requested",
+    subject: "Your consultation request for {{appointmentDate}}",
+    html: html(
+      `<p>Hello {{firstName}},</p><p>We received your consultation request. It is pending until our team confirms it.</p>${appointmentDetails}<p><a href="{{link}}">View your appointments</a></p>`,
+    ),
+    text: `Hello {{firstName}},\n\nWe received your consultation request. It is pending until our team confirms it.\n\n${appointmentDetailsText}\n\nView your appointments: {{link}}`,
+  },
+  {
+    key: "appointment_confirmed",
+    name: "Appointment confirmed",
+    subject: "Confirmed: your consultation on {{appointmentDate}}",
+    html: html(
+      `<p>Hello {{firstName}},</p><p>Your consultation is confirmed. The calendar invitation is attached.</p>${appointmentDetails}<p><a href="{{link}}">View your appointments</a></p>`,
+    ),
+    text: `Hello {{firstName}},\n\nYour consultation is confirmed. The calendar invitation is attached.\n\n${appointmentDetailsText}\n\nView your appointments: {{link}}`,
+  },
+  {
+    key: "appointment_cancelled",
+    name: "Appointment cancelled",
+    subject: "Cancelled: your consultation on {{appointmentDate}}",
+    html: html(
+      `<p>Hello {{firstName}},</p><p>Your consultation has been cancelled.</p>${appointmentDetails}<p><strong>Reason:</strong> {{cancelReason}}</p><p><a href="{{link}}">Book another time</a></p>`,
+    ),
+    text: `Hello {{firstName}},\n\nYour consultation has been cancelled.\n\n${appointmentDetailsText}\nReason: {{cancelReason}}\n\nBook another time: {{link}}`,
+  },
+  {
+    key: "appointment_rescheduled",
+    name: "Appointment rescheduled",
+    subject: "Rescheduled: your consultation is now on {{appointmentDate}}",
+    html: html(
+      `<p>Hello {{firstName}},</p><p>Your consultation planned for {{previousDate}} at {{previousTime}} has moved.</p>${appointmentDetails}<p><a href="{{link}}">View your appointments</a></p>`,
+    ),
+    text: `Hello {{firstName}},\n\nYour consultation planned for {{previousDate}} at {{previousTime}} has moved.\n\n${appointmentDetailsText}\n\nView your appointments: {{link}}`,
+  },
+  {
+    key: "appointment_reminder",
+    name: "Appointment reminder",
+    subject: "Reminder: your consultation tomorrow at {{appointmentTime}}",
+    html: html(
+      `<p>Hello {{firstName}},</p><p>This is a reminder of your consultation with our team.</p>${appointmentDetails}<p><a href="{{link}}">View your appointments</a></p>`,
+    ),
+    text: `Hello {{firstName}},\n\nThis is a reminder of your consultation with our team.\n\n${appointmentDetailsText}\n\nView your appointments: {{link}}`,
+  },
+  {
+    key: "team_appointment_booked",
+    name: "Team: appointment booked",
+    subject: "New appointment: {{userName}} on {{appointmentDate}} at {{appointmentTime}}",
+    html: html(
+      `<p>{{userName}} ({{userEmail}}) booked a consultation.</p>${appointmentDetails}<p>Notes: {{notes}}</p><p><a href="{{link}}">Confirm or cancel it</a></p>`,
+    ),
+    text: `{{userName}} ({{userEmail}}) booked a consultation.\n\n${appointmentDetailsText}\nNotes: {{notes}}\n\nConfirm or cancel it: {{link}}`,
+  },
+];

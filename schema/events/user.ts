@@ -1,0 +1,145 @@
+import { z } from "zod";
+import { defineEvent, id, isoDate, sealedToken } from "./define";
+
+// User events. Payloads never carry passwords, hashes or security answers; the one-time tokens of
+// verification and reset travel sealed (services/shared/sealed.ts).
+
+const userType = z.enum(["user", "prospect", "client", "mainAdmin", "userAdmin"]);
+const userStatus = z.enum(["active", "inactive", "archived"]);
+
+/** Fields of a user a consumer may need to address them. */
+const contact = {
+  userId: id,
+  uniqueId: z.string().min(1),
+  email: z.email(),
+  firstName: z.string(),
+  lastName: z.string(),
+};
+
+/** `version` of the user row after the change (the Pro app sync compares it). */
+const userVersion = z.number().int().positive();
+
+export const userRegistered = defineEvent(
+  "user.registered",
+  1,
+  z.object({
+    ...contact,
+    username: z.string().min(1),
+    userType,
+    companyName: z.string().nullable(),
+    userVersion,
+    /** email verification token, sealed */
+    sealedToken,
+    tokenExpiresAt: isoDate,
+    /** what the person wrote when registering (the team's notification shows it) */
+    registrationNotes: z.string().max(5000).nullable().optional(),
+  }),
+);
+
+export const userEmailVerified = defineEvent(
+  "user.email_verified",
+  1,
+  z.object({
+    userId: id,
+    uniqueId: z.string().min(1),
+    email: z.email(),
+    userVersion,
+    /** for the welcome email's greeting (optional: the email falls back to a neutral greeting) */
+    firstName: z.string().optional(),
+    lastName: z.string().optional(),
+    /** the welcome email reminds the user of it (optional: the email address is shown instead) */
+    username: z.string().min(1).optional(),
+  }),
+);
+
+export const userPasswordResetRequested = defineEvent(
+  "user.password_reset_requested",
+  1,
+  z.object({
+    userId: id,
+    email: z.email(),
+    firstName: z.string(),
+    /** reset token, sealed */
+    sealedToken,
+    tokenExpiresAt: isoDate,
+  }),
+);
+
+/** A new verification link was asked for (the address is not verified yet). */
+export const userVerificationRequested = defineEvent(
+  "user.verification_requested",
+  1,
+  z.object({
+    userId: id,
+    email: z.email(),
+    firstName: z.string(),
+    /** email verification token, sealed */
+    sealedToken,
+    tokenExpiresAt: isoDate,
+  }),
+);
+
+export const userPasswordChanged = defineEvent(
+  "user.password_changed",
+  1,
+  z.object({
+    userId: id,
+    email: z.email(),
+    firstName: z.string(),
+    via: z.enum(["reset", "self", "admin"]),
+  }),
+);
+
+export const userUpdated = defineEvent(
+  "user.updated",
+  1,
+  z.object({
+    ...contact,
+    /** names of the fields that changed, e.g. ["phone", "userType"] */
+    changedFields: z.array(z.string().min(1)).min(1),
+    userType,
+    userVersion,
+  }),
+);
+
+export const userStatusChanged = defineEvent(
+  "user.status_changed",
+  1,
+  z.object({
+    ...contact,
+    previousStatus: userStatus,
+    status: userStatus,
+    userVersion,
+  }),
+);
+
+export const userSecurityQuestionsSet = defineEvent(
+  "user.security_questions_set",
+  1,
+  z.object({ userId: id, uniqueId: z.string().min(1), userVersion }),
+);
+
+export const userNotesUpdated = defineEvent(
+  "user.notes_updated",
+  1,
+  z.object({
+    ...contact,
+    username: z.string().min(1),
+    companyName: z.string().nullable(),
+    noteHistoryId: id,
+    notes: z.string().max(20_000),
+    wordCount: z.number().int().min(0),
+  }),
+);
+
+export const userEvents = [
+  userRegistered,
+  userEmailVerified,
+  userPasswordResetRequested,
+  userVerificationRequested,
+  userPasswordChanged,
+  userUpdated,
+  userStatusChanged,
+  userSecurityQuestionsSet,
+  userNotesUpdated,
+] as const;

@@ -1,0 +1,71 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { parse } from "yaml";
+
+const root = path.resolve(__dirname, "..");
+
+interface ComposeService {
+  image?: string;
+  build?: unknown;
+  command?: string[];
+  environment?: Record<string, string>;
+}
+
+describe("docker-compose.yml", () => {
+  const compose = parse(fs.readFileSync(path.join(root, "docker-compose.yml"), "utf8"), { merge: true }) as {
+    services: Record<string, ComposeService>;
+  };
+
+  it("runs the backing services, a mail catcher, the gateway and one worker per service", () => {
+    expect(Object.keys(compose.services).sort()).toEqual(
+      [
+        "postgres",
+        "redis",
+        "nats",
+        "mailpit",
+        "gateway",
+        "user-worker",
+        "document-worker",
+        "appointment-worker",
+        "email-worker",
+        "esrt-sync-worker",
+      ].sort(),
+    );
+    expect(compose.services.nats?.command).toContain("-js");
+  });
+
+  it("points the gateway and every worker at the compose services", () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (!(name === "gateway" || name.endsWith("-worker"))) continue;
+      expect(service.environment?.DATABASE_URL).toMatch(/@postgres:5432\//);
+      expect(service.environment?.REDIS_URL).toBe("redis://redis:6379");
+      expect(service.environment?.NATS_URL).toBe("nats://nats:4222");
+      expect(service.environment?.SMTP_URL).toBe("smtp://mailpit:1025");
+    }
+  });
+
+  it("starts each worker with the service it names, and that service exists", () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (!name.endsWith("-worker")) continue;
+      const svc = name.replace(/-worker$/, "");
+      expect(service.command?.at(-1)).toBe(svc);
+      expect(service.environment?.WORKERS).toBe(svc);
+      expect(fs.existsSync(path.join(root, "services", svc))).toBe(true);
+    }
+  });
+
+  it("is valid for docker compose where a compose client exists", () => {
+    const probe = spawnSync("docker", ["compose", "version"], { encoding: "utf8" });
+    if (probe.status !== 0) {
+      // No compose client on this machine: the structural checks above are what we can verify.
+      expect(probe.status).not.toBe(0);
+      return;
+    }
+    expect(() =>
+      execFileSync("docker", ["compose", "-f", path.join(root, "docker-compose.yml"), "config", "-q"], {
+        stdio: "pipe",
+      }),
+    ).not.toThrow();
+  });
+});

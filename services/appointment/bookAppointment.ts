@@ -1,0 +1,95 @@
+import { IANAZone } from "luxon";
+import { bookingSchema } from "../../schema/validation/appointment";
+import type { Db } from "../shared/db";
+import { emit } from "../shared/events";
+import type { UserType } from "../shared/generated/prisma/enums";
+import { AppointmentError, CLIENT_LIMIT_MESSAGE, PROSPECT_LIMIT_MESSAGE, SLOT_TAKEN_MESSAGE } from "./errors";
+import {
+  type AppointmentActor,
+  type AppointmentView,
+  eventFields,
+  isSlotTaken,
+  presentAppointment,
+} from "./present";
+
+/** Upcoming (pending or confirmed, future) appointments a user of this type may hold at once. */
+export function upcomingLimitOf(userType: UserType): number {
+  return userType === "client" || userType === "mainAdmin" || userType === "userAdmin" ? 3 : 1;
+}
+
+/**
+ * Books a consultation (spec §5, §7): checks every slot rule at `now` in business time, decides
+ * what it must not trust (a new booking is pending and belongs to the actor, unless the actor
+ * manages appointments and names another user), holds the per-user limit, and writes the row and
+ * appointment.scheduled in one transaction. The partial unique index appointments_live_slot_key
+ * makes a double booking impossible.
+ * @throws AppointmentError INVALID_APPOINTMENT (a rule's message), NOT_ALLOWED (booking for
+ * another user without manage:appointments), USER_NOT_FOUND, LIMIT_REACHED, SLOT_TAKEN.
+ */
+export async function bookAppointment(props: {
+  db: Db;
+  actor: AppointmentActor;
+  /** the request body: userId, appointmentType, dateTime, status (ignored), notes */
+  input: unknown;
+  /** the client's IANA time zone, when known (an invalid one is dropped) */
+  timeZone?: string | null;
+  now?: Date;
+}): Promise<AppointmentView> {
+  const now = props.now ?? new Date();
+  const parsed = bookingSchema(now).safeParse(props.input ?? {});
+  if (!parsed.success) {
+    const message = parsed.error.issues[0]?.message ?? "Invalid appointment";
+    throw new AppointmentError("INVALID_APPOINTMENT", message, {
+      errors: Object.fromEntries(
+        parsed.error.issues.map((i) => [i.path.map(String).join(".") || "_", [i.message]]),
+      ),
+    });
+  }
+  const input = parsed.data;
+  const userId = input.userId ?? props.actor.id;
+  if (userId !== props.actor.id && !props.actor.manages) {
+    throw new AppointmentError("NOT_ALLOWED", "You can only book appointments for yourself.");
+  }
+  const timeZone = props.timeZone && IANAZone.isValidZone(props.timeZone) ? props.timeZone : null;
+  try {
+    return await props.db.prisma.$transaction(async (tx) => {
+      // one booking at a time per user, so two parallel requests cannot both pass the limit
+      const locked = await tx.$queryRaw<
+        { id: number }[]
+      >`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`;
+      const user = locked.length > 0 ? await tx.user.findUnique({ where: { id: userId } }) : null;
+      if (!user) throw new AppointmentError("USER_NOT_FOUND", "User not found");
+      const limit = upcomingLimitOf(user.userType);
+      const upcoming = await tx.appointment.count({
+        where: { userId, status: { in: ["pending", "confirmed"] }, dateTime: { gt: now } },
+      });
+      if (upcoming >= limit) {
+        throw new AppointmentError(
+          "LIMIT_REACHED",
+          limit === 1 ? PROSPECT_LIMIT_MESSAGE : CLIENT_LIMIT_MESSAGE,
+        );
+      }
+      const row = await tx.appointment.create({
+        data: {
+          userId,
+          appointmentType: input.appointmentType,
+          dateTime: input.dateTime,
+          status: "pending",
+          notes: input.notes,
+          timeZone,
+          sequence: 0,
+        },
+        include: { user: true },
+      });
+      await emit(
+        tx,
+        { type: "appointment.scheduled", payload: eventFields(row) },
+        { actor: { kind: userId === props.actor.id ? "user" : "admin", userId: props.actor.id } },
+      );
+      return presentAppointment(row);
+    });
+  } catch (err) {
+    if (isSlotTaken(err)) throw new AppointmentError("SLOT_TAKEN", SLOT_TAKEN_MESSAGE);
+    throw err;
+  }
+}

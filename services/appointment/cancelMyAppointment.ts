@@ -1,0 +1,49 @@
+import type { Db } from "../shared/db";
+import { emit } from "../shared/events";
+import { APPOINTMENT_NOT_FOUND_MESSAGE, AppointmentError } from "./errors";
+import { type AppointmentView, eventFields, lockAppointment, presentAppointment } from "./present";
+
+/**
+ * A user cancels one of their own upcoming appointments: status cancelled, sequence raised, and
+ * appointment.cancelled in the same transaction. Someone else's appointment is reported as not
+ * found, so ids reveal nothing.
+ * @throws AppointmentError APPOINTMENT_NOT_FOUND, NOT_CHANGEABLE (already cancelled or past).
+ */
+export async function cancelMyAppointment(props: {
+  db: Db;
+  userId: number;
+  appointmentId: number;
+  now?: Date;
+}): Promise<AppointmentView> {
+  const now = props.now ?? new Date();
+  return props.db.prisma.$transaction(async (tx) => {
+    const row = await lockAppointment(tx, props.appointmentId);
+    if (row.userId !== props.userId) {
+      throw new AppointmentError("APPOINTMENT_NOT_FOUND", APPOINTMENT_NOT_FOUND_MESSAGE);
+    }
+    if (row.status === "cancelled") {
+      throw new AppointmentError("NOT_CHANGEABLE", "This appointment is already cancelled.");
+    }
+    if (row.dateTime.getTime() <= now.getTime()) {
+      throw new AppointmentError("NOT_CHANGEABLE", "Only upcoming appointments can be cancelled.");
+    }
+    const updated = await tx.appointment.update({
+      where: { id: row.id },
+      data: { status: "cancelled", sequence: { increment: 1 } },
+      include: { user: true },
+    });
+    await emit(
+      tx,
+      {
+        type: "appointment.cancelled",
+        payload: {
+          ...eventFields(updated),
+          reason: null,
+          cancelledBy: { userId: props.userId, kind: "client" },
+        },
+      },
+      { actor: { kind: "user", userId: props.userId } },
+    );
+    return presentAppointment(updated);
+  });
+}

@@ -1,0 +1,20 @@
+import type { Db } from "../shared/db";
+import { type AppointmentView, presentAppointment } from "./present";
+
+/**
+ * The signed-in user's upcoming appointments (pending or confirmed, after `now`), soonest first.
+ * Never throws for an unknown user (the list is empty).
+ */
+export async function listMyAppointments(props: {
+  db: Db;
+  userId: number;
+  now?: Date;
+}): Promise<AppointmentView[]> {
+  const now = props.now ?? new Date();
+  const rows = await props.db.prisma.appointment.findMany({
+    where: { userId: props.userId, status: { in: ["pending", "confirmed"] }, dateTime: { gt: now } },
+    include: { user: true },
+    orderBy: { dateTime: "asc" },
+  });
+  return rows.map(presentAppointment);
+}

@@ -1,0 +1,73 @@
+import { appointmentDateTimeSchema, slotRuleViolation } from "../../schema/validation/appointment";
+import type { Db } from "../shared/db";
+import { emit } from "../shared/events";
+import { AppointmentError, SLOT_TAKEN_MESSAGE } from "./errors";
+import {
+  type AppointmentView,
+  eventFields,
+  isSlotTaken,
+  lockAppointment,
+  presentAppointment,
+} from "./present";
+
+/**
+ * An administrator (manage:appointments, checked by the caller) moves an upcoming appointment to
+ * another free, valid slot: dateTime changed, sequence raised, status kept, appointment.rescheduled
+ * (with the previous dateTime) in the same transaction.
+ * @throws AppointmentError INVALID_APPOINTMENT (a slot rule's message), APPOINTMENT_NOT_FOUND,
+ * NOT_CHANGEABLE (cancelled or past, or the same time), SLOT_TAKEN.
+ */
+export async function rescheduleAppointment(props: {
+  db: Db;
+  adminId: number;
+  appointmentId: number;
+  dateTime: unknown;
+  now?: Date;
+}): Promise<AppointmentView> {
+  const now = props.now ?? new Date();
+  const parsed = appointmentDateTimeSchema.safeParse(props.dateTime);
+  if (!parsed.success) {
+    throw new AppointmentError(
+      "INVALID_APPOINTMENT",
+      parsed.error.issues[0]?.message ?? "Invalid date and time",
+    );
+  }
+  const dateTime = parsed.data;
+  const problem = slotRuleViolation(dateTime, now);
+  if (problem) throw new AppointmentError("INVALID_APPOINTMENT", problem);
+  try {
+    return await props.db.prisma.$transaction(async (tx) => {
+      const row = await lockAppointment(tx, props.appointmentId);
+      if (row.status === "cancelled") {
+        throw new AppointmentError("NOT_CHANGEABLE", "A cancelled appointment cannot be rescheduled.");
+      }
+      if (row.dateTime.getTime() <= now.getTime()) {
+        throw new AppointmentError("NOT_CHANGEABLE", "A past appointment cannot be rescheduled.");
+      }
+      if (row.dateTime.getTime() === dateTime.getTime()) {
+        throw new AppointmentError("NOT_CHANGEABLE", "The appointment is already at this time.");
+      }
+      const updated = await tx.appointment.update({
+        where: { id: row.id },
+        data: { dateTime, sequence: { increment: 1 }, reminderSentAt: null },
+        include: { user: true },
+      });
+      await emit(
+        tx,
+        {
+          type: "appointment.rescheduled",
+          payload: {
+            ...eventFields(updated),
+            previousDateTime: row.dateTime.toISOString(),
+            rescheduledBy: { userId: props.adminId, kind: "admin" },
+          },
+        },
+        { actor: { kind: "admin", userId: props.adminId } },
+      );
+      return presentAppointment(updated);
+    });
+  } catch (err) {
+    if (isSlotTaken(err)) throw new AppointmentError("SLOT_TAKEN", SLOT_TAKEN_MESSAGE);
+    throw err;
+  }
+}

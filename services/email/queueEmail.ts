@@ -1,0 +1,49 @@
+import { DEFAULT_EMAIL_TEMPLATES } from "../../prisma/emailTemplates";
+import type { Tx } from "../shared/db";
+import type { MailContext } from "./mailContext";
+import { type EmailVariables, renderEmail } from "./renderEmail";
+
+export interface QueueEmailProps {
+  tx: Tx;
+  /** the event that caused the message (part of the idempotency key) */
+  eventId: string;
+  /** a key of email_templates */
+  templateKey: string;
+  to: string;
+  context: MailContext;
+  /** the template's own variables; productName and supportPhone come from the context */
+  variables: EmailVariables;
+}
+
+/** Whether this call stored a new message (false: the same event had already queued it). */
+export interface QueueEmailResult {
+  queued: boolean;
+}
+
+/**
+ * Renders a template from email_templates (the seeded default when the row is missing) and stores
+ * the message as queued in email_messages, inside the caller's transaction, with the idempotency
+ * key `${eventId}:${templateKey}:${to}`: a message already stored for that key is left alone. The
+ * NOTIFY it sends wakes the senders when the transaction commits.
+ * @throws Error when the template exists nowhere or does not parse; database errors pass through.
+ */
+export async function queueEmail(props: QueueEmailProps): Promise<QueueEmailResult> {
+  const { tx, eventId, templateKey, to, context } = props;
+  const stored = await tx.emailTemplate.findUnique({
+    where: { key: templateKey },
+    select: { subject: true, html: true, text: true },
+  });
+  const template = stored ?? DEFAULT_EMAIL_TEMPLATES.find((t) => t.key === templateKey);
+  if (!template) throw new Error(`email template "${templateKey}" does not exist`);
+  const rendered = renderEmail(template, {
+    productName: context.productName,
+    supportPhone: context.supportPhone,
+    ...props.variables,
+  });
+  const { count } = await tx.emailMessage.createMany({
+    data: [{ dedupeKey: `${eventId}:${templateKey}:${to}`, templateKey, toAddress: to, ...rendered }],
+    skipDuplicates: true,
+  });
+  if (count > 0) await tx.$executeRaw`NOTIFY email_messages`;
+  return { queued: count > 0 };
+}

@@ -1,0 +1,167 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "../shared/db";
+import { settle, waitFor } from "../shared/events/testing/bus";
+import { loadMailContext, type MailContext } from "./mailContext";
+import { smtpTransport } from "./mailTransport";
+import { queueEmail } from "./queueEmail";
+import { type EmailSender, startEmailSender } from "./sender";
+import { startTestSmtp, type TestSmtp } from "./testing/smtpServer";
+import { emailDatabase } from "./testing/world";
+
+let world: Awaited<ReturnType<typeof emailDatabase>>;
+let db: Db;
+let smtp: TestSmtp;
+const senders: EmailSender[] = [];
+const FAST_RETRY = { baseMs: 100, maxMs: 300, maxAttempts: 8 };
+
+beforeAll(async () => {
+  world = await emailDatabase();
+  db = world.db;
+  smtp = await startTestSmtp({ refuse: ["gone@client.test"] });
+});
+afterAll(async () => {
+  await smtp.stop();
+  await world.drop();
+});
+afterEach(async () => {
+  await Promise.all(senders.splice(0).map((s) => s.stop()));
+});
+
+async function sender(options: Partial<Parameters<typeof startEmailSender>[0]> = {}): Promise<EmailSender> {
+  const started = await startEmailSender({
+    db,
+    transport: smtpTransport({ url: smtp.url, timeoutMs: 2000 }),
+    pollMs: 50,
+    retry: FAST_RETRY,
+    ...options,
+  });
+  senders.push(started);
+  return started;
+}
+
+/** Queues password_changed notices to the given addresses, committed in one transaction. */
+async function queue(addresses: string[]): Promise<string> {
+  const eventId = randomUUID();
+  await db.prisma.$transaction(async (tx) => {
+    const context: MailContext = await loadMailContext(tx);
+    for (const to of addresses) {
+      await queueEmail({
+        tx,
+        eventId,
+        templateKey: "password_changed",
+        to,
+        context,
+        variables: { firstName: "Ada", changedAt: "today", link: "https://portal.test/auth" },
+      });
+    }
+  });
+  return eventId;
+}
+
+async function rowsTo(address: string) {
+  return db.prisma.emailMessage.findMany({ where: { toAddress: address }, orderBy: { id: "asc" } });
+}
+
+describe("email sender", () => {
+  it("refuses an unknown template and queues nothing", async () => {
+    await expect(
+      db.prisma.$transaction(async (tx) =>
+        queueEmail({
+          tx,
+          eventId: randomUUID(),
+          templateKey: "no_such_template",
+          to: "nobody@client.test",
+          context: await loadMailContext(tx),
+          variables: {},
+        }),
+      ),
+    ).rejects.toThrow('email template "no_such_template" does not exist');
+    expect(await rowsTo("nobody@client.test")).toHaveLength(0);
+  });
+
+  it("queues one message per event, template and address, however often it is asked", async () => {
+    const eventId = randomUUID();
+    for (let i = 0; i < 2; i++) {
+      await db.prisma.$transaction(async (tx) =>
+        queueEmail({
+          tx,
+          eventId,
+          templateKey: "password_changed",
+          to: "once@client.test",
+          context: await loadMailContext(tx),
+          variables: { firstName: "Ada" },
+        }),
+      );
+    }
+    const rows = await rowsTo("once@client.test");
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.dedupeKey).toBe(`${eventId}:password_changed:once@client.test`);
+    expect(rows[0]?.status).toBe("queued");
+  });
+
+  it("with no SMTP transport keeps the message, marked captured, and sends nothing", async () => {
+    await sender({ transport: null });
+    await queue(["captured@client.test"]);
+    await waitFor(async () => (await rowsTo("captured@client.test"))[0]?.status === "captured", "captured");
+    await settle(200);
+    expect(smtp.to("captured@client.test")).toHaveLength(0);
+    const [row] = await rowsTo("captured@client.test");
+    expect(row?.subject).toBe("Your ESRT password was changed");
+    expect(row?.text).toContain("Hello Ada,");
+    expect(row?.sentAt).toBeNull();
+  });
+
+  it("marks a message failed at once when the server refuses the address for good (5xx)", async () => {
+    await sender();
+    await queue(["gone@client.test"]);
+    await waitFor(async () => (await rowsTo("gone@client.test"))[0]?.status === "failed", "failed");
+    const [row] = await rowsTo("gone@client.test");
+    expect(row?.attempts).toBe(1);
+    expect(row?.lastError).toContain("Mailbox unavailable");
+    expect(smtp.to("gone@client.test")).toHaveLength(0);
+  });
+
+  it("keeps retrying while the SMTP server is down and delivers once it is back", async () => {
+    await smtp.stop();
+    await sender();
+    await queue(["patient@client.test"]);
+    await waitFor(async () => {
+      const [row] = await rowsTo("patient@client.test");
+      return row !== undefined && row.attempts >= 2;
+    }, "two failed attempts");
+    const [waiting] = await rowsTo("patient@client.test");
+    expect(waiting?.status).toBe("queued");
+    expect(waiting?.lastError).toMatch(/ECONNREFUSED|connect/i);
+    expect(waiting?.nextAttemptAt).not.toBeNull();
+
+    await smtp.start();
+    await waitFor(async () => (await rowsTo("patient@client.test"))[0]?.status === "sent", "sent");
+    await settle(300);
+    const received = smtp.to("patient@client.test");
+    expect(received).toHaveLength(1);
+    const [sent] = await rowsTo("patient@client.test");
+    expect(sent?.lastError).toBeNull();
+    expect(sent?.sentAt).not.toBeNull();
+    expect(sent?.messageId).toBe(received[0]?.messageId);
+    expect(received[0]?.from).toBe("no-reply@firm.test");
+    expect(received[0]?.subject).toBe("Your ESRT password was changed");
+  });
+
+  it("with two senders running at once, sends each message exactly once", async () => {
+    const addresses = Array.from({ length: 16 }, (_, i) => `pair${i}@client.test`);
+    await queue(addresses);
+    await Promise.all([sender({ batchSize: 2 }), sender({ batchSize: 2 })]);
+    await waitFor(
+      async () =>
+        (await db.prisma.emailMessage.count({ where: { toAddress: { in: addresses }, status: "sent" } })) ===
+        16,
+      "16 sent",
+    );
+    await settle(300);
+    const received = smtp.received.filter((m) => m.to.some((to) => addresses.includes(to)));
+    expect(received).toHaveLength(16);
+    expect(new Set(received.map((m) => m.to[0])).size).toBe(16);
+    const rows = await db.prisma.emailMessage.findMany({ where: { toAddress: { in: addresses } } });
+    expect(rows.every((r) => r.attempts === 1)).toBe(true);
+  });
+});

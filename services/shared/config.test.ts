@@ -1,0 +1,70 @@
+import path from "node:path";
+import { ConfigError, parseConfig } from "./config";
+
+describe("parseConfig", () => {
+  it("applies the documented defaults to an empty environment", () => {
+    const cfg = parseConfig({});
+    expect(cfg.PORT).toBe(3000);
+    expect(cfg.NODE_ENV).toBe("development");
+    expect(cfg.EMBEDDED).toBe(false);
+    expect(cfg.DATABASE_URL).toBeUndefined();
+    expect(cfg.PRO_APP_URL).toBe("https://pro.esrt.example");
+    expect(cfg.DATA_DIR).toBe(path.resolve("./data"));
+    expect(cfg.WORKERS).toBe("all");
+    expect(cfg.RELAY).toBe(true);
+  });
+
+  it("reads and converts the values it is given", () => {
+    const cfg = parseConfig({
+      PORT: "8080",
+      EMBEDDED: "1",
+      DATABASE_URL: "postgresql://u@db:5432/portal",
+      RELAY: "false",
+    });
+    expect(cfg.PORT).toBe(8080);
+    expect(cfg.EMBEDDED).toBe(true);
+    expect(cfg.DATABASE_URL).toBe("postgresql://u@db:5432/portal");
+    expect(cfg.RELAY).toBe(false);
+  });
+
+  it("treats empty values as unset, as in a copied .env.example", () => {
+    expect(parseConfig({ DATABASE_URL: "", PORT: "" }).PORT).toBe(3000);
+  });
+
+  it.each([
+    ["PORT", "eighty", /PORT: .*"eighty"/],
+    ["PORT", "70000", /PORT/],
+    ["DATABASE_URL", "mysql://localhost/db", /DATABASE_URL: must be a URL starting with postgres:\/\//],
+    ["REDIS_URL", "not a url", /REDIS_URL/],
+    ["EMBEDDED", "maybe", /EMBEDDED/],
+    ["WORKERS", "user;email", /WORKERS/],
+    ["SESSION_SECRET", "short", /SESSION_SECRET: must be at least 32 characters$/m],
+  ])("stops with a message naming %s when it is %s", (name, value, message) => {
+    expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => parseConfig({ [name]: value })).toThrow(message);
+  });
+
+  it("never echoes a secret in its message", () => {
+    expect(() => parseConfig({ ADMIN_PASSWORD: "abc" })).toThrow(/ADMIN_PASSWORD: must be at least 8/);
+    expect(() => parseConfig({ ADMIN_PASSWORD: "abc" })).not.toThrow(/"abc"/);
+  });
+
+  it("names every bad variable at once", () => {
+    expect(() => parseConfig({ PORT: "x", LOG_LEVEL: "loud" })).toThrow(
+      /PORT[\s\S]*LOG_LEVEL|LOG_LEVEL[\s\S]*PORT/,
+    );
+  });
+
+  it("requires a session secret and the Pro-app address in production", () => {
+    expect(() => parseConfig({ NODE_ENV: "production" })).toThrow(/SESSION_SECRET: is required/);
+    expect(() => parseConfig({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32) })).toThrow(
+      /PRO_APP_URL: is required/,
+    );
+    const cfg = parseConfig({
+      NODE_ENV: "production",
+      SESSION_SECRET: "x".repeat(32),
+      PRO_APP_URL: "https://pro.esrt.app",
+    });
+    expect(cfg.PRO_APP_URL).toBe("https://pro.esrt.app");
+  });
+});

@@ -1,0 +1,142 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * The one typed configuration of the portal, read from the environment (and `.env`, loaded by the
+ * entry points). Every variable is documented in `.env.example` and in the README.
+ */
+
+const bool = z
+  .enum(["0", "1", "true", "false", "yes", "no", ""])
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+const optionalUrl = (protocols: readonly string[]) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v === "" ? undefined : v))
+    .refine(
+      (v) => {
+        if (v === undefined) return true;
+        try {
+          return protocols.includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      },
+      { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}` },
+    );
+
+const port = z.coerce.number().int().min(1).max(65535);
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  PUBLIC_URL: optionalUrl(["http:", "https:"]),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  TRUST_PROXY: z.string().default("loopback"),
+
+  DATABASE_URL: optionalUrl(["postgres:", "postgresql:"]),
+  REDIS_URL: optionalUrl(["redis:", "rediss:"]),
+  NATS_URL: optionalUrl(["nats:", "tls:", "ws:", "wss:"]),
+  EMBEDDED: bool.default(false),
+  DATA_DIR: z.string().min(1).default("./data"),
+
+  SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]*$/, "may only hold letters, digits, ':', '_' and '-'")
+    .default("portal:"),
+  EVENT_STREAM: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, "may only hold letters, digits, '_' and '-'")
+    .default("PORTAL"),
+  SUBJECT_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_-]+$/, "may only hold lower-case letters, digits, '_' and '-'")
+    .default("portal"),
+
+  PRO_APP_URL: optionalUrl(["http:", "https:"]).transform((v) => v ?? "https://pro.esrt.example"),
+
+  SMTP_URL: optionalUrl(["smtp:", "smtps:"]),
+  MAIL_FROM: z.string().optional(),
+  TEAM_EMAIL: z.string().email().optional(),
+
+  ADMIN_EMAIL: z.string().email().optional(),
+  ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  ADMIN_USERNAME: z.string().min(3).max(50).default("admin"),
+
+  WORKERS: z
+    .string()
+    .regex(/^(all|none|[a-z-]+(,[a-z-]+)*)$/, "must be all, none or a comma-separated list of service names")
+    .default("all"),
+  RELAY: bool.default(true),
+
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(50).default(10),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(1).max(100).default(15),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5000),
+  JSON_BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, "must look like 100kb or 1mb")
+    .default("100kb"),
+});
+
+export type Config = Omit<z.infer<typeof envSchema>, "DATA_DIR"> & {
+  /** absolute path of the data directory */
+  DATA_DIR: string;
+};
+
+/** Raised when the environment holds a value the portal cannot start with. */
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/**
+ * Parses an environment into the typed configuration.
+ * @throws ConfigError naming every variable whose value is wrong.
+ */
+export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== "") raw[key] = value;
+  }
+  const result = envSchema.safeParse(raw);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? "environment");
+        const given = raw[name];
+        const shown = given === undefined || /SECRET|PASSWORD/.test(name) ? "" : ` (got "${given}")`;
+        return `${name}: ${issue.message}${shown}`;
+      }),
+    );
+  }
+  const cfg = result.data;
+  if (cfg.NODE_ENV === "production") {
+    const missing: string[] = [];
+    if (!cfg.SESSION_SECRET) missing.push("SESSION_SECRET: is required when NODE_ENV=production");
+    // The default Pro-app address is an example: production must name the real one.
+    if (!raw.PRO_APP_URL) missing.push("PRO_APP_URL: is required when NODE_ENV=production");
+    if (missing.length > 0) throw new ConfigError(missing);
+  }
+  return { ...cfg, DATA_DIR: path.resolve(cfg.DATA_DIR) };
+}
+
+let cached: Config | undefined;
+
+/** The process-wide configuration, parsed once. @throws ConfigError */
+export function config(): Config {
+  cached ??= parseConfig();
+  return cached;
+}
+
+/** Replaces the process-wide configuration (tests and embedded start-up). */
+export function setConfig(next: Config): void {
+  cached = next;
+}

@@ -1,0 +1,292 @@
+import type { NatsConnection } from "@nats-io/transport-node";
+import type { PayloadOf } from "../../../schema/events";
+import { config, setConfig } from "../config";
+import type { Db } from "../db";
+import { connectNats } from "../nats";
+import { defineConsumer, startConsumers } from "./consumer";
+import { jetStreamTransport } from "./jetstream";
+import { memoryTransport } from "./memory";
+import { emit } from "./outbox";
+import { startRelay } from "./relay";
+import { deleteStream, settle, waitFor } from "./testing/bus";
+import { clearOutbox, eventsDatabase, useUniqueBus } from "./testing/world";
+import type { EventTransport, TransportMessage } from "./transport";
+
+const original = config();
+let world: Awaited<ReturnType<typeof eventsDatabase>>;
+let db: Db;
+let nc: NatsConnection;
+
+beforeAll(async () => {
+  world = await eventsDatabase();
+  db = world.db;
+  nc = await connectNats(process.env.NATS_URL ?? "nats://127.0.0.1:4222");
+  await db.prisma.$executeRawUnsafe(
+    "CREATE TABLE test_effects (consumer text NOT NULL, event_id uuid NOT NULL)",
+  );
+});
+afterAll(async () => {
+  setConfig(original);
+  await nc.close();
+  await world.drop();
+});
+
+const uploaded = (n: number): PayloadOf<"document.uploaded"> => ({
+  documentId: n,
+  userId: 1,
+  title: `Statement ${n}`,
+  fileName: `statement-${n}.pdf`,
+  fileType: "pdf",
+  fileSize: 1000,
+  uploadedByName: "Ada Lovelace",
+});
+
+async function effects(consumer: string): Promise<number> {
+  const [row] = await db.prisma.$queryRaw<{ count: number }[]>`
+    SELECT count(*)::int AS count FROM test_effects WHERE consumer = ${consumer}`;
+  return row?.count ?? 0;
+}
+
+interface Kit {
+  transport: EventTransport;
+  /** a second process's transport on the same bus (for JetStream: its own connection) */
+  otherProcess(): Promise<{ transport: EventTransport; crash(): Promise<void> }>;
+  cleanup(): Promise<void>;
+}
+
+const kits: Record<"memory" | "jetstream", () => Promise<Kit>> = {
+  memory: async () => {
+    useUniqueBus();
+    const transport = memoryTransport();
+    return {
+      transport,
+      otherProcess: async () => ({ transport, crash: async () => undefined }),
+      cleanup: () => transport.close(),
+    };
+  },
+  jetstream: async () => {
+    const { stream, prefix } = useUniqueBus();
+    const transport = await jetStreamTransport({ nc, stream, subjectPrefix: prefix, ackWaitMs: 1000 });
+    const others: NatsConnection[] = [];
+    return {
+      transport,
+      otherProcess: async () => {
+        const own = await connectNats(process.env.NATS_URL ?? "nats://127.0.0.1:4222");
+        others.push(own);
+        const t = await jetStreamTransport({ nc: own, stream, subjectPrefix: prefix, ackWaitMs: 1000 });
+        // the process dies: its connection goes without acking or nak-ing what it holds
+        return { transport: t, crash: () => own.close() };
+      },
+      cleanup: async () => {
+        await transport.close();
+        await Promise.all(others.map((o) => o.close()));
+        await deleteStream(nc, stream);
+      },
+    };
+  },
+};
+
+describe.each(["memory", "jetstream"] as const)("consumers on the %s transport", (kind) => {
+  let kit: Kit;
+  beforeEach(async () => {
+    kit = await kits[kind]();
+    await clearOutbox(db);
+  });
+  afterEach(async () => {
+    await kit.cleanup();
+  });
+
+  async function publish(count: number): Promise<string[]> {
+    const ids: string[] = [];
+    await db.prisma.$transaction(async (tx) => {
+      for (let n = 1; n <= count; n++)
+        ids.push((await emit(tx, { type: "document.uploaded", payload: uploaded(n) })).id);
+    });
+    const relay = await startRelay({ db, transport: kit.transport, pollMs: 60_000 });
+    await relay.drain();
+    await relay.stop();
+    return ids;
+  }
+
+  it("applies each event once and records it in the inbox", async () => {
+    const name = `docs_${kind}_once`;
+    const seen: PayloadOf<"document.uploaded">[] = [];
+    const running = await startConsumers({
+      db,
+      transport: kit.transport,
+      consumers: [
+        defineConsumer({
+          name,
+          events: ["document.uploaded"],
+          async handle(envelope, tx) {
+            seen.push(envelope.payload);
+            await tx.$executeRaw`INSERT INTO test_effects (consumer, event_id) VALUES (${name}, ${envelope.id}::uuid)`;
+          },
+        }),
+      ],
+      backoffMs: [50],
+    });
+    try {
+      const ids = await publish(3);
+      await waitFor(async () => (await effects(name)) === 3, "three effects");
+      await waitFor(async () => (await running.lag())[name] === 0, "no lag");
+      expect(seen.map((p) => p.title)).toEqual(["Statement 1", "Statement 2", "Statement 3"]);
+      const inbox = await db.prisma.processedEvent.findMany({ where: { consumer: name } });
+      expect(inbox.map((r) => r.eventId).sort()).toEqual([...ids].sort());
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it("applies an event exactly once when the consumer dies after its commit but before the ack", async () => {
+    const name = `docs_${kind}_crash`;
+    let handlerRuns = 0;
+    const consumer = defineConsumer({
+      name,
+      events: ["document.uploaded"],
+      async handle(envelope, tx) {
+        handlerRuns++;
+        await tx.$executeRaw`INSERT INTO test_effects (consumer, event_id) VALUES (${name}, ${envelope.id}::uuid)`;
+      },
+    });
+    const doomed = await kit.otherProcess();
+    let crashed = false;
+    // the first process commits the inbox row and the effect, then dies instead of acking
+    const withheldAck: EventTransport = {
+      ...doomed.transport,
+      subscribe: (opts) =>
+        doomed.transport.subscribe({
+          ...opts,
+          handler: (msg) => {
+            const dying: TransportMessage = {
+              ...msg,
+              ack: async () => {
+                crashed = true;
+                await doomed.crash();
+              },
+            };
+            return opts.handler(crashed ? msg : dying);
+          },
+        }),
+    };
+    const first = await startConsumers({
+      db,
+      transport: withheldAck,
+      consumers: [consumer],
+      backoffMs: [100],
+    });
+    const deliveries: number[] = [];
+    let second: Awaited<ReturnType<typeof startConsumers>> | undefined;
+    try {
+      await publish(1);
+      await waitFor(() => crashed, "the crash");
+      await first.stop();
+      expect(await effects(name)).toBe(1);
+
+      // the process comes back: the event is delivered again, finds its inbox row, and is acked
+      const counting: EventTransport = {
+        ...kit.transport,
+        subscribe: (opts) =>
+          kit.transport.subscribe({
+            ...opts,
+            handler: (msg) => {
+              deliveries.push(msg.deliveryCount);
+              return opts.handler(msg);
+            },
+          }),
+      };
+      second = await startConsumers({ db, transport: counting, consumers: [consumer], backoffMs: [100] });
+      await waitFor(() => deliveries.length >= 1, "the redelivery", 10_000);
+      await waitFor(async () => (await second?.lag())?.[name] === 0, "no lag");
+      await settle();
+      expect(deliveries[0]).toBeGreaterThanOrEqual(2);
+      expect(handlerRuns).toBe(1);
+      expect(await effects(name)).toBe(1);
+    } finally {
+      await first.stop();
+      await second?.stop();
+    }
+  }, 20_000);
+
+  it("sends an event whose handler always fails to dead letters after maxDeliver attempts", async () => {
+    const name = `docs_${kind}_failing`;
+    const attempts: number[] = [];
+    const running = await startConsumers({
+      db,
+      transport: kit.transport,
+      consumers: [
+        defineConsumer({
+          name,
+          events: ["document.uploaded"],
+          async handle(envelope, tx) {
+            attempts.push(Date.now());
+            await tx.$executeRaw`INSERT INTO test_effects (consumer, event_id) VALUES (${name}, ${envelope.id}::uuid)`;
+            throw new Error("mail server said no");
+          },
+        }),
+      ],
+      maxDeliver: 3,
+      backoffMs: [50, 150],
+    });
+    try {
+      const [id] = await publish(1);
+      await waitFor(
+        async () => (await db.prisma.deadLetter.count({ where: { consumer: name } })) === 1,
+        "a dead letter",
+      );
+      await settle(400);
+      const letter = await db.prisma.deadLetter.findFirstOrThrow({ where: { consumer: name } });
+      expect(letter).toMatchObject({
+        eventId: id,
+        attempts: 3,
+        subject: `${config().SUBJECT_PREFIX}.document.uploaded`,
+      });
+      expect(letter.error).toContain("mail server said no");
+      expect(attempts).toHaveLength(3);
+      // the backoff was respected between attempts
+      expect((attempts[2] ?? 0) - (attempts[1] ?? 0)).toBeGreaterThanOrEqual(120);
+      expect(await effects(name)).toBe(0);
+      expect(await db.prisma.processedEvent.count({ where: { consumer: name } })).toBe(0);
+      await waitFor(async () => (await running.lag())[name] === 0, "no lag");
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it("sends an unreadable message to dead letters at once", async () => {
+    const name = `docs_${kind}_garbage`;
+    let runs = 0;
+    const running = await startConsumers({
+      db,
+      transport: kit.transport,
+      consumers: [
+        defineConsumer({
+          name,
+          events: ["document.uploaded"],
+          async handle() {
+            runs++;
+          },
+        }),
+      ],
+      backoffMs: [50],
+    });
+    try {
+      const subject = `${config().SUBJECT_PREFIX}.document.uploaded`;
+      await kit.transport.publish(
+        subject,
+        "garbage-1",
+        new TextEncoder().encode('{"id":"nope","type":"document.uploaded"}'),
+      );
+      await waitFor(
+        async () => (await db.prisma.deadLetter.count({ where: { consumer: name } })) === 1,
+        "a dead letter",
+      );
+      const letter = await db.prisma.deadLetter.findFirstOrThrow({ where: { consumer: name } });
+      expect(letter.attempts).toBe(1);
+      expect(letter.error).toMatch(/invalid envelope/);
+      expect(runs).toBe(0);
+    } finally {
+      await running.stop();
+    }
+  });
+});

@@ -1,0 +1,250 @@
+import type { NatsConnection } from "@nats-io/transport-node";
+import { RedisStore } from "connect-redis";
+import session from "express-session";
+import { migrateDatabase } from "../../prisma/migrate";
+import type { Config } from "./config";
+import { connectPostgres, type Db, openEmbedded } from "./db";
+import { type Consumer, startConsumers } from "./events/consumer";
+import { jetStreamTransport } from "./events/jetstream";
+import { memoryTransport } from "./events/memory";
+import { startRelay } from "./events/relay";
+import type { EventTransport } from "./events/transport";
+import { logger } from "./logger";
+import { connectNats } from "./nats";
+import { portAnswers, redactUrl } from "./net";
+import { connectRedis, type RedisClient } from "./redis";
+
+/** How each backing service is provided. */
+export interface Modes {
+  database: "postgres" | "embedded";
+  sessions: "redis" | "memory";
+  events: "jetstream" | "in-process";
+}
+
+/** Everything a process of the portal runs on: the database, sessions, the bus and its workers. */
+export interface Runtime {
+  config: Config;
+  db: Db;
+  redis: RedisClient | undefined;
+  sessionStore: session.Store;
+  transport: EventTransport;
+  modes: Modes;
+  /** the checks behind /readyz */
+  readiness: Record<string, () => Promise<void>>;
+  /** pending messages per consumer (Prometheus consumer lag) */
+  consumerLag(): Promise<Record<string, number>>;
+  /** stops the workers and the relay, then closes every connection */
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /** Fall back to the embedded default where a service is neither configured nor reachable. */
+  allowEmbedded: boolean;
+  /** The consumers this process runs (per config().WORKERS). */
+  consumers: Consumer[];
+  /** Background work of those services (e.g. the email sender), started after the consumers. */
+  workers?: ((props: { db: Db }) => Promise<{ stop(): Promise<void> }>)[];
+  /** Whether this process relays the outbox (config().RELAY). */
+  relay: boolean;
+}
+
+/** Raised when a configured or required backing service cannot be reached. */
+export class BackingServiceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BackingServiceError";
+  }
+}
+
+const LOCAL = {
+  database: { port: 5432, url: "postgresql://postgres@127.0.0.1:5432/portal" },
+  redis: { port: 6379, url: "redis://127.0.0.1:6379" },
+  nats: { port: 4222, url: "nats://127.0.0.1:4222" },
+} as const;
+
+/** Where one backing service comes from. */
+export type Choice = { kind: "url"; url: string; configured: boolean } | { kind: "embedded" };
+
+/** The choice for each backing service. */
+export interface Choices {
+  database: Choice;
+  redis: Choice;
+  nats: Choice;
+}
+
+/**
+ * Decides where each backing service comes from: EMBEDDED=1 → embedded; a configured URL → that URL;
+ * something answering on the standard local port → that; else embedded when allowed.
+ * @throws BackingServiceError naming the service when nothing is found and embedded is not allowed.
+ */
+export async function chooseBacking(
+  cfg: Config,
+  allowEmbedded: boolean,
+  probe: (port: number) => Promise<boolean> = portAnswers,
+): Promise<Choices> {
+  const choose = async (name: keyof typeof LOCAL, configured: string | undefined): Promise<Choice> => {
+    if (cfg.EMBEDDED) {
+      if (!allowEmbedded) {
+        throw new BackingServiceError(`EMBEDDED=1 is only for \`make start\`; ${name} is required here`);
+      }
+      return { kind: "embedded" };
+    }
+    if (configured) return { kind: "url", url: configured, configured: true };
+    if (await probe(LOCAL[name].port)) return { kind: "url", url: LOCAL[name].url, configured: false };
+    if (allowEmbedded) return { kind: "embedded" };
+    throw new BackingServiceError(
+      `${name}: nothing is configured and nothing answers on 127.0.0.1:${LOCAL[name].port}`,
+    );
+  };
+  const [database, redis, nats] = await Promise.all([
+    choose("database", cfg.DATABASE_URL),
+    choose("redis", cfg.REDIS_URL),
+    choose("nats", cfg.NATS_URL),
+  ]);
+  return { database, redis, nats };
+}
+
+/**
+ * Connects this process to its backing services, per service: the configured URL; else the standard
+ * local port when something answers there; else, when `allowEmbedded`, the embedded default (PGlite
+ * under DATA_DIR, in-memory sessions, the in-process bus). Starts the outbox relay and the given
+ * consumers, and logs the mode of each service.
+ * @throws BackingServiceError when a configured service does not answer, or none is found and the
+ * embedded default is not allowed; ConfigError-like errors from migrations pass through.
+ */
+export async function startRuntime(cfg: Config, options: RuntimeOptions): Promise<Runtime> {
+  const log = logger("runtime");
+  const closers: (() => Promise<void>)[] = [];
+  const closeAll = async () => {
+    for (const close of closers.reverse()) await close().catch((err) => log.warn({ err }, "close failed"));
+  };
+
+  try {
+    const choices = await chooseBacking(cfg, options.allowEmbedded);
+    const { database: dbChoice, redis: redisChoice, nats: natsChoice } = choices;
+
+    // Database (migrated before use; the embedded one migrates itself on open)
+    let db: Db;
+    if (dbChoice.kind === "url") {
+      try {
+        const { applied } = await migrateDatabase({ url: dbChoice.url, createIfMissing: true });
+        if (applied.length > 0) log.info({ applied }, "applied migrations");
+        db = await connectPostgres(dbChoice.url);
+      } catch (err) {
+        throw new BackingServiceError(
+          `PostgreSQL at ${redactUrl(dbChoice.url)} failed: ${(err as Error).message}${dbChoice.configured ? " (from DATABASE_URL)" : ""}`,
+        );
+      }
+    } else {
+      db = await openEmbedded(cfg.DATA_DIR);
+    }
+    closers.push(() => db.close());
+
+    // Sessions
+    let redis: RedisClient | undefined;
+    let sessionStore: session.Store;
+    if (redisChoice.kind === "url") {
+      try {
+        redis = await connectRedis(redisChoice.url);
+      } catch (err) {
+        throw new BackingServiceError(
+          `Redis at ${redactUrl(redisChoice.url)} failed: ${(err as Error).message}`,
+        );
+      }
+      const client = redis;
+      closers.push(async () => {
+        if (client.isOpen) await client.quit();
+      });
+      sessionStore = new RedisStore({ client, prefix: `${cfg.REDIS_PREFIX}sess:` });
+    } else {
+      sessionStore = new session.MemoryStore();
+    }
+
+    // Events
+    let transport: EventTransport;
+    let nc: NatsConnection | undefined;
+    if (natsChoice.kind === "url") {
+      try {
+        nc = await connectNats(natsChoice.url);
+        transport = await jetStreamTransport({ nc });
+      } catch (err) {
+        throw new BackingServiceError(
+          `NATS at ${redactUrl(natsChoice.url)} failed: ${(err as Error).message}`,
+        );
+      }
+      const conn = nc;
+      closers.push(async () => {
+        await conn.drain().catch(() => conn.close());
+      });
+    } else {
+      transport = memoryTransport();
+    }
+    closers.push(() => transport.close());
+
+    const modes: Modes = {
+      database: db.mode,
+      sessions: redis ? "redis" : "memory",
+      events: nc ? "jetstream" : "in-process",
+    };
+    log.info(
+      {
+        database:
+          dbChoice.kind === "url" ? redactUrl(dbChoice.url) : `embedded PGlite in ${cfg.DATA_DIR}/pglite`,
+        sessions: redisChoice.kind === "url" ? redactUrl(redisChoice.url) : "in memory",
+        events: natsChoice.kind === "url" ? redactUrl(natsChoice.url) : "in-process bus",
+      },
+      `backing services: database=${modes.database} sessions=${modes.sessions} events=${modes.events}`,
+    );
+
+    if (options.relay) {
+      // The in-process bus keeps nothing across restarts: publish the last day's events again and let
+      // the consumers' inboxes drop what they had already applied.
+      const relay = await startRelay({
+        db,
+        transport,
+        republishSince: nc ? undefined : new Date(Date.now() - 24 * 3_600_000),
+      });
+      closers.push(() => relay.stop());
+    }
+    const workers =
+      options.consumers.length > 0
+        ? await startConsumers({ db, transport, consumers: options.consumers })
+        : undefined;
+    if (workers) closers.push(() => workers.stop());
+    for (const start of options.workers ?? []) {
+      const worker = await start({ db });
+      closers.push(() => worker.stop());
+    }
+
+    const readiness: Record<string, () => Promise<void>> = { postgres: () => db.ping(2000) };
+    if (redis) {
+      const client = redis;
+      readiness.redis = async () => {
+        if (!client.isReady) throw new Error("not connected");
+        await client.ping();
+      };
+    }
+    if (nc) {
+      const conn = nc;
+      readiness.nats = async () => {
+        if (conn.isClosed()) throw new Error("connection closed");
+        await conn.flush();
+      };
+    }
+
+    return {
+      config: cfg,
+      db,
+      redis,
+      sessionStore,
+      transport,
+      modes,
+      readiness,
+      consumerLag: async () => (workers ? workers.lag() : {}),
+      close: closeAll,
+    };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}

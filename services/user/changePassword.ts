@@ -1,0 +1,68 @@
+import { audit } from "../shared/audit";
+import type { Db } from "../shared/db";
+import { emit } from "../shared/events";
+import type { User } from "../shared/generated/prisma/client";
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./commonPasswords";
+import { UserError } from "./errors";
+import { hashPassword, verifyPassword } from "./passwords";
+
+export const CURRENT_PASSWORD_INCORRECT_MESSAGE = "Current password is incorrect";
+
+/**
+ * A signed-in user changes their password: the current one must match, the new one must not be
+ * common. The row, user.password_changed (via "self") and an audit row are written in one
+ * transaction. The caller renews the caller's session and ends the user's other sessions.
+ * @throws UserError WRONG_PASSWORD (details.errors.currentPassword), COMMON_PASSWORD, USER_NOT_FOUND.
+ */
+export async function changePassword(props: {
+  db: Db;
+  userId: number;
+  currentPassword: string;
+  newPassword: string;
+  ip?: string | null;
+}): Promise<User> {
+  const found = await props.db.prisma.user.findUnique({ where: { id: props.userId } });
+  if (!found) throw new UserError("USER_NOT_FOUND", "User not found");
+  if (!(await verifyPassword(found.password, props.currentPassword))) {
+    await audit(props.db.prisma, {
+      action: "user.password_change_failed",
+      actorId: found.id,
+      targetType: "user",
+      targetId: found.id,
+      ip: props.ip,
+      metadata: { reason: "wrong_current_password" },
+    });
+    throw new UserError("WRONG_PASSWORD", CURRENT_PASSWORD_INCORRECT_MESSAGE, {
+      errors: { currentPassword: [CURRENT_PASSWORD_INCORRECT_MESSAGE] },
+    });
+  }
+  if (isCommonPassword(props.newPassword)) {
+    throw new UserError("COMMON_PASSWORD", COMMON_PASSWORD_MESSAGE, {
+      errors: { newPassword: [COMMON_PASSWORD_MESSAGE] },
+    });
+  }
+  const hash = await hashPassword(props.newPassword);
+  return props.db.prisma.$transaction(async (tx) => {
+    const user = await tx.user.update({
+      where: { id: found.id },
+      data: { password: hash, version: { increment: 1 }, sessionsValidAfter: new Date() },
+    });
+    await emit(
+      tx,
+      {
+        type: "user.password_changed",
+        payload: { userId: user.id, email: user.email, firstName: user.firstName, via: "self" },
+      },
+      { actor: { kind: "user", userId: user.id } },
+    );
+    await audit(tx, {
+      action: "user.password_changed",
+      actorId: user.id,
+      targetType: "user",
+      targetId: user.id,
+      ip: props.ip,
+      metadata: { via: "self" },
+    });
+    return user;
+  });
+}

@@ -1,0 +1,50 @@
+import { migrateDatabase } from "../../prisma/migrate";
+import { DEFAULT_BRANDING } from "../../prisma/seed";
+import { connectPostgres, type Db } from "../shared/db";
+import { scratchDatabase } from "../shared/testing/db";
+import { createUser, TEST_PASSWORD } from "../shared/testing/factories";
+import { getPublicBranding } from "./getPublicBranding";
+import { loginUser } from "./loginUser";
+
+// A database without its branding row (never seeded, or the row removed) still shows the seed's
+// branding, and the inactive-account message names the same support phone.
+
+let scratch: { url: string; drop(): Promise<void> };
+let db: Db;
+
+beforeAll(async () => {
+  scratch = await scratchDatabase();
+  await migrateDatabase({ url: scratch.url });
+  db = await connectPostgres(scratch.url);
+});
+afterAll(async () => {
+  await db.close();
+  await scratch.drop();
+});
+
+describe("getPublicBranding", () => {
+  it("falls back to the seed defaults when branding_config has no row", async () => {
+    expect(await db.prisma.brandingConfig.count()).toBe(0);
+    expect(await getPublicBranding({ db })).toEqual(DEFAULT_BRANDING);
+  });
+
+  it("names the branding phone in the deactivated-account message, row or no row", async () => {
+    const user = await createUser(db, { userStatus: "inactive" });
+    await expect(loginUser({ db, login: user.username, password: TEST_PASSWORD })).rejects.toMatchObject({
+      code: "ACCOUNT_INACTIVE",
+      message: `This account has been deactivated. Please contact support at ${DEFAULT_BRANDING.supportPhone} for assistance.`,
+    });
+    await db.prisma.brandingConfig.create({
+      data: { title: "Acme", logoUrl: "/acme.svg", supportPhone: "(555) 777-0000", consultationEmail: null },
+    });
+    expect(await getPublicBranding({ db })).toEqual({
+      ...DEFAULT_BRANDING,
+      title: "Acme",
+      logoUrl: "/acme.svg",
+      supportPhone: "(555) 777-0000",
+    });
+    await expect(loginUser({ db, login: user.username, password: TEST_PASSWORD })).rejects.toMatchObject({
+      message: "This account has been deactivated. Please contact support at (555) 777-0000 for assistance.",
+    });
+  });
+});

@@ -1,0 +1,15 @@
+import type { Db } from "../shared/db";
+import { UserError } from "./errors";
+
+/**
+ * A user's three security questions, without the answers.
+ * @throws UserError NO_SECURITY_QUESTIONS when the user has none.
+ */
+export async function getSecurityQuestions(props: {
+  db: Db;
+  userId: number;
+}): Promise<{ userId: number; questions: string[] }> {
+  const row = await props.db.prisma.securityQuestions.findUnique({ where: { userId: props.userId } });
+  if (!row) throw new UserError("NO_SECURITY_QUESTIONS", "No security questions are set for this user");
+  return { userId: row.userId, questions: [row.question1, row.question2, row.question3] };
+}

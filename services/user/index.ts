@@ -1,0 +1,7 @@
+import type { Consumer } from "../shared/events/consumer";
+
+/**
+ * The user service: accounts, sessions, permissions, security questions and notes (identity issue).
+ * Its event consumers, started by a process whose WORKERS setting names "user" (or "all").
+ */
+export const consumers: Consumer[] = [];

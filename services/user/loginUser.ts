@@ -1,0 +1,138 @@
+import { createHash } from "node:crypto";
+import { audit } from "../shared/audit";
+import type { Db } from "../shared/db";
+import type { User } from "../shared/generated/prisma/client";
+import { INVALID_CREDENTIALS_MESSAGE, SECURITY_QUESTIONS_REQUIRED_MESSAGE, UserError } from "./errors";
+import { getPublicBranding } from "./getPublicBranding";
+import { hashPassword, verifyPassword } from "./passwords";
+
+export const NEEDS_VERIFICATION_MESSAGE = "Please verify your email before logging in.";
+
+/** What a correct password leads to: the session, or one more step for enhanced security. */
+export type LoginOutcome =
+  | { kind: "granted"; user: User }
+  | { kind: "challenge"; user: User; question: { index: number; text: string } };
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * The account a sign-in names: a login with "@" is an email and matches emails only (usernames
+ * cannot hold "@"); otherwise the username, case-insensitively.
+ * @throws Prisma errors.
+ */
+export async function findLoginAccount(props: { db: Db; login: string }): Promise<User | null> {
+  const login = props.login.trim();
+  const [row] = login.includes("@")
+    ? await props.db.prisma.$queryRaw<{ id: number }[]>`
+        SELECT id FROM users WHERE lower(email) = lower(${login}) LIMIT 1`
+    : await props.db.prisma.$queryRaw<{ id: number }[]>`
+        SELECT id FROM users WHERE lower(username) = lower(${login}) LIMIT 1`;
+  return row ? props.db.prisma.user.findUnique({ where: { id: row.id } }) : null;
+}
+
+/** How an unknown login is kept in the audit log: a sha256 of it lower-cased, never the text. */
+export function loginDigest(login: string): string {
+  return createHash("sha256").update(login.trim().toLowerCase()).digest("hex");
+}
+
+/**
+ * Checks a username-or-email and password (DECISIONS.md, Registration and sign-in) and records the
+ * attempt in the audit log. A granted login stamps lastLoginAt; an enhanced-security user gets one of
+ * their questions instead (the caller keeps the pending step in the session).
+ * @throws UserError INVALID_CREDENTIALS (wrong password, or unknown account by default),
+ * ACCOUNT_NOT_FOUND (unknown account when revealUnknownAccounts), ACCOUNT_INACTIVE (details.status
+ * "deactivated" or "archived"), EMAIL_NOT_VERIFIED (details.needsVerification) when required,
+ * SECURITY_QUESTIONS_REQUIRED (enhanced security level without questions: no session is granted).
+ */
+export async function loginUser(props: {
+  db: Db;
+  login: string;
+  password: string;
+  ip?: string | null;
+}): Promise<LoginOutcome> {
+  const { db } = props;
+  const found = await findLoginAccount({ db, login: props.login });
+  const settings = await db.prisma.securitySettings.findUnique({ where: { id: 1 } });
+
+  if (!found) {
+    // the same work as a real check, so that timing does not tell accounts apart
+    dummyHash ??= hashPassword("no-such-account-0!");
+    await verifyPassword(await dummyHash, props.password);
+    await audit(db.prisma, {
+      action: "user.login_failed",
+      actorId: null,
+      targetType: "login_sha256",
+      targetId: loginDigest(props.login),
+      ip: props.ip,
+      metadata: { reason: "unknown_account" },
+    });
+    if (settings?.revealUnknownAccounts) throw new UserError("ACCOUNT_NOT_FOUND", "Account not found");
+    throw new UserError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE);
+  }
+
+  const fail = async (reason: string) =>
+    audit(db.prisma, {
+      action: "user.login_failed",
+      actorId: null,
+      targetType: "user",
+      targetId: found.id,
+      ip: props.ip,
+      metadata: { reason },
+    });
+
+  if (!(await verifyPassword(found.password, props.password))) {
+    await fail("wrong_password");
+    throw new UserError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE);
+  }
+  if (found.userStatus !== "active") {
+    await fail(`status_${found.userStatus}`);
+    const status = found.userStatus === "archived" ? "archived" : "deactivated";
+    throw new UserError(
+      "ACCOUNT_INACTIVE",
+      `This account has been ${status}. Please contact support at ${(await getPublicBranding({ db })).supportPhone} for assistance.`,
+      { status },
+    );
+  }
+  if ((settings?.requireVerifiedEmail ?? true) && !found.emailVerified) {
+    await fail("email_not_verified");
+    throw new UserError("EMAIL_NOT_VERIFIED", NEEDS_VERIFICATION_MESSAGE, { needsVerification: true });
+  }
+  if (found.securityLevel === "enhanced") {
+    const questions = await db.prisma.securityQuestions.findUnique({ where: { userId: found.id } });
+    if (!questions) {
+      await fail("security_questions_missing");
+      throw new UserError("SECURITY_QUESTIONS_REQUIRED", SECURITY_QUESTIONS_REQUIRED_MESSAGE);
+    }
+    const index = Math.floor(Math.random() * 3);
+    const text =
+      [questions.question1, questions.question2, questions.question3][index] ?? questions.question1;
+    await audit(db.prisma, {
+      action: "user.login_password_accepted",
+      actorId: found.id,
+      targetType: "user",
+      targetId: found.id,
+      ip: props.ip,
+      metadata: { pending: "security_answer" },
+    });
+    return { kind: "challenge", user: found, question: { index, text } };
+  }
+  return { kind: "granted", user: await recordLogin({ db, user: found, ip: props.ip }) };
+}
+
+/**
+ * Stamps a granted sign-in: lastLoginAt and an audit row.
+ * @throws Prisma errors.
+ */
+export async function recordLogin(props: { db: Db; user: User; ip?: string | null }): Promise<User> {
+  return props.db.prisma.$transaction(async (tx) => {
+    const user = await tx.user.update({ where: { id: props.user.id }, data: { lastLoginAt: new Date() } });
+    await audit(tx, {
+      action: "user.login_succeeded",
+      actorId: user.id,
+      targetType: "user",
+      targetId: user.id,
+      ip: props.ip,
+    });
+    return user;
+  });
+}

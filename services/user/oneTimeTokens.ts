@@ -1,0 +1,54 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Tx } from "../shared/db";
+import type { TokenPurpose } from "../shared/generated/prisma/enums";
+
+/** How long each kind of one-time token stays valid (DECISIONS.md: reset 60 min; verification 48 h). */
+export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
+  email_verification: 48 * 60 * 60 * 1000,
+  password_reset: 60 * 60 * 1000,
+};
+
+/** The stored form of a token: its SHA-256, hex. */
+export function hashToken(raw: string): string {
+  return createHash("sha256").update(raw).digest("hex");
+}
+
+/**
+ * Issues a single-use token for `userId` (32 random bytes, base64url), storing only its hash. Earlier
+ * unused tokens of the same purpose stop working.
+ * @throws Prisma errors.
+ */
+export async function issueToken(
+  tx: Tx,
+  props: { userId: number; purpose: TokenPurpose },
+): Promise<{ raw: string; expiresAt: Date }> {
+  const raw = randomBytes(32).toString("base64url");
+  const expiresAt = new Date(Date.now() + TOKEN_LIFETIME_MS[props.purpose]);
+  await tx.oneTimeToken.updateMany({
+    where: { userId: props.userId, purpose: props.purpose, usedAt: null },
+    data: { usedAt: new Date() },
+  });
+  await tx.oneTimeToken.create({
+    data: { userId: props.userId, purpose: props.purpose, tokenHash: hashToken(raw), expiresAt },
+  });
+  return { raw, expiresAt };
+}
+
+/**
+ * Uses up a live token: marks it used and returns its user id, or null when the token is unknown,
+ * expired, already used or of another purpose. Two concurrent uses cannot both succeed.
+ * @throws Prisma errors.
+ */
+export async function consumeToken(
+  tx: Tx,
+  props: { raw: string; purpose: TokenPurpose },
+): Promise<number | null> {
+  const now = new Date();
+  const token = await tx.oneTimeToken.findUnique({ where: { tokenHash: hashToken(props.raw) } });
+  if (!token || token.purpose !== props.purpose || token.usedAt || token.expiresAt <= now) return null;
+  const used = await tx.oneTimeToken.updateMany({
+    where: { id: token.id, usedAt: null },
+    data: { usedAt: now },
+  });
+  return used.count === 1 ? token.userId : null;
+}

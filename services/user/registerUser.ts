@@ -1,0 +1,97 @@
+import type { Registration } from "../../schema/validation/user";
+import { audit } from "../shared/audit";
+import type { Db } from "../shared/db";
+import { emit } from "../shared/events";
+import { Prisma, type User } from "../shared/generated/prisma/client";
+import { seal } from "../shared/sealed";
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./commonPasswords";
+import { UserError } from "./errors";
+import { eventContact } from "./eventContact";
+import { issueToken } from "./oneTimeTokens";
+import { hashPassword } from "./passwords";
+import { generateUniqueId } from "./uniqueId";
+
+export const ADMIN_REGISTRATION_MESSAGE = "Administrator accounts are created by an administrator";
+
+/**
+ * Creates an account from a validated registration (spec §5): "client" is stored as "user" (client
+ * access requested), the password hashed with argon2id, a verification token issued and
+ * user.registered emitted with it sealed, all in one transaction.
+ * @throws UserError ADMIN_REGISTRATION for mainAdmin/userAdmin, COMMON_PASSWORD, USERNAME_TAKEN or
+ * EMAIL_TAKEN (case-insensitive).
+ */
+export async function registerUser(props: {
+  db: Db;
+  input: Registration;
+  ip?: string | null;
+}): Promise<User> {
+  const { db, input } = props;
+  if (input.userType === "mainAdmin" || input.userType === "userAdmin") {
+    throw new UserError("ADMIN_REGISTRATION", ADMIN_REGISTRATION_MESSAGE);
+  }
+  if (isCommonPassword(input.password)) {
+    throw new UserError("COMMON_PASSWORD", COMMON_PASSWORD_MESSAGE, {
+      errors: { password: [COMMON_PASSWORD_MESSAGE] },
+    });
+  }
+  const taken = await db.prisma.$queryRaw<{ username: boolean; email: boolean }[]>`
+    SELECT bool_or(lower(username) = lower(${input.username})) AS username,
+           bool_or(lower(email) = lower(${input.email})) AS email
+    FROM users WHERE lower(username) = lower(${input.username}) OR lower(email) = lower(${input.email})`;
+  if (taken[0]?.username) throw new UserError("USERNAME_TAKEN", "Username already taken");
+  if (taken[0]?.email) throw new UserError("EMAIL_TAKEN", "Email already registered");
+
+  const password = await hashPassword(input.password);
+  try {
+    return await db.prisma.$transaction(async (tx) => {
+      const user = await tx.user.create({
+        data: {
+          uniqueId: generateUniqueId(),
+          username: input.username,
+          email: input.email,
+          password,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          phone: input.phone ?? null,
+          companyName: input.companyName ?? null,
+          registrationNotes: input.notes ?? null,
+          userType: input.userType === "client" ? "user" : "prospect",
+          lastLoginAt: new Date(),
+        },
+      });
+      const token = await issueToken(tx, { userId: user.id, purpose: "email_verification" });
+      await emit(
+        tx,
+        {
+          type: "user.registered",
+          payload: {
+            ...eventContact(user),
+            username: user.username,
+            userType: user.userType,
+            companyName: user.companyName,
+            userVersion: user.version,
+            sealedToken: seal(token.raw),
+            tokenExpiresAt: token.expiresAt.toISOString(),
+            registrationNotes: user.registrationNotes,
+          },
+        },
+        { actor: { kind: "user", userId: user.id } },
+      );
+      await audit(tx, {
+        action: "user.registered",
+        actorId: user.id,
+        targetType: "user",
+        targetId: user.id,
+        ip: props.ip,
+      });
+      return user;
+    });
+  } catch (err) {
+    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
+      const target = JSON.stringify(err.meta ?? {});
+      if (target.includes("email")) throw new UserError("EMAIL_TAKEN", "Email already registered");
+      throw new UserError("USERNAME_TAKEN", "Username already taken");
+    }
+    throw err;
+  }
+}

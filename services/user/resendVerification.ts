@@ -1,0 +1,38 @@
+import type { Db } from "../shared/db";
+import { emit } from "../shared/events";
+import { seal } from "../shared/sealed";
+import { issueToken } from "./oneTimeTokens";
+
+export const VERIFICATION_RESENT_MESSAGE =
+  "If an account with this email still needs verification, a new link is on its way.";
+
+/**
+ * Sends a new email-verification link: when an active, unverified account has `email`, issues a new
+ * token (the previous link stops working) and emits user.verification_requested with the token
+ * sealed. Answers the same whether or not such an account exists.
+ * @throws Prisma errors.
+ */
+export async function resendVerification(props: { db: Db; email: string }): Promise<{ message: string }> {
+  const { db } = props;
+  const [row] = await db.prisma.$queryRaw<{ id: number }[]>`
+    SELECT id FROM users
+    WHERE lower(email) = lower(${props.email.trim()}) AND "userStatus" = 'active' AND NOT "emailVerified"
+    LIMIT 1`;
+  if (row) {
+    await db.prisma.$transaction(async (tx) => {
+      const user = await tx.user.findUniqueOrThrow({ where: { id: row.id } });
+      const token = await issueToken(tx, { userId: user.id, purpose: "email_verification" });
+      await emit(tx, {
+        type: "user.verification_requested",
+        payload: {
+          userId: user.id,
+          email: user.email,
+          firstName: user.firstName,
+          sealedToken: seal(token.raw),
+          tokenExpiresAt: token.expiresAt.toISOString(),
+        },
+      });
+    });
+  }
+  return { message: VERIFICATION_RESENT_MESSAGE };
+}

@@ -1,0 +1,44 @@
+import { Spinner, SpinnerSize } from "@blueprintjs/core";
+import { Suspense } from "react";
+import { Outlet, useNavigate } from "react-router-dom";
+import { useCurrentUser, useLogout } from "../lib/auth";
+import { useBranding } from "../lib/branding";
+import { useSessionTracking } from "../lib/sessionTracking";
+import { Toasts } from "./Toasts";
+import { TopBar } from "./TopBar";
+
+export { DEFAULT_BRAND_TITLE } from "../lib/branding";
+
+/**
+ * The frame of every page: top bar, the page (lazy, with a spinner meanwhile), footer and toasts; it
+ * also runs the session idle tracking while a user is signed in.
+ */
+export function Layout() {
+  const { user } = useCurrentUser();
+  const { title } = useBranding();
+  const logout = useLogout();
+  const navigate = useNavigate();
+  useSessionTracking({ enabled: user !== null });
+
+  const handleLogout = async () => {
+    if (await logout.run()) navigate("/auth");
+  };
+
+  return (
+    <div className="portal-shell">
+      <TopBar
+        brandTitle={title}
+        user={user}
+        onLogout={() => void handleLogout()}
+        loggingOut={logout.isPending}
+      />
+      <main className="portal-main">
+        <Suspense fallback={<Spinner className="portal-page-spinner" size={SpinnerSize.STANDARD} />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <footer className="portal-footer">Receivable Services &amp; Consulting</footer>
+      <Toasts />
+    </div>
+  );
+}

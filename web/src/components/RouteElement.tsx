@@ -1,0 +1,23 @@
+import type { PortalRoute } from "../routes";
+import { AdminGuard } from "./AdminGuard";
+import { ClientOnlyRoute } from "./ClientOnlyRoute";
+import { ProtectedRoute } from "./ProtectedRoute";
+
+/** Props of one routed page. */
+export interface RouteElementProps {
+  route: PortalRoute;
+}
+
+/**
+ * A route's page behind the guards its access rule asks for (spec §2, §4): sign-in for every
+ * non-public route, then the admin-area guard for permission routes and the client-only guard for
+ * client pages.
+ */
+export function RouteElement({ route }: RouteElementProps) {
+  const { access, clientOnly, component: Page } = route;
+  if (access === "public") return <Page />;
+  let page = <Page />;
+  if (clientOnly) page = <ClientOnlyRoute>{page}</ClientOnlyRoute>;
+  if (typeof access === "object") page = <AdminGuard permissions={access.permissions}>{page}</AdminGuard>;
+  return <ProtectedRoute>{page}</ProtectedRoute>;
+}

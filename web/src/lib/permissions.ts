@@ -1,0 +1,80 @@
+import type { PermissionCheckResult } from "../../../schema/api/user";
+import { type RestQueryOptions, useRestQuery } from "./restCache";
+
+export type { PermissionCheckResult } from "../../../schema/api/user";
+
+/** Path of the permission check; cache keys of checks start with it. */
+export const PERMISSION_CHECK_PATH = "/api/auth/check-permissions";
+
+/** Spec §7/§9: permission checks are cached 60,000 ms and tried once more on failure. */
+export const PERMISSION_CHECK_OPTIONS: Required<RestQueryOptions> = { staleTime: 60_000, retry: 1 };
+
+/** The check's path with one repeated `permissions` parameter per required permission (none: no query). */
+export function permissionCheckPath(permissions: readonly string[]): string {
+  if (permissions.length === 0) return PERMISSION_CHECK_PATH;
+  const query = new URLSearchParams(permissions.map((p) => ["permissions", p]));
+  return `${PERMISSION_CHECK_PATH}?${query.toString()}`;
+}
+
+/** The not-admin answer used when the check cannot say yes. */
+export function notAdmin(message: string): PermissionCheckResult {
+  return { isAdmin: false, hasPermissions: false, exactPermissions: [], message };
+}
+
+/**
+ * GET /api/auth/check-permissions (spec §7): a 401 gives not-admin with 'Unauthorized - Please log
+ * in', any other non-OK status not-admin with 'Failed to check permissions: {status text}'; both are
+ * logged.
+ * @throws TypeError when the network fails (the cache then tries once more).
+ */
+export async function fetchPermissionCheck(
+  permissions: readonly string[],
+  fetchImpl: typeof fetch = fetch,
+): Promise<PermissionCheckResult> {
+  let res: Response;
+  try {
+    res = await fetchImpl(permissionCheckPath(permissions), {
+      credentials: "include",
+      headers: { Accept: "application/json" },
+    });
+  } catch (error) {
+    console.error("Permission check failed:", error);
+    throw error;
+  }
+  if (res.status === 401) {
+    console.warn("Permission check: not signed in");
+    return notAdmin("Unauthorized - Please log in");
+  }
+  if (!res.ok) {
+    const result = notAdmin(`Failed to check permissions: ${res.statusText}`);
+    console.error(result.message);
+    return result;
+  }
+  return (await res.json()) as PermissionCheckResult;
+}
+
+/** A permission check as the admin guard sees it. */
+export interface PermissionCheckState {
+  result: PermissionCheckResult | undefined;
+  isLoading: boolean;
+}
+
+/**
+ * Checks that the signed-in user is an admin holding every permission in `permissions` (cached 60 s,
+ * 1 retry). A check that still fails is logged and reads as not admin.
+ */
+export function usePermissionCheck(permissions: readonly string[]): PermissionCheckState {
+  const key = permissionCheckPath(permissions);
+  const state = useRestQuery<PermissionCheckResult>(
+    key,
+    () => fetchPermissionCheck(permissions),
+    PERMISSION_CHECK_OPTIONS,
+  );
+  if (state.status === "error") {
+    return {
+      result: notAdmin(`Failed to check permissions: ${state.error?.message ?? ""}`),
+      isLoading: false,
+    };
+  }
+  return { result: state.data, isLoading: state.data === undefined };
+}

@@ -1,0 +1,59 @@
+import { FormGroup, InputGroup, Intent, TextArea } from "@blueprintjs/core";
+import type { UseFormRegisterReturn } from "react-hook-form";
+
+/** Props of one labelled text input bound to react-hook-form. */
+export interface TextFieldProps {
+  id: string;
+  label: string;
+  registration: UseFormRegisterReturn;
+  error?: string;
+  type?: "text" | "email" | "password" | "tel";
+  autoComplete?: string;
+  optional?: boolean;
+  multiline?: boolean;
+}
+
+/** A labelled input with the field's validation message under it (spec §5 messages). */
+export function TextField({
+  id,
+  label,
+  registration,
+  error,
+  type = "text",
+  autoComplete,
+  optional = false,
+  multiline = false,
+}: TextFieldProps) {
+  const { ref, ...rest } = registration;
+  const intent = error ? Intent.DANGER : Intent.NONE;
+  return (
+    <FormGroup
+      label={label}
+      labelFor={id}
+      labelInfo={optional ? "(optional)" : undefined}
+      helperText={error}
+      intent={intent}
+    >
+      {multiline ? (
+        <TextArea
+          id={id}
+          {...rest}
+          inputRef={ref}
+          intent={intent}
+          fill
+          aria-invalid={error ? true : undefined}
+        />
+      ) : (
+        <InputGroup
+          id={id}
+          type={type}
+          autoComplete={autoComplete}
+          {...rest}
+          inputRef={ref}
+          intent={intent}
+          aria-invalid={error ? true : undefined}
+        />
+      )}
+    </FormGroup>
+  );
+}
