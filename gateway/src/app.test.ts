@@ -186,6 +186,25 @@ describe("GraphQL", () => {
     expect(res.text).not.toContain('"health"');
   });
 
+  it("shows no stack trace in a refusal, even in development", async () => {
+    const dev = await buildTestApp({
+      config: testConfig({ NODE_ENV: "development" }),
+      sessionStore: redisSessionStore(redis, testConfig()),
+      webDist: web.dir,
+    });
+    try {
+      const res = await request(dev.app)
+        .post("/graphql")
+        .set("Content-Type", "text/plain")
+        .send(JSON.stringify({ query: "{ health }" }))
+        .expect(400);
+      expect(res.body.errors[0].message).toMatch(/CSRF/);
+      expect(res.text).not.toMatch(/stacktrace|node_modules|\bat \w/);
+    } finally {
+      await dev.stop();
+    }
+  });
+
   it("refuses a simple GET without a preflight header and answers one with it", async () => {
     await request(app).get("/graphql").query({ query: "{ health }" }).expect(400);
     const res = await request(app)

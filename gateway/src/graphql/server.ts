@@ -80,7 +80,7 @@ function errorLoggingPlugin(): ApolloServerPlugin<GraphQLContext> {
 
 /**
  * The started Apollo Server of the portal: CSRF prevention, no batching, introspection outside
- * production, no stack traces outside development, and graphql-armor limits on depth, aliases,
+ * production, no stack traces in any response, and graphql-armor limits on depth, aliases,
  * cost and directives (GRAPHQL_MAX_* in the configuration) and on tokens (parser limit).
  * @throws when the schema or a plugin fails to start.
  */
@@ -104,7 +104,8 @@ export async function createGraphQLServer(cfg: Config): Promise<ApolloServer<Gra
     stopOnTerminationSignals: false,
     allowBatchedHttpRequests: false,
     introspection: cfg.NODE_ENV !== "production",
-    includeStacktraceInErrorResponses: cfg.NODE_ENV === "development",
+    // Stack traces go to the log, never to a client, whatever NODE_ENV says.
+    includeStacktraceInErrorResponses: false,
     formatError: formatGraphQLError(cfg),
     parseOptions: { maxTokens: GRAPHQL_MAX_TOKENS },
     validationRules: protection.validationRules,
