@@ -205,6 +205,11 @@ describe("GraphQL", () => {
     }
   });
 
+  it("answers a path that cannot be decoded with 400, not 500", async () => {
+    const res = await request(app).get("/%E0%A4%A").expect(400);
+    expect(res.body).toEqual({ message: "Malformed URL", code: "BAD_REQUEST" });
+  });
+
   it("refuses a simple GET without a preflight header and answers one with it", async () => {
     await request(app).get("/graphql").query({ query: "{ health }" }).expect(400);
     const res = await request(app)

@@ -17,6 +17,9 @@ describe("error mapper", () => {
   it("maps body-parser failures to client errors", () => {
     expect(normalizeError({ type: "entity.parse.failed", status: 400 }).code).toBe("BAD_REQUEST");
     expect(normalizeError({ type: "entity.too.large", status: 413 }).code).toBe("PAYLOAD_TOO_LARGE");
+    expect(
+      normalizeError(Object.assign(new URIError("Failed to decode param '%E0'"), { status: 400 })).message,
+    ).toBe("Malformed URL");
     expect(normalizeError(new TypeError("x is undefined")).code).toBe("INTERNAL");
   });
 

@@ -152,6 +152,10 @@ export function normalizeError(err: unknown): AppError {
     if (e.type === "entity.parse.failed") {
       return new AppError("BAD_REQUEST", "Malformed JSON in request body", { cause: err });
     }
+    // The router answers a path it cannot percent-decode with a URIError marked 400.
+    if (err instanceof URIError) {
+      return new AppError("BAD_REQUEST", "Malformed URL", { cause: err });
+    }
     if (e.type === "entity.too.large" || status === 413) {
       return new AppError("PAYLOAD_TOO_LARGE", "Request body is too large", { cause: err });
     }
