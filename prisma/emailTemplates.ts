@@ -6,7 +6,8 @@
 //   welcome             link (sign-in link), username
 //   password_changed    link (sign-in page, to reset again), changedAt
 //   team_*              userName, userEmail, userType, companyName, notes, link (admin page)
-//   appointment_*       appointmentDate, appointmentTime, timeZone, appointmentType, notes,
+//   appointment_*       appointmentDate, appointmentTime, timeZone, localTime (the client's own
+//                       zone, when known and not Pacific), appointmentType, notes,
 //                       cancelReason (cancelled), previousDate/previousTime (rescheduled), link
 
 /** One default template, as stored in email_templates. */
@@ -24,9 +25,11 @@ function html(body: string): string {
 
 const appointmentDetails =
   "<p><strong>When:</strong> {{appointmentDate}} at {{appointmentTime}} ({{timeZone}})<br>" +
+  "{{#localTime}}<strong>Your time:</strong> {{localTime}}<br>{{/localTime}}" +
   "<strong>How:</strong> {{appointmentType}}</p>";
 const appointmentDetailsText =
-  "When: {{appointmentDate}} at {{appointmentTime}} ({{timeZone}})\nHow: {{appointmentType}}";
+  "When: {{appointmentDate}} at {{appointmentTime}} ({{timeZone}})\n" +
+  "{{#localTime}}Your time: {{localTime}}\n{{/localTime}}How: {{appointmentType}}";
 
 /** Every template key the portal sends, with its default wording. */
 export const DEFAULT_EMAIL_TEMPLATES: readonly DefaultEmailTemplate[] = [
@@ -107,9 +110,9 @@ export const DEFAULT_EMAIL_TEMPLATES: readonly DefaultEmailTemplate[] = [
     name: "Appointment cancelled",
     subject: "Cancelled: your consultation on {{appointmentDate}}",
     html: html(
-      `<p>Hello {{firstName}},</p><p>Your consultation has been cancelled.</p>${appointmentDetails}<p><strong>Reason:</strong> {{cancelReason}}</p><p><a href="{{link}}">Book another time</a></p>`,
+      `<p>Hello {{firstName}},</p><p>Your consultation has been cancelled.</p>${appointmentDetails}{{#cancelReason}}<p><strong>Reason:</strong> {{cancelReason}}</p>{{/cancelReason}}<p><a href="{{link}}">Book another time</a></p>`,
     ),
-    text: `Hello {{firstName}},\n\nYour consultation has been cancelled.\n\n${appointmentDetailsText}\nReason: {{cancelReason}}\n\nBook another time: {{link}}`,
+    text: `Hello {{firstName}},\n\nYour consultation has been cancelled.\n\n${appointmentDetailsText}\n{{#cancelReason}}Reason: {{cancelReason}}\n{{/cancelReason}}\nBook another time: {{link}}`,
   },
   {
     key: "appointment_rescheduled",

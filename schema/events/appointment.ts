@@ -17,6 +17,8 @@ const appointment = {
   notes: z.string().nullable(),
   /** iCalendar SEQUENCE after this change */
   sequence: z.number().int().min(0),
+  /** the status after this change (events written before it was added lack it) */
+  status: z.enum(["pending", "confirmed", "cancelled"]).optional(),
 };
 
 const by = z.object({ userId: id.nullable(), kind: z.enum(["client", "admin", "system"]) });
@@ -41,9 +43,17 @@ export const appointmentRescheduled = defineEvent(
   z.object({ ...appointment, previousDateTime: isoDate, rescheduledBy: by }),
 );
 
+/** The sweep claimed the appointment's reminder: it starts within 24 hours (sent once). */
+export const appointmentReminderDue = defineEvent(
+  "appointment.reminder_due",
+  1,
+  z.object({ ...appointment }),
+);
+
 export const appointmentEvents = [
   appointmentScheduled,
   appointmentConfirmed,
   appointmentCancelled,
   appointmentRescheduled,
+  appointmentReminderDue,
 ] as const;

@@ -26,7 +26,7 @@ const registered = () => ({
 
 describe("domain event contracts", () => {
   it("names every event <aggregate>.<verb> and maps it to the subject <prefix>.<aggregate>.<verb>", () => {
-    expect(eventTypes).toHaveLength(18);
+    expect(eventTypes).toHaveLength(19);
     for (const type of eventTypes) expect(type).toMatch(/^(user|appointment|document|esrt)\.[a-z_]+$/);
     expect(subjectFor("portal", "user.registered")).toBe("portal.user.registered");
   });

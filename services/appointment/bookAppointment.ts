@@ -11,6 +11,7 @@ import {
   isSlotTaken,
   presentAppointment,
 } from "./present";
+import { reminderSentAtFor } from "./reminders";
 
 /** Upcoming (pending or confirmed, future) appointments a user of this type may hold at once. */
 export function upcomingLimitOf(userType: UserType): number {
@@ -78,6 +79,7 @@ export async function bookAppointment(props: {
           notes: input.notes,
           timeZone,
           sequence: 0,
+          reminderSentAt: reminderSentAtFor(input.dateTime, now),
         },
         include: { user: true },
       });

@@ -1,7 +1,18 @@
+import { config } from "../shared/config";
+import type { Db } from "../shared/db";
 import type { Consumer } from "../shared/events/consumer";
+import { startReminderSweep } from "./reminders";
 
 /**
  * The appointment service: consultation booking and its administration.
  * Its event consumers, started by a process whose WORKERS setting names "appointment" (or "all").
  */
 export const consumers: Consumer[] = [];
+
+/**
+ * The service's background work: the sweep that claims the reminders due 24 hours before each
+ * appointment (every APPOINTMENT_REMINDER_INTERVAL_MS; any number of processes may run it).
+ */
+export async function startWorkers(props: { db: Db }): Promise<{ stop(): Promise<void> }> {
+  return startReminderSweep({ db: props.db, intervalMs: config().APPOINTMENT_REMINDER_INTERVAL_MS });
+}

@@ -64,6 +64,7 @@ export function eventFields(row: AppointmentWithUser) {
     timeZone: row.timeZone,
     notes: row.notes,
     sequence: row.sequence,
+    status: row.status,
   };
 }
 

@@ -9,6 +9,7 @@ import {
   lockAppointment,
   presentAppointment,
 } from "./present";
+import { reminderSentAtFor } from "./reminders";
 
 /**
  * An administrator (manage:appointments, checked by the caller) moves an upcoming appointment to
@@ -49,7 +50,7 @@ export async function rescheduleAppointment(props: {
       }
       const updated = await tx.appointment.update({
         where: { id: row.id },
-        data: { dateTime, sequence: { increment: 1 }, reminderSentAt: null },
+        data: { dateTime, sequence: { increment: 1 }, reminderSentAt: reminderSentAtFor(dateTime, now) },
         include: { user: true },
       });
       await emit(

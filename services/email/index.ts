@@ -1,5 +1,6 @@
 import type { Db } from "../shared/db";
 import type { Consumer } from "../shared/events/consumer";
+import { appointmentEmails, teamAppointmentNotification } from "./consumers/appointmentEmails";
 import { passwordChangedEmail } from "./consumers/passwordChangedEmail";
 import { passwordResetEmail } from "./consumers/passwordResetEmail";
 import { registrationEmails } from "./consumers/registrationEmails";
@@ -20,6 +21,8 @@ export const consumers: Consumer[] = [
   passwordResetEmail,
   passwordChangedEmail,
   teamNoteNotification,
+  appointmentEmails,
+  teamAppointmentNotification,
 ];
 
 /**

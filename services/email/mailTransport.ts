@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import nodemailer, { type SendMailOptions } from "nodemailer";
 
 /** One message as the sender hands it to a transport. */
 export interface OutgoingMail {
@@ -7,6 +7,26 @@ export interface OutgoingMail {
   subject: string;
   html: string;
   text: string;
+  /** an iCalendar invitation: sent as the text/calendar alternative and as invite.ics */
+  calendar?: string | null;
+}
+
+/** The nodemailer message of an outgoing mail, its invitation (if any) both inline and attached. */
+export function nodemailerMessage(mail: OutgoingMail): SendMailOptions {
+  const { calendar, ...message } = mail;
+  if (!calendar) return message;
+  const method = /^METHOD:(\w+)/m.exec(calendar)?.[1]?.toUpperCase() ?? "REQUEST";
+  return {
+    ...message,
+    icalEvent: { method, content: calendar },
+    attachments: [
+      {
+        filename: method === "CANCEL" ? "cancel.ics" : "invite.ics",
+        content: calendar,
+        contentType: `application/ics; method=${method}`,
+      },
+    ],
+  };
 }
 
 /** Where messages go: SMTP in the portal, anything with the same shape in a test. */
@@ -40,7 +60,7 @@ export function smtpTransport(options: SmtpTransportOptions): MailTransport {
   });
   return {
     async send(mail) {
-      const info = await transporter.sendMail(mail);
+      const info = await transporter.sendMail(nodemailerMessage(mail));
       return { messageId: info.messageId };
     },
     close() {

@@ -13,6 +13,8 @@ export interface QueueEmailProps {
   context: MailContext;
   /** the template's own variables; productName and supportPhone come from the context */
   variables: EmailVariables;
+  /** an iCalendar invitation to send with the message (services/email/invitation.ts) */
+  calendar?: string;
 }
 
 /** Whether this call stored a new message (false: the same event had already queued it). */
@@ -41,7 +43,15 @@ export async function queueEmail(props: QueueEmailProps): Promise<QueueEmailResu
     ...props.variables,
   });
   const { count } = await tx.emailMessage.createMany({
-    data: [{ dedupeKey: `${eventId}:${templateKey}:${to}`, templateKey, toAddress: to, ...rendered }],
+    data: [
+      {
+        dedupeKey: `${eventId}:${templateKey}:${to}`,
+        templateKey,
+        toAddress: to,
+        ...rendered,
+        calendar: props.calendar ?? null,
+      },
+    ],
     skipDuplicates: true,
   });
   if (count > 0) await tx.$executeRaw`NOTIFY email_messages`;

@@ -49,6 +49,7 @@ interface ClaimedRow {
   subject: string;
   html: string;
   text: string;
+  calendar: string | null;
   attempts: number;
 }
 
@@ -115,7 +116,7 @@ export async function sendDueEmails(props: SendDueEmailsProps): Promise<SendDueE
       WHERE status = 'queued' AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= now())
       ORDER BY "nextAttemptAt" NULLS FIRST, id LIMIT ${batchSize}
       FOR UPDATE SKIP LOCKED)
-    RETURNING id, "toAddress", subject, html, text, attempts`;
+    RETURNING id, "toAddress", subject, html, text, calendar, attempts`;
   result.claimed = rows.length;
   if (rows.length === 0) return result;
 
@@ -128,6 +129,7 @@ export async function sendDueEmails(props: SendDueEmailsProps): Promise<SendDueE
         subject: row.subject,
         html: row.html,
         text: row.text,
+        calendar: row.calendar,
       });
       await db.prisma.emailMessage.update({
         where: { id: row.id },

@@ -11,6 +11,8 @@ export interface ReceivedMail {
   html: string;
   text: string;
   messageId: string;
+  /** attachments and non-text alternatives (a text/calendar invitation), their content as text */
+  attachments: { filename: string | null; mimeType: string; method: string | null; content: string }[];
 }
 
 /** A real SMTP server of the test's own on a free port, to stop and start again. */
@@ -77,6 +79,12 @@ export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<Test
                 html: mail.html ?? "",
                 text: mail.text ?? "",
                 messageId: mail.messageId ?? "",
+                attachments: mail.attachments.map((a) => ({
+                  filename: a.filename,
+                  mimeType: a.mimeType,
+                  method: a.method ?? null,
+                  content: typeof a.content === "string" ? a.content : new TextDecoder().decode(a.content),
+                })),
               });
               callback();
             },

@@ -1,0 +1,253 @@
+import type { NatsConnection } from "@nats-io/transport-node";
+import ICAL from "ical.js";
+import { DateTime } from "luxon";
+import { BUSINESS_TIME_ZONE } from "../../../schema/validation/appointment";
+import { adminCancelAppointment } from "../../appointment/adminCancelAppointment";
+import { bookAppointment } from "../../appointment/bookAppointment";
+import { cancelMyAppointment } from "../../appointment/cancelMyAppointment";
+import { confirmAppointment } from "../../appointment/confirmAppointment";
+import { claimDueReminders } from "../../appointment/reminders";
+import { rescheduleAppointment } from "../../appointment/rescheduleAppointment";
+import type { Db } from "../../shared/db";
+import { type RunningConsumers, startConsumers } from "../../shared/events/consumer";
+import { jetStreamTransport } from "../../shared/events/jetstream";
+import { type Relay, startRelay } from "../../shared/events/relay";
+import { deleteStream, settle, waitFor } from "../../shared/events/testing/bus";
+import { useUniqueBus } from "../../shared/events/testing/world";
+import type { EventTransport } from "../../shared/events/transport";
+import { connectNats } from "../../shared/nats";
+import { createAdmin, createUser } from "../../shared/testing/factories";
+import { consumers } from "..";
+import { smtpTransport } from "../mailTransport";
+import { type EmailSender, startEmailSender } from "../sender";
+import { type ReceivedMail, startTestSmtp, type TestSmtp } from "../testing/smtpServer";
+import { emailDatabase, TEST_PUBLIC_URL, TEST_TEAM_ADDRESS } from "../testing/world";
+
+// Appointment emails end to end: the appointment service commits a change, the relay publishes it,
+// the email service queues the message with its invitation, the sender delivers it over real SMTP,
+// and the invitation is read back with an iCalendar parser as a calendar would read it.
+
+let world: Awaited<ReturnType<typeof emailDatabase>>;
+let db: Db;
+let nc: NatsConnection;
+let stream: string;
+let transport: EventTransport;
+let relay: Relay;
+let workers: RunningConsumers;
+let sender: EmailSender;
+let smtp: TestSmtp;
+
+beforeAll(async () => {
+  world = await emailDatabase();
+  db = world.db;
+  const bus = useUniqueBus();
+  stream = bus.stream;
+  nc = await connectNats(process.env.NATS_URL ?? "nats://127.0.0.1:4222");
+  transport = await jetStreamTransport({ nc, stream: bus.stream, subjectPrefix: bus.prefix });
+  relay = await startRelay({ db, transport, pollMs: 200 });
+  workers = await startConsumers({
+    db,
+    transport,
+    consumers,
+    maxDeliver: 3,
+    backoffMs: [50],
+    subjectPrefix: bus.prefix,
+  });
+  smtp = await startTestSmtp();
+  sender = await startEmailSender({
+    db,
+    transport: smtpTransport({ url: smtp.url, timeoutMs: 2000 }),
+    pollMs: 100,
+    retry: { baseMs: 100, maxMs: 300, maxAttempts: 5 },
+  });
+});
+afterAll(async () => {
+  await sender.stop();
+  await workers.stop();
+  await relay.stop();
+  await transport.close();
+  await deleteStream(nc, stream);
+  await nc.close();
+  await smtp.stop();
+  await world.drop();
+});
+
+// Monday 8 March 2032 in Los Angeles: the first weekday after the switch to daylight time (14 March
+// 2032 is the switch; the week before is standard time, the week after daylight time).
+const NOW = new Date("2032-03-08T12:00:00Z");
+
+function pacific(date: string, time: string): Date {
+  return DateTime.fromISO(`${date}T${time}`, { zone: BUSINESS_TIME_ZONE }).toJSDate();
+}
+
+async function mailsTo(to: string, count: number): Promise<ReceivedMail[]> {
+  await waitFor(() => smtp.to(to).length >= count, `${count} message(s) to ${to}`);
+  return smtp.to(to);
+}
+
+/** The invitation of a received message, parsed as a calendar reads it. */
+function invitation(mail: ReceivedMail | undefined) {
+  const part = mail?.attachments.find((a) => a.mimeType.startsWith("text/calendar"));
+  if (!part) throw new Error(`no text/calendar part in "${mail?.subject}"`);
+  const attached = mail?.attachments.find((a) => a.filename?.endsWith(".ics"));
+  expect(attached?.content).toBe(part.content);
+  const calendar = new ICAL.Component(ICAL.parse(part.content));
+  const vevent = calendar.getFirstSubcomponent("vevent");
+  if (!vevent) throw new Error("no VEVENT");
+  const event = new ICAL.Event(vevent);
+  const start = vevent.getFirstProperty("dtstart");
+  return {
+    partMethod: part.method,
+    method: calendar.getFirstPropertyValue("method"),
+    uid: event.uid,
+    sequence: event.sequence,
+    tzid: start?.getParameter("tzid"),
+    timezones: calendar.getAllSubcomponents("vtimezone").map((z) => z.getFirstPropertyValue("tzid")),
+    start: event.startDate.toJSDate(),
+    end: event.endDate.toJSDate(),
+    status: vevent.getFirstPropertyValue("status"),
+    summary: event.summary,
+    attendees: event.attendees.map((a) => String(a.getFirstValue()).toLowerCase()),
+    organizer: String(vevent.getFirstPropertyValue("organizer")).toLowerCase(),
+  };
+}
+
+describe("appointment emails with calendar invitations", () => {
+  it("follows one appointment from booking to cancellation with one UID and a rising SEQUENCE", async () => {
+    const client = await createUser(db, { userType: "client", firstName: "Grace", lastName: "Hopper" });
+    const admin = await createAdmin(db);
+    const booked = await bookAppointment({
+      db,
+      actor: { id: client.id, manages: false },
+      input: {
+        appointmentType: "zoom",
+        dateTime: pacific("2032-03-10", "09:00").toISOString(),
+        notes: "Q1 aging",
+      },
+      timeZone: "Europe/Paris",
+      now: NOW,
+    });
+
+    const [scheduled] = await mailsTo(client.email, 1);
+    expect(scheduled?.subject).toBe("Your consultation request for Wednesday, March 10, 2032");
+    // Pacific time (standard time this week) and the client's own zone
+    expect(scheduled?.text).toContain("When: Wednesday, March 10, 2032 at 9:00 AM (Pacific time, PST)");
+    expect(scheduled?.text).toContain("Your time: Wednesday, March 10, 2032 at 6:00 PM (Europe/Paris)");
+    expect(scheduled?.text).toContain("How: Zoom meeting");
+    expect(scheduled?.html).toContain("<strong>Your time:</strong> Wednesday, March 10, 2032 at 6:00 PM");
+    const first = invitation(scheduled);
+    expect(first).toMatchObject({
+      partMethod: "REQUEST",
+      method: "REQUEST",
+      uid: `appointment-${booked.id}@portal.test`,
+      sequence: 0,
+      tzid: "America/Los_Angeles",
+      timezones: ["America/Los_Angeles"],
+      status: "TENTATIVE",
+      summary: "ESRT consultation (Zoom meeting)",
+      organizer: `mailto:${TEST_TEAM_ADDRESS}`,
+    });
+    expect(first.start.toISOString()).toBe("2032-03-10T17:00:00.000Z");
+    expect(first.end.toISOString()).toBe("2032-03-10T17:30:00.000Z");
+    expect(first.attendees).toEqual([`mailto:${client.email.toLowerCase()}`]);
+
+    await confirmAppointment({ db, adminId: admin.id, appointmentId: booked.id, now: NOW });
+    const confirmed = (await mailsTo(client.email, 2))[1];
+    expect(confirmed?.subject).toBe("Confirmed: your consultation on Wednesday, March 10, 2032");
+    expect(invitation(confirmed)).toMatchObject({
+      method: "REQUEST",
+      uid: first.uid,
+      sequence: 1,
+      status: "CONFIRMED",
+    });
+
+    // into the daylight-time week: same wall-clock hour, one hour earlier in UTC
+    await rescheduleAppointment({
+      db,
+      adminId: admin.id,
+      appointmentId: booked.id,
+      dateTime: pacific("2032-03-17", "09:00").toISOString(),
+      now: NOW,
+    });
+    const moved = (await mailsTo(client.email, 3))[2];
+    expect(moved?.subject).toBe("Rescheduled: your consultation is now on Wednesday, March 17, 2032");
+    expect(moved?.text).toContain("planned for Wednesday, March 10, 2032 at 9:00 AM has moved");
+    expect(moved?.text).toContain("When: Wednesday, March 17, 2032 at 9:00 AM (Pacific time, PDT)");
+    expect(moved?.text).toContain("Your time: Wednesday, March 17, 2032 at 5:00 PM (Europe/Paris)");
+    const third = invitation(moved);
+    expect(third).toMatchObject({ method: "REQUEST", uid: first.uid, sequence: 2, status: "CONFIRMED" });
+    expect(third.start.toISOString()).toBe("2032-03-17T16:00:00.000Z");
+
+    await adminCancelAppointment({
+      db,
+      adminId: admin.id,
+      appointmentId: booked.id,
+      reason: "Our advisor is unavailable that day",
+      now: NOW,
+    });
+    const cancelled = (await mailsTo(client.email, 4))[3];
+    expect(cancelled?.subject).toBe("Cancelled: your consultation on Wednesday, March 17, 2032");
+    expect(cancelled?.text).toContain("Reason: Our advisor is unavailable that day");
+    expect(invitation(cancelled)).toMatchObject({
+      partMethod: "CANCEL",
+      method: "CANCEL",
+      uid: first.uid,
+      sequence: 3,
+      status: "CANCELLED",
+    });
+  });
+
+  it("tells the team of each new booking, and the client's own cancellation gives no reason line", async () => {
+    const prospect = await createUser(db, { userType: "prospect", firstName: "Alan", lastName: "Turing" });
+    const booked = await bookAppointment({
+      db,
+      actor: { id: prospect.id, manages: false },
+      input: { appointmentType: "phone", dateTime: pacific("2032-03-11", "14:30").toISOString() },
+      timeZone: "America/Los_Angeles",
+      now: NOW,
+    });
+    await waitFor(
+      () => smtp.to(TEST_TEAM_ADDRESS).some((m) => m.subject.includes("Alan Turing")),
+      "the team's notice",
+    );
+    const notice = smtp.to(TEST_TEAM_ADDRESS).find((m) => m.subject.includes("Alan Turing"));
+    expect(notice?.subject).toBe("New appointment: Alan Turing on Thursday, March 11, 2032 at 2:30 PM");
+    expect(notice?.text).toContain(`Alan Turing (${prospect.email}) booked a consultation.`);
+    expect(notice?.text).toContain(`${TEST_PUBLIC_URL}/admin/appointments`);
+    expect(notice?.attachments).toEqual([]);
+
+    const [scheduled] = await mailsTo(prospect.email, 1);
+    // the client is in Pacific time: no second time
+    expect(scheduled?.text).not.toContain("Your time:");
+
+    await cancelMyAppointment({ db, userId: prospect.id, appointmentId: booked.id, now: NOW });
+    const cancelled = (await mailsTo(prospect.email, 2))[1];
+    expect(cancelled?.text).not.toContain("Reason:");
+    expect(invitation(cancelled)).toMatchObject({ method: "CANCEL", sequence: 1 });
+  });
+
+  it("sends the reminder once, with the invitation, however many sweeps run", async () => {
+    const client = await createUser(db, { userType: "client" });
+    const booked = await bookAppointment({
+      db,
+      actor: { id: client.id, manages: false },
+      input: { appointmentType: "teams", dateTime: pacific("2032-03-12", "10:00").toISOString() },
+      now: NOW,
+    });
+    await mailsTo(client.email, 1);
+    // the day before, four sweeps at once (as four processes would)
+    const dayBefore = pacific("2032-03-11", "10:30");
+    const claimed = await Promise.all([1, 2, 3, 4].map(() => claimDueReminders({ db, now: dayBefore })));
+    expect(claimed.reduce((a, b) => a + b, 0)).toBe(1);
+    const reminder = (await mailsTo(client.email, 2))[1];
+    expect(reminder?.subject).toBe("Reminder: your consultation tomorrow at 10:00 AM");
+    expect(invitation(reminder)).toMatchObject({
+      method: "REQUEST",
+      uid: `appointment-${booked.id}@portal.test`,
+      sequence: 0,
+    });
+    expect(await claimDueReminders({ db, now: dayBefore })).toBe(0);
+    await settle(500);
+    expect(smtp.to(client.email)).toHaveLength(2);
+  });
+});
