@@ -1,8 +1,9 @@
+import { DateTime } from "luxon";
 import request from "supertest";
-import { APPOINTMENT_MESSAGES } from "../../../../schema/validation/appointment";
+import { APPOINTMENT_MESSAGES, BUSINESS_TIME_ZONE } from "../../../../schema/validation/appointment";
 import type { Db } from "../../../../services/shared/db";
 import { testDb } from "../../../../services/shared/testing/db";
-import { createUser, TEST_PASSWORD } from "../../../../services/shared/testing/factories";
+import { createAppointment, createUser, TEST_PASSWORD } from "../../../../services/shared/testing/factories";
 import { type IdentityApp, identityApp, sessionCookieOf } from "../../rest/identityHarness";
 
 let h: IdentityApp;
@@ -51,5 +52,28 @@ describe("appointment GraphQL fields", () => {
       message: APPOINTMENT_MESSAGES.inFuture,
     });
     expect((await gql("{ myAppointments { id } }", cookie)).data).toEqual({ myAppointments: [] });
+  });
+
+  it("answers availability for signed-in users only, with a slot booked elsewhere marked taken", async () => {
+    expect(
+      (await gql('{ appointmentAvailability(from: "2026-01-05") { date } }')).errors?.[0]?.extensions?.code,
+    ).toBe("UNAUTHENTICATED");
+    const client = await createUser(db, { userType: "client" });
+    const cookie = await signIn(client.username);
+    const slot = (await createAppointment(db)).dateTime;
+    const date = DateTime.fromJSDate(slot, { zone: BUSINESS_TIME_ZONE }).toISODate() ?? "";
+    const res = await gql(
+      `{ appointmentAvailability(from: "${date}") { date slots { dateTime time label taken } } }`,
+      cookie,
+    );
+    const day = res.data?.appointmentAvailability?.[0];
+    expect(day?.date).toBe(date);
+    const taken = day?.slots.filter((s: { taken: boolean }) => s.taken) ?? [];
+    expect(taken.map((s: { dateTime: string }) => s.dateTime)).toContain(slot.toISOString());
+    expect(day?.slots.find((s: { dateTime: string }) => s.dateTime === slot.toISOString())?.label).toMatch(
+      /^\d{1,2}:\d{2} (AM|PM)$/,
+    );
+    const bad = await gql('{ appointmentAvailability(from: "next monday") { date } }', cookie);
+    expect(bad.errors?.[0]?.message).toBe("Dates must be written YYYY-MM-DD");
   });
 });

@@ -4,6 +4,11 @@ import { adminListAppointments } from "../../../../services/appointment/adminLis
 import { bookAppointment } from "../../../../services/appointment/bookAppointment";
 import { cancelMyAppointment } from "../../../../services/appointment/cancelMyAppointment";
 import { confirmAppointment } from "../../../../services/appointment/confirmAppointment";
+import {
+  type AvailabilityDay,
+  type AvailabilitySlot,
+  getAvailability,
+} from "../../../../services/appointment/getAvailability";
 import { listMyAppointments } from "../../../../services/appointment/listMyAppointments";
 import type { AppointmentView } from "../../../../services/appointment/present";
 import { rescheduleAppointment } from "../../../../services/appointment/rescheduleAppointment";
@@ -27,9 +32,28 @@ export const AppointmentRef = builder.objectRef<AppointmentView>("Appointment").
     cancelReason: t.exposeString("cancelReason", { nullable: true }),
     timeZone: t.exposeString("timeZone", { nullable: true }),
     sequence: t.exposeInt("sequence"),
+    createdAt: t.field({ type: "DateTime", resolve: (a) => a.createdAt }),
     clientFirstName: t.string({ resolve: (a) => a.client.firstName }),
     clientLastName: t.string({ resolve: (a) => a.client.lastName }),
     clientEmail: t.string({ resolve: (a) => a.client.email }),
+  }),
+});
+
+const AvailabilitySlotRef = builder.objectRef<AvailabilitySlot>("AvailabilitySlot").implement({
+  description: "A bookable slot: its start, its business-time label, and whether someone holds it.",
+  fields: (t) => ({
+    dateTime: t.field({ type: "DateTime", resolve: (s) => s.dateTime }),
+    time: t.exposeString("time", { description: 'business time, "09:00"' }),
+    label: t.exposeString("label", { description: 'business time, "9:00 AM"' }),
+    taken: t.exposeBoolean("taken"),
+  }),
+});
+
+const AvailabilityDayRef = builder.objectRef<AvailabilityDay>("AvailabilityDay").implement({
+  description: "One business day (America/Los_Angeles) and its bookable slots.",
+  fields: (t) => ({
+    date: t.exposeString("date", { description: "YYYY-MM-DD" }),
+    slots: t.field({ type: [AvailabilitySlotRef], resolve: (d) => d.slots }),
   }),
 });
 
@@ -45,6 +69,18 @@ builder.queryField("myAppointments", (t) =>
     description: "The signed-in user's upcoming appointments, soonest first.",
     authScopes: { loggedIn: true },
     resolve: (_root, _args, ctx) => listMyAppointments({ db: ctx.db, userId: actorId(ctx) }),
+  }),
+);
+
+builder.queryField("appointmentAvailability", (t) =>
+  t.field({
+    type: [AvailabilityDayRef],
+    description:
+      "Bookable slots of each business day from `from` to `to` (YYYY-MM-DD, inclusive, at most 62 days), taken ones marked.",
+    authScopes: { loggedIn: true },
+    args: { from: t.arg.string({ required: true }), to: t.arg.string() },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() => getAvailability({ db: ctx.db, from: args.from, to: args.to ?? undefined })),
   }),
 );
 
