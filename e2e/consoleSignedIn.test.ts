@@ -134,7 +134,8 @@ describe("the user console on /dashboard", () => {
     );
 
     await page.getByRole("tab", { name: "Appointments" }).click();
-    await page.getByText("Scheduling arrives in a later release").waitFor();
+    await page.getByRole("form", { name: "Schedule an appointment" }).waitFor();
+    await page.getByRole("heading", { name: "Why schedule a consultation?" }).waitFor();
 
     expect(lookups).toEqual([`200 /api/users/by-uniqueid/${user.uniqueId}`]);
     expect(pageProblems()).toEqual([]);

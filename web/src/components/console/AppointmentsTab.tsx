@@ -1,5 +1,6 @@
-import { Callout, Card, Classes, H3, Intent } from "@blueprintjs/core";
-import { Calendar, Envelope, Phone, Time } from "@blueprintjs/icons";
+import { Card, Classes, H3 } from "@blueprintjs/core";
+import { Envelope, Phone, Time } from "@blueprintjs/icons";
+import { AppointmentsPanel } from "../appointments/AppointmentsPanel";
 import { useConsultationContact } from "./consoleUser";
 
 /** Props of the console's Appointments tab. */
@@ -8,7 +9,7 @@ export interface AppointmentsTabProps {
 }
 
 /** How to reach the consultation team: phone, email and business hours, from the branding. */
-function ContactDetails() {
+export function ContactDetails() {
   const contact = useConsultationContact();
   return (
     <Card className="console-contact" compact>
@@ -31,18 +32,10 @@ function ContactDetails() {
 }
 
 /**
- * The Appointments tab (spec §2). The preview shows only how to reach the team; for a signed-in user
- * the scheduling form belongs to the appointments release, which the tab says honestly.
+ * The Appointments tab (spec §2): the scheduling form with the 'why schedule' side card and the
+ * user's appointments; the preview shows only how to reach the team.
  */
 export function AppointmentsTab({ preview }: AppointmentsTabProps) {
   if (preview) return <ContactDetails />;
-  return (
-    <div className="console-appointments">
-      <Callout intent={Intent.PRIMARY} icon={<Calendar />} title="Scheduling arrives in a later release">
-        Booking a consultation from the console is part of a later release. Until then, call or email our
-        consultation team.
-      </Callout>
-      <ContactDetails />
-    </div>
-  );
+  return <AppointmentsPanel aside={<ContactDetails />} />;
 }

@@ -1,0 +1,181 @@
+import { DateTime } from "luxon";
+import type { Browser, Page } from "playwright-core";
+import { BUSINESS_TIME_ZONE } from "../schema/validation/appointment";
+import { bookAppointment } from "../services/appointment/bookAppointment";
+import type { Db } from "../services/shared/db";
+import type { User } from "../services/shared/generated/prisma/client";
+import { testDb } from "../services/shared/testing/db";
+import { createUser } from "../services/shared/testing/factories";
+import { launchBrowser } from "./support/browser";
+import { openPortal, type PortalPage, signInThroughApi, waitForToast } from "./support/portal";
+import { startTestServer, type TestServer } from "./support/server";
+
+// Booking in the browser (spec §2, §5, §8): the console's Appointments tab and /appointments, the
+// date picker and slots in Pacific time, taken slots disabled for everyone, and the per-user limits.
+
+let server: TestServer;
+let browser: Browser;
+let db: Db;
+let portals: PortalPage[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  browser = await launchBrowser();
+  db = await testDb();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+afterEach(async () => {
+  for (const p of portals) {
+    expect(p.problems.messages).toEqual([]);
+    await p.close();
+  }
+  portals = [];
+});
+
+/**
+ * A business date two to three weeks on, on the weekday `weekday` (1 = Monday), with all its slots
+ * free: other test files book random slots, so the test looks for an empty day.
+ */
+async function freeWeekday(weekday: number): Promise<string> {
+  const today = DateTime.now().setZone(BUSINESS_TIME_ZONE).startOf("day");
+  for (let week = 2; week < 8; week++) {
+    const day = today.plus({ weeks: week }).set({ weekday: weekday as 1 | 2 | 3 | 4 | 5 });
+    const start = day.toJSDate();
+    const end = day.plus({ days: 1 }).toJSDate();
+    const booked = await db.prisma.appointment.count({
+      where: { dateTime: { gte: start, lt: end }, status: { not: "cancelled" } },
+    });
+    if (booked === 0 && day.diff(today, "days").days <= 55) return day.toISODate() ?? "";
+  }
+  throw new Error("no free weekday found");
+}
+
+async function signedIn(user: User, path: string): Promise<Page> {
+  const portal = await openPortal(browser);
+  portals.push(portal);
+  await signInThroughApi(portal.page, server, user.username);
+  await portal.page.goto(`${server.url}${path}`);
+  return portal.page;
+}
+
+/** Opens the console's Appointments tab, past the welcome overlay a new user sees. */
+async function consoleAppointments(user: User): Promise<Page> {
+  const page = await signedIn(user, "/dashboard");
+  const overlay = page.getByRole("button", { name: "Skip" });
+  const tab = page.getByRole("tab", { name: "Appointments" });
+  await Promise.race([overlay.waitFor(), tab.waitFor()]);
+  if (await overlay.isVisible()) await overlay.click();
+  await tab.click();
+  await form(page).waitFor();
+  return page;
+}
+
+const form = (page: Page) => page.getByRole("form", { name: "Schedule an appointment" });
+
+/** Picks a business date in the picker (moving to its month) and waits for its slots. */
+async function pickDate(page: Page, date: string): Promise<void> {
+  const day = DateTime.fromISO(date);
+  const picker = form(page).locator(".bp6-datepicker");
+  const monthSelect = picker.locator(".bp6-datepicker-month-select select");
+  await monthSelect.selectOption(String(day.month - 1));
+  const cell = picker.locator(`button[name="day"]:not(.rdp-day_outside)`, {
+    hasText: new RegExp(`^${day.day}$`),
+  });
+  await cell.click();
+  await timeSelect(page).locator("option", { hasText: "9:00 AM" }).waitFor({ state: "attached" });
+}
+
+const timeSelect = (page: Page) => form(page).getByLabel("Time (Pacific time)");
+
+async function book(page: Page, date: string, time: string, type = "Zoom"): Promise<void> {
+  await pickDate(page, date);
+  await timeSelect(page).selectOption({ label: time });
+  // Blueprint draws the radio over its input: click the label, as a user does
+  await form(page).locator("label.bp6-radio", { hasText: type }).click();
+  await expect(form(page).getByLabel(type).isChecked()).resolves.toBe(true);
+  await form(page).getByRole("button", { name: "Schedule Appointment" }).click();
+}
+
+describe("booking an appointment in the browser", () => {
+  it("books a slot from the console, lists it pending, and shows it taken to the next client", async () => {
+    const date = await freeWeekday(2);
+    const first = await createUser(db, { userType: "client", firstName: "Fay" });
+    const page = await consoleAppointments(first);
+    await form(page).getByLabel("Notes (optional)").fill("Overdue invoices from Q3");
+    await form(page).getByText("24/250 characters").waitFor();
+    await book(page, date, "10:30 AM");
+    await waitForToast(page, "Appointment scheduled Your appointment has been scheduled successfully");
+    const listed = page.locator(".my-appointment").filter({ hasText: "10:30 AM" });
+    await listed.getByText("Pending").waitFor();
+    await listed.getByText("Notes: Overdue invoices from Q3").waitFor();
+    // the booked slot is now taken in the first client's own form too
+    await pickDate(page, date);
+    await expect(timeSelect(page).locator("option", { hasText: "10:30 AM" }).textContent()).resolves.toBe(
+      "10:30 AM (taken)",
+    );
+
+    const second = await createUser(db, { userType: "client" });
+    const other = await signedIn(second, "/appointments");
+    await form(other).waitFor();
+    await pickDate(other, date);
+    const taken = timeSelect(other).locator("option", { hasText: "10:30 AM" });
+    await expect(taken.isDisabled()).resolves.toBe(true);
+    await expect(timeSelect(other).locator("option", { hasText: "11:00 AM" }).isDisabled()).resolves.toBe(
+      false,
+    );
+  });
+
+  it("asks for a date and a time before booking", async () => {
+    const user = await createUser(db, { userType: "client" });
+    const page = await signedIn(user, "/appointments");
+    await form(page).getByRole("button", { name: "Schedule Appointment" }).click();
+    await waitForToast(page, "Missing information Please select a date and time for your appointment");
+    await expect(db.prisma.appointment.count({ where: { userId: user.id } })).resolves.toBe(0);
+  });
+
+  it("refuses a prospect's second upcoming booking with the server's message", async () => {
+    const date = await freeWeekday(4);
+    const prospect = await createUser(db, { userType: "prospect" });
+    const page = await consoleAppointments(prospect);
+    await book(page, date, "2:00 PM", "Phone call");
+    await waitForToast(page, "Appointment scheduled Your appointment has been scheduled successfully");
+    await page.locator(".my-appointment").filter({ hasText: "2:00 PM" }).waitFor();
+
+    await book(page, date, "3:00 PM", "Phone call");
+    await waitForToast(
+      page,
+      "Failed to schedule appointment You already have an upcoming appointment. Cancel it or wait until it has taken place before booking another.",
+    );
+    await expect(page.locator(".my-appointment").count()).resolves.toBe(1);
+    await expect(
+      db.prisma.appointment.count({ where: { userId: prospect.id, status: { not: "cancelled" } } }),
+    ).resolves.toBe(1);
+  });
+
+  it("cancels the user's own appointment after a confirmation", async () => {
+    const date = await freeWeekday(5);
+    const user = await createUser(db, { userType: "client" });
+    await bookAppointment({
+      db,
+      actor: { id: user.id, manages: false },
+      input: {
+        appointmentType: "teams",
+        dateTime: DateTime.fromISO(`${date}T13:00`, { zone: BUSINESS_TIME_ZONE }).toUTC().toISO(),
+      },
+    });
+    const page = await signedIn(user, "/appointments");
+    const card = page.locator(".my-appointment").filter({ hasText: "1:00 PM" });
+    await card.getByRole("button", { name: "Cancel appointment" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Cancel appointment" }).click();
+    await waitForToast(page, /^Appointment cancelled /);
+    await page.getByText("No upcoming appointments").waitFor();
+    await expect(
+      db.prisma.appointment.count({ where: { userId: user.id, status: "cancelled" } }),
+    ).resolves.toBe(1);
+  });
+});
