@@ -6,6 +6,7 @@ import type { Db } from "../services/shared/db";
 import type { User } from "../services/shared/generated/prisma/client";
 import { testDb } from "../services/shared/testing/db";
 import { createUser } from "../services/shared/testing/factories";
+import { book, consoleForm as form, freeWeekday, pickDate, timeSelect } from "./support/appointments";
 import { launchBrowser } from "./support/browser";
 import { openPortal, type PortalPage, signInThroughApi, waitForToast } from "./support/portal";
 import { startTestServer, type TestServer } from "./support/server";
@@ -37,24 +38,6 @@ afterEach(async () => {
   portals = [];
 });
 
-/**
- * A business date two to three weeks on, on the weekday `weekday` (1 = Monday), with all its slots
- * free: other test files book random slots, so the test looks for an empty day.
- */
-async function freeWeekday(weekday: number): Promise<string> {
-  const today = DateTime.now().setZone(BUSINESS_TIME_ZONE).startOf("day");
-  for (let week = 2; week < 8; week++) {
-    const day = today.plus({ weeks: week }).set({ weekday: weekday as 1 | 2 | 3 | 4 | 5 });
-    const start = day.toJSDate();
-    const end = day.plus({ days: 1 }).toJSDate();
-    const booked = await db.prisma.appointment.count({
-      where: { dateTime: { gte: start, lt: end }, status: { not: "cancelled" } },
-    });
-    if (booked === 0 && day.diff(today, "days").days <= 55) return day.toISODate() ?? "";
-  }
-  throw new Error("no free weekday found");
-}
-
 async function signedIn(user: User, path: string): Promise<Page> {
   const portal = await openPortal(browser);
   portals.push(portal);
@@ -75,35 +58,9 @@ async function consoleAppointments(user: User): Promise<Page> {
   return page;
 }
 
-const form = (page: Page) => page.getByRole("form", { name: "Schedule an appointment" });
-
-/** Picks a business date in the picker (moving to its month) and waits for its slots. */
-async function pickDate(page: Page, date: string): Promise<void> {
-  const day = DateTime.fromISO(date);
-  const picker = form(page).locator(".bp6-datepicker");
-  const monthSelect = picker.locator(".bp6-datepicker-month-select select");
-  await monthSelect.selectOption(String(day.month - 1));
-  const cell = picker.locator(`button[name="day"]:not(.rdp-day_outside)`, {
-    hasText: new RegExp(`^${day.day}$`),
-  });
-  await cell.click();
-  await timeSelect(page).locator("option", { hasText: "9:00 AM" }).waitFor({ state: "attached" });
-}
-
-const timeSelect = (page: Page) => form(page).getByLabel("Time (Pacific time)");
-
-async function book(page: Page, date: string, time: string, type = "Zoom"): Promise<void> {
-  await pickDate(page, date);
-  await timeSelect(page).selectOption({ label: time });
-  // Blueprint draws the radio over its input: click the label, as a user does
-  await form(page).locator("label.bp6-radio", { hasText: type }).click();
-  await expect(form(page).getByLabel(type).isChecked()).resolves.toBe(true);
-  await form(page).getByRole("button", { name: "Schedule Appointment" }).click();
-}
-
 describe("booking an appointment in the browser", () => {
   it("books a slot from the console, lists it pending, and shows it taken to the next client", async () => {
-    const date = await freeWeekday(2);
+    const date = await freeWeekday(db, 2);
     const first = await createUser(db, { userType: "client", firstName: "Fay" });
     const page = await consoleAppointments(first);
     await form(page).getByLabel("Notes (optional)").fill("Overdue invoices from Q3");
@@ -139,7 +96,7 @@ describe("booking an appointment in the browser", () => {
   });
 
   it("refuses a prospect's second upcoming booking with the server's message", async () => {
-    const date = await freeWeekday(4);
+    const date = await freeWeekday(db, 4);
     const prospect = await createUser(db, { userType: "prospect" });
     const page = await consoleAppointments(prospect);
     await book(page, date, "2:00 PM", "Phone call");
@@ -158,7 +115,7 @@ describe("booking an appointment in the browser", () => {
   });
 
   it("cancels the user's own appointment after a confirmation", async () => {
-    const date = await freeWeekday(5);
+    const date = await freeWeekday(db, 5);
     const user = await createUser(db, { userType: "client" });
     await bookAppointment({
       db,

@@ -20,7 +20,7 @@ async function gql(query: string, cookie = "") {
   const res = await request(h.app).post("/graphql").set("Cookie", cookie).send({ query });
   return {
     data: res.body.data ?? null,
-    errors: res.body.errors as { extensions?: { code?: string } }[] | undefined,
+    errors: res.body.errors as { message?: string; extensions?: { code?: string } }[] | undefined,
   };
 }
 

@@ -1,0 +1,83 @@
+import {
+  bySlot,
+  countByStatus,
+  isChangeable,
+  matchingClient,
+  mondayOf,
+  slotLabels,
+  sortKey,
+  workWeek,
+} from "./adminAppointments";
+
+const a = (
+  id: number,
+  dateTime: string,
+  status: "pending" | "confirmed" | "cancelled",
+  name = "Ada Lovelace",
+) => ({
+  id,
+  dateTime,
+  status,
+  clientFirstName: name.split(" ")[0] ?? "",
+  clientLastName: name.split(" ")[1] ?? "",
+  clientEmail: `${name.split(" ")[0]?.toLowerCase()}@client.test`,
+});
+
+describe("the appointment console's week", () => {
+  it("finds the Monday of a week and moves by weeks", () => {
+    expect(mondayOf("2032-03-10")).toBe("2032-03-08");
+    expect(mondayOf("2032-03-14")).toBe("2032-03-08"); // Sunday belongs to the week before
+    expect(mondayOf("2032-03-10", 1)).toBe("2032-03-15");
+    expect(mondayOf("2032-03-10", -1)).toBe("2032-03-01");
+  });
+
+  it("lays out Monday to Friday with slots at 9:00 AM Pacific across the daylight-saving change", () => {
+    // 2032-11-07 is the end of daylight time: the week of 1 November is daylight, 8 November standard
+    const daylight = workWeek("2032-11-01");
+    const standard = workWeek("2032-11-08");
+    expect(daylight.map((d) => d.label)).toEqual([
+      "Mon 1 Nov",
+      "Tue 2 Nov",
+      "Wed 3 Nov",
+      "Thu 4 Nov",
+      "Fri 5 Nov",
+    ]);
+    expect(daylight[0]?.slots[0]).toBe("2032-11-01T16:00:00.000Z");
+    expect(standard[0]?.slots[0]).toBe("2032-11-08T17:00:00.000Z");
+    expect(standard[4]?.slots).toHaveLength(16);
+    expect(slotLabels()[0]).toBe("9:00 AM");
+    expect(slotLabels()[15]).toBe("4:30 PM");
+  });
+
+  it("places appointments in their slot, live ones before cancelled ones", () => {
+    const map = bySlot([
+      a(1, "2032-11-08T17:00:00.000Z", "cancelled"),
+      a(2, "2032-11-08T17:00:00.000Z", "pending"),
+      a(3, "2032-11-08T17:30:00.000Z", "confirmed"),
+    ]);
+    expect(map.get(Date.parse("2032-11-08T17:00:00.000Z"))?.map((x) => x.id)).toEqual([2, 1]);
+    expect(map.get(Date.parse("2032-11-08T17:30:00.000Z"))?.map((x) => x.id)).toEqual([3]);
+  });
+});
+
+describe("the appointment console's filters", () => {
+  const list = [
+    a(1, "2032-11-08T17:00:00.000Z", "pending", "Zoë Smith"),
+    a(2, "2032-11-08T18:00:00.000Z", "confirmed", "Alan Turing"),
+    a(3, "2032-11-08T19:00:00.000Z", "cancelled", "Alan Kay"),
+  ];
+
+  it("matches clients by name or email, ignoring case and accents", () => {
+    expect(matchingClient(list, "zoe").map((x) => x.id)).toEqual([1]);
+    expect(matchingClient(list, "ALAN").map((x) => x.id)).toEqual([2, 3]);
+    expect(matchingClient(list, "alan@client").map((x) => x.id)).toEqual([2, 3]);
+    expect(matchingClient(list, "  ").map((x) => x.id)).toEqual([1, 2, 3]);
+  });
+
+  it("counts each status and tells which appointments can still change", () => {
+    expect(countByStatus(list)).toEqual({ pending: 1, confirmed: 1, cancelled: 1 });
+    const now = new Date("2032-11-08T17:30:00.000Z");
+    expect(list.map((x) => isChangeable(x, now))).toEqual([false, true, false]);
+    expect(sortKey("createdAt", true)).toBe("-createdAt");
+  });
+});

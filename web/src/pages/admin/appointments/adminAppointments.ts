@@ -1,0 +1,116 @@
+import { DateTime } from "luxon";
+import {
+  APPOINTMENT_STATUSES,
+  type AppointmentStatusName,
+  BUSINESS_TIME_ZONE,
+  slotsOfBusinessDay,
+} from "../../../../../schema/validation/appointment";
+
+// The appointment console's logic apart from React (spec §2 /admin/appointments): the work week in
+// business time, where each appointment sits in it, the text filter and the counts per status.
+
+/** What the console needs of an appointment. */
+export interface AdminAppointmentLike {
+  id: number;
+  dateTime: string;
+  status: AppointmentStatusName;
+  clientFirstName: string;
+  clientLastName: string;
+  clientEmail: string;
+}
+
+/** The Monday (business date) of the week holding `date` (YYYY-MM-DD), moved by `weeks`. */
+export function mondayOf(date: string, weeks = 0): string {
+  const day = DateTime.fromISO(date, { zone: BUSINESS_TIME_ZONE });
+  return day.startOf("week").plus({ weeks }).toISODate() ?? date;
+}
+
+/** Today's business date at `now`. */
+export function businessToday(now: Date = new Date()): string {
+  return DateTime.fromJSDate(now, { zone: BUSINESS_TIME_ZONE }).toISODate() ?? "";
+}
+
+/** One column of the week view. */
+export interface WeekDay {
+  date: string;
+  /** "Mon 9 Mar" */
+  label: string;
+  /** the slot starts of the day, UTC ISO, 9:00 AM to 4:30 PM business time */
+  slots: string[];
+}
+
+/** Monday to Friday of the week starting `monday`, each with its sixteen slot starts. */
+export function workWeek(monday: string): WeekDay[] {
+  const start = DateTime.fromISO(monday, { zone: BUSINESS_TIME_ZONE });
+  return [0, 1, 2, 3, 4].map((offset) => {
+    const day = start.plus({ days: offset });
+    const date = day.toISODate() ?? "";
+    return {
+      date,
+      label: day.setLocale("en-US").toFormat("ccc d LLL"),
+      slots: slotsOfBusinessDay(date).map((s) => s.toISOString()),
+    };
+  });
+}
+
+/** The row labels of the week view: "9:00 AM" … "4:30 PM". */
+export function slotLabels(): string[] {
+  return slotsOfBusinessDay("2030-01-07").map((s) =>
+    DateTime.fromJSDate(s, { zone: BUSINESS_TIME_ZONE }).setLocale("en-US").toFormat("h:mm a"),
+  );
+}
+
+/** The appointments of each slot start (UTC ms), live ones first. */
+export function bySlot<T extends AdminAppointmentLike>(appointments: readonly T[]): Map<number, T[]> {
+  const map = new Map<number, T[]>();
+  for (const a of appointments) {
+    const key = new Date(a.dateTime).getTime();
+    const list = map.get(key) ?? [];
+    list.push(a);
+    map.set(key, list);
+  }
+  for (const list of map.values()) {
+    list.sort((x, y) => Number(x.status === "cancelled") - Number(y.status === "cancelled"));
+  }
+  return map;
+}
+
+/** The appointments whose client's name or email contains `query` (case and accents ignored). */
+export function matchingClient<T extends AdminAppointmentLike>(
+  appointments: readonly T[],
+  query: string,
+): T[] {
+  const fold = (s: string) =>
+    s
+      .normalize("NFD")
+      .replace(/\p{Diacritic}/gu, "")
+      .toLowerCase();
+  const needle = fold(query.trim());
+  if (!needle) return [...appointments];
+  return appointments.filter((a) =>
+    fold(`${a.clientFirstName} ${a.clientLastName} ${a.clientEmail}`).includes(needle),
+  );
+}
+
+/** How many appointments have each status. */
+export function countByStatus(
+  appointments: readonly AdminAppointmentLike[],
+): Record<AppointmentStatusName, number> {
+  const counts = Object.fromEntries(APPOINTMENT_STATUSES.map((s) => [s, 0])) as Record<
+    AppointmentStatusName,
+    number
+  >;
+  for (const a of appointments) counts[a.status] += 1;
+  return counts;
+}
+
+/** Whether an appointment can still be changed at `now`: not cancelled and not yet started. */
+export function isChangeable(a: AdminAppointmentLike, now: Date = new Date()): boolean {
+  return a.status !== "cancelled" && new Date(a.dateTime).getTime() > now.getTime();
+}
+
+/** The server's sort key for a column and direction ("dateTime", "-createdAt", …). */
+export type SortColumn = "dateTime" | "createdAt" | "status";
+export function sortKey(column: SortColumn, descending: boolean): string {
+  return descending ? `-${column}` : column;
+}
