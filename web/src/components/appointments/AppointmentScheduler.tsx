@@ -51,10 +51,11 @@ const DEFAULTS: BookingFormInput = { date: null, dateTime: null, appointmentType
  * GraphQL bookAppointment mutation; the user's list and the availability are fetched again after.
  */
 export function AppointmentScheduler() {
-  const window = useMemo(() => bookingWindow(new Date()), []);
+  // recomputed on each render, so a console left open past midnight Pacific moves on a day
+  const bookable = bookingWindow(new Date());
   const ids = { date: useId(), time: useId(), type: useId(), notes: useId(), count: useId() };
   const availability = useAppointmentAvailabilityQuery({
-    variables: { from: window.first, to: window.last },
+    variables: { from: bookable.first, to: bookable.last },
     fetchPolicy: "cache-and-network",
   });
   const days = useMemo(
@@ -73,15 +74,24 @@ export function AppointmentScheduler() {
   const dateTime = form.watch("dateTime");
   const notes = form.watch("notes") ?? "";
   const notesError = form.formState.errors.notes?.message;
-  const options = date ? slotOptions(date, days.get(date) ?? []) : [];
+  // without availability (it failed to load) the rules alone decide; the server has the last word
+  const unknown = Boolean(availability.error) && !availability.data;
+  const options = date ? slotOptions(date, unknown ? null : (days.get(date) ?? [])) : [];
 
+  const missingInformation = () =>
+    showToast({
+      title: BOOKING_TEXT.missingTitle,
+      description: BOOKING_TEXT.missingDescription,
+      intent: "destructive",
+    });
+  const onInvalid = () => {
+    // the notes' own message shows under them; a missing date or time still gets its toast
+    const { date: day, dateTime: slot } = form.getValues();
+    if (!day || !slot) missingInformation();
+  };
   const submit = form.handleSubmit(async (values) => {
     if (!values.date || !values.dateTime) {
-      showToast({
-        title: BOOKING_TEXT.missingTitle,
-        description: BOOKING_TEXT.missingDescription,
-        intent: "destructive",
-      });
+      missingInformation();
       return;
     }
     try {
@@ -117,7 +127,7 @@ export function AppointmentScheduler() {
         intent: "destructive",
       });
     }
-  });
+  }, onInvalid);
 
   return (
     <form className="appointment-form" onSubmit={submit} noValidate aria-label="Schedule an appointment">
@@ -134,23 +144,24 @@ export function AppointmentScheduler() {
         </Callout>
       )}
       <div className="appointment-form-grid">
-        <FormGroup label="Date" labelFor={ids.date} helperText="Monday to Friday, up to 60 days ahead">
-          <div id={ids.date} className="appointment-date-picker">
+        <FormGroup label={<span id={ids.date}>Date</span>} helperText="Monday to Friday, up to 60 days ahead">
+          <div role="group" aria-labelledby={ids.date} className="appointment-date-picker">
             <Controller
               control={form.control}
               name="date"
               render={({ field }) => (
                 <DatePicker
                   value={field.value ? pickerDateOf(field.value) : null}
-                  minDate={pickerDateOf(window.first)}
-                  maxDate={pickerDateOf(window.last)}
-                  highlightCurrentDay
+                  minDate={pickerDateOf(bookable.first)}
+                  maxDate={pickerDateOf(bookable.last)}
                   locale={enUS}
                   dayPickerProps={{
                     disabled: [
                       { dayOfWeek: [0, 6] },
                       (day: Date) =>
-                        !availability.loading && !hasFreeSlot(days.get(businessDateOfPicked(day))),
+                        !availability.loading &&
+                        !unknown &&
+                        !hasFreeSlot(days.get(businessDateOfPicked(day))),
                     ],
                   }}
                   onChange={(picked) => {

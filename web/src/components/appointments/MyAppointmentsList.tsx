@@ -99,6 +99,7 @@ export function MyAppointmentsList() {
                     intent={Intent.DANGER}
                     icon={<Cross />}
                     text="Cancel appointment"
+                    aria-label={`Cancel appointment on ${pacificLabel(appointment.dateTime)}`}
                     onClick={() => setCancelling(appointment)}
                   />
                 </Card>

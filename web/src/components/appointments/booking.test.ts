@@ -43,6 +43,9 @@ describe("the appointment form's days and slots", () => {
       ["10:00 AM", true, "unavailable"],
     ]);
     expect(hasFreeSlot([{ dateTime: "x", taken: true }])).toBe(false);
+    // availability not loaded: the rules alone (here, slots already past are refused)
+    const unknown = slotOptions("2032-03-15", null, new Date("2032-03-15T17:10:00.000Z"));
+    expect(unknown.filter((o) => o.disabled).map((o) => o.label)).toEqual(["9:00 AM", "9:30 AM", "10:00 AM"]);
     expect(hasFreeSlot(undefined)).toBe(false);
   });
 

@@ -7,6 +7,7 @@ import {
   appointmentNotesSchema,
   BOOKING_WINDOW_DAYS,
   BUSINESS_TIME_ZONE,
+  slotRuleViolation,
   slotsOfBusinessDay,
 } from "../../../../schema/validation/appointment";
 
@@ -78,13 +79,27 @@ export interface SlotOption {
 /**
  * The time selector of a business date: all sixteen slots, each enabled only when the server's
  * availability lists it and nobody holds it (past slots and days outside the window are absent
- * from the availability).
+ * from the availability). With no availability (it failed to load), the booking rules at `now`
+ * decide alone, and the server refuses a slot taken meanwhile.
  */
-export function slotOptions(date: string, available: readonly SlotAvailability[]): SlotOption[] {
-  const byStart = new Map(available.map((s) => [new Date(s.dateTime).getTime(), s]));
+export function slotOptions(
+  date: string,
+  available: readonly SlotAvailability[] | null,
+  now: Date = new Date(),
+): SlotOption[] {
+  const byStart = new Map((available ?? []).map((s) => [new Date(s.dateTime).getTime(), s]));
   return slotsOfBusinessDay(date).map((start) => {
     const slot = byStart.get(start.getTime());
-    const reason = !slot ? "unavailable" : slot.taken ? "taken" : null;
+    const reason =
+      available === null
+        ? slotRuleViolation(start, now) === null
+          ? null
+          : "unavailable"
+        : !slot
+          ? "unavailable"
+          : slot.taken
+            ? "taken"
+            : null;
     return {
       dateTime: start.toISOString(),
       label: DateTime.fromJSDate(start, { zone: BUSINESS_TIME_ZONE }).setLocale("en-US").toFormat("h:mm a"),
