@@ -6,6 +6,7 @@ import type { Db } from "../services/shared/db";
 import type { User } from "../services/shared/generated/prisma/client";
 import { testDb } from "../services/shared/testing/db";
 import { createAdmin, createUser } from "../services/shared/testing/factories";
+import { currentMonday } from "../web/src/pages/admin/appointments/adminAppointments";
 import { book, freeWeekday } from "./support/appointments";
 import { launchBrowser } from "./support/browser";
 import { openPortal, type PortalPage, signInThroughApi, waitForToast } from "./support/portal";
@@ -132,9 +133,7 @@ describe("Appointment Administration in the browser", () => {
     await page.getByRole("radio", { name: "Week" }).click();
     const week = page.getByRole("table", { name: "Week calendar" });
     const weeksAhead = Math.round(
-      DateTime.fromISO(date, { zone: BUSINESS_TIME_ZONE })
-        .startOf("week")
-        .diff(DateTime.now().setZone(BUSINESS_TIME_ZONE).startOf("week"), "weeks").weeks,
+      DateTime.fromISO(date).diff(DateTime.fromISO(currentMonday()), "weeks").weeks,
     );
     for (let i = 0; i < weeksAhead; i++) await page.getByRole("button", { name: "Next week" }).click();
     const moved = week.getByRole("row", { name: /^2:00 PM/ }).getByRole("button", { name: /Moveme/ });

@@ -36,13 +36,14 @@ export interface PageProblems {
 
 /**
  * Reports that are not problems: the browser logs every non-OK response, and GET /api/user answers
- * 401 to a signed-out visitor (spec §4: no user); an API call still running when the test navigates
+ * 401 to a signed-out visitor (spec §4: no user); an API call (REST or GraphQL) still running when the test navigates
  * away is aborted by the browser, as are the favicon request and the lazy page chunks of a page left
  * while loading (a chunk that really fails to load shows as a console error or a page exception).
  */
 export const EXPECTED_PROBLEMS: readonly RegExp[] = [
   /^console: Failed to load resource: .* 401 .*\/api\/user\)$/,
   /^request failed: \S+\/api\/\S+ net::ERR_ABORTED$/,
+  /^request failed: \S+\/graphql net::ERR_ABORTED$/,
   /^request failed: \S+\/favicon\.svg net::ERR_ABORTED$/,
   /^request failed: \S+\/assets\/[\w.-]+\.(js|css) net::ERR_ABORTED$/,
 ];

@@ -145,7 +145,7 @@ export function AppointmentScheduler() {
       )}
       <div className="appointment-form-grid">
         <FormGroup label={<span id={ids.date}>Date</span>} helperText="Monday to Friday, up to 60 days ahead">
-          <div role="group" aria-labelledby={ids.date} className="appointment-date-picker">
+          <fieldset aria-labelledby={ids.date} className="appointment-date-picker">
             <Controller
               control={form.control}
               name="date"
@@ -171,7 +171,7 @@ export function AppointmentScheduler() {
                 />
               )}
             />
-          </div>
+          </fieldset>
         </FormGroup>
         <div>
           <FormGroup label="Time (Pacific time)" labelFor={ids.time}>

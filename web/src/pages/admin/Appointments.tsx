@@ -27,6 +27,7 @@ import {
   businessToday,
   bySlot,
   countByStatus,
+  currentMonday,
   isChangeable,
   matchingClient,
   mondayOf,
@@ -155,7 +156,11 @@ function AppointmentsTable({ onAction }: ViewProps) {
 
   return (
     <>
-      <div className="admin-appointments-filters" role="search" aria-label="Filter appointments">
+      <form
+        className="admin-appointments-filters"
+        aria-label="Filter appointments"
+        onSubmit={(e) => e.preventDefault()}
+      >
         <FormGroup label="From" labelFor="appointments-from" inline>
           <InputGroup
             id="appointments-from"
@@ -194,7 +199,7 @@ function AppointmentsTable({ onAction }: ViewProps) {
             onChange={(e) => setSearch(e.currentTarget.value)}
           />
         </FormGroup>
-      </div>
+      </form>
       <div className="admin-appointments-counts" aria-live="polite">
         <Tag minimal>{shown.length} shown</Tag>
         {(["pending", "confirmed", "cancelled"] as const).map((s) => (
@@ -245,7 +250,7 @@ function AppointmentsTable({ onAction }: ViewProps) {
 }
 
 function WeekCalendar({ onAction }: ViewProps) {
-  const [monday, setMonday] = useState(() => mondayOf(businessToday()));
+  const [monday, setMonday] = useState(() => currentMonday());
   const [selected, setSelected] = useState<number | null>(null);
   const days = workWeek(monday);
   const { data, loading, error } = useAdminAppointmentsQuery({
@@ -266,7 +271,7 @@ function WeekCalendar({ onAction }: ViewProps) {
             aria-label="Previous week"
             onClick={() => setMonday(mondayOf(monday, -1))}
           />
-          <Button text="This week" onClick={() => setMonday(mondayOf(businessToday()))} />
+          <Button text="This week" onClick={() => setMonday(currentMonday())} />
           <Button
             icon={<ChevronRight />}
             aria-label="Next week"

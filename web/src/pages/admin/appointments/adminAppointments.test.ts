@@ -1,6 +1,7 @@
 import {
   bySlot,
   countByStatus,
+  currentMonday,
   isChangeable,
   matchingClient,
   mondayOf,
@@ -29,6 +30,9 @@ describe("the appointment console's week", () => {
     expect(mondayOf("2032-03-14")).toBe("2032-03-08"); // Sunday belongs to the week before
     expect(mondayOf("2032-03-10", 1)).toBe("2032-03-15");
     expect(mondayOf("2032-03-10", -1)).toBe("2032-03-01");
+    // a weekend shows the coming week; Saturday 02:00 UTC is still Friday in Los Angeles
+    expect(currentMonday(new Date("2032-03-13T20:00:00Z"))).toBe("2032-03-15");
+    expect(currentMonday(new Date("2032-03-13T02:00:00Z"))).toBe("2032-03-08");
   });
 
   it("lays out Monday to Friday with slots at 9:00 AM Pacific across the daylight-saving change", () => {

@@ -25,6 +25,12 @@ export function mondayOf(date: string, weeks = 0): string {
   return day.startOf("week").plus({ weeks }).toISODate() ?? date;
 }
 
+/** The Monday of the work week to show first at `now`: this week's, or next week's at a weekend. */
+export function currentMonday(now: Date = new Date()): string {
+  const today = DateTime.fromJSDate(now, { zone: BUSINESS_TIME_ZONE });
+  return mondayOf(today.toISODate() ?? "", today.weekday > 5 ? 1 : 0);
+}
+
 /** Today's business date at `now`. */
 export function businessToday(now: Date = new Date()): string {
   return DateTime.fromJSDate(now, { zone: BUSINESS_TIME_ZONE }).toISODate() ?? "";
