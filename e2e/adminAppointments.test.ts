@@ -1,52 +1,19 @@
 import { DateTime } from "luxon";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { BUSINESS_TIME_ZONE } from "../schema/validation/appointment";
 import { bookAppointment } from "../services/appointment/bookAppointment";
-import type { Db } from "../services/shared/db";
-import type { User } from "../services/shared/generated/prisma/client";
-import { testDb } from "../services/shared/testing/db";
 import { createAdmin, createUser } from "../services/shared/testing/factories";
 import { currentMonday } from "../web/src/pages/admin/appointments/adminAppointments";
 import { book, freeWeekday } from "./support/appointments";
-import { launchBrowser } from "./support/browser";
-import { openPortal, type PortalPage, signInThroughApi, waitForToast } from "./support/portal";
-import { startTestServer, type TestServer } from "./support/server";
+import { waitForToast } from "./support/portal";
+import { browserSuite } from "./support/suite";
 
 // Appointment Administration in the browser (spec §2 /admin/appointments): a client books, an
 // administrator confirms, cancels with a reason and reschedules from the table and the week view,
 // and the client sees the outcome.
 
-let server: TestServer;
-let browser: Browser;
-let db: Db;
-let portals: PortalPage[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  db = await testDb();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-afterEach(async () => {
-  for (const p of portals) {
-    expect(p.problems.messages).toEqual([]);
-    await p.close();
-  }
-  portals = [];
-});
-
-async function signedIn(user: User, path: string): Promise<Page> {
-  const portal = await openPortal(browser);
-  portals.push(portal);
-  await signInThroughApi(portal.page, server, user.username);
-  await portal.page.goto(`${server.url}${path}`);
-  return portal.page;
-}
+const suite = browserSuite();
+const { signedIn } = suite;
 
 function pacific(date: string, time: string): string {
   return DateTime.fromISO(`${date}T${time}`, { zone: BUSINESS_TIME_ZONE }).toUTC().toISO() ?? "";
@@ -58,13 +25,17 @@ const rowOf = (page: Page, email: string) =>
 
 describe("Appointment Administration in the browser", () => {
   it("confirms a client's booking, and the client sees it confirmed", async () => {
-    const date = await freeWeekday(db, 3);
-    const client = await createUser(db, { userType: "client", firstName: "Cleo", lastName: "Booker" });
+    const date = await freeWeekday(suite.db(), 3);
+    const client = await createUser(suite.db(), {
+      userType: "client",
+      firstName: "Cleo",
+      lastName: "Booker",
+    });
     const clientPage = await signedIn(client, "/appointments");
     await book(clientPage, date, "11:00 AM", "Microsoft Teams");
     await waitForToast(clientPage, "Appointment scheduled Your appointment has been scheduled successfully");
 
-    const admin = await createAdmin(db);
+    const admin = await createAdmin(suite.db());
     const page = await signedIn(admin, "/admin/appointments");
     await page.getByRole("heading", { name: "Appointment Administration" }).waitFor();
     await page.getByLabel("Client").fill(client.email);
@@ -86,16 +57,16 @@ describe("Appointment Administration in the browser", () => {
   });
 
   it("cancels with a required reason and reschedules to a free slot, in the table and the week", async () => {
-    const date = await freeWeekday(db, 1);
-    const admin = await createAdmin(db);
-    const cancelMe = await createUser(db, { userType: "client", lastName: "Cancelme" });
-    const moveMe = await createUser(db, { userType: "client", lastName: "Moveme" });
+    const date = await freeWeekday(suite.db(), 1);
+    const admin = await createAdmin(suite.db());
+    const cancelMe = await createUser(suite.db(), { userType: "client", lastName: "Cancelme" });
+    const moveMe = await createUser(suite.db(), { userType: "client", lastName: "Moveme" });
     for (const [user, time] of [
       [cancelMe, "09:00"],
       [moveMe, "09:30"],
     ] as const) {
       await bookAppointment({
-        db,
+        db: suite.db(),
         actor: { id: user.id, manages: false },
         input: { appointmentType: "phone", dateTime: pacific(date, time) },
       });
@@ -125,7 +96,7 @@ describe("Appointment Administration in the browser", () => {
     await waitForToast(page, /^Appointment rescheduled Now on .* at 2:00 PM /);
     await expect(rowOf(page, moveMe.email).textContent()).resolves.toContain("2:00 PM");
 
-    const stored = await db.prisma.appointment.findFirstOrThrow({ where: { userId: moveMe.id } });
+    const stored = await suite.db().prisma.appointment.findFirstOrThrow({ where: { userId: moveMe.id } });
     expect(stored.dateTime.toISOString()).toBe(new Date(pacific(date, "14:00")).toISOString());
     expect(stored.sequence).toBe(1);
 
@@ -146,9 +117,9 @@ describe("Appointment Administration in the browser", () => {
   });
 
   it("keeps a client out of the page", async () => {
-    const client = await createUser(db, { userType: "client" });
+    const client = await createUser(suite.db(), { userType: "client" });
     const page = await signedIn(client, "/admin/appointments");
-    await page.waitForURL(`${server.url}/dashboard`);
+    await page.waitForURL(`${suite.server().url}/dashboard`);
     await expect(page.getByRole("heading", { name: "Appointment Administration" }).count()).resolves.toBe(0);
   });
 });

@@ -1,50 +1,18 @@
 import { DateTime } from "luxon";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { BUSINESS_TIME_ZONE } from "../schema/validation/appointment";
 import { bookAppointment } from "../services/appointment/bookAppointment";
-import type { Db } from "../services/shared/db";
 import type { User } from "../services/shared/generated/prisma/client";
-import { testDb } from "../services/shared/testing/db";
 import { createUser } from "../services/shared/testing/factories";
 import { book, consoleForm as form, freeWeekday, pickDate, timeSelect } from "./support/appointments";
-import { launchBrowser } from "./support/browser";
-import { openPortal, type PortalPage, signInThroughApi, waitForToast } from "./support/portal";
-import { startTestServer, type TestServer } from "./support/server";
+import { waitForToast } from "./support/portal";
+import { browserSuite } from "./support/suite";
 
 // Booking in the browser (spec §2, §5, §8): the console's Appointments tab and /appointments, the
 // date picker and slots in Pacific time, taken slots disabled for everyone, and the per-user limits.
 
-let server: TestServer;
-let browser: Browser;
-let db: Db;
-let portals: PortalPage[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-  db = await testDb();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-afterEach(async () => {
-  for (const p of portals) {
-    expect(p.problems.messages).toEqual([]);
-    await p.close();
-  }
-  portals = [];
-});
-
-async function signedIn(user: User, path: string): Promise<Page> {
-  const portal = await openPortal(browser);
-  portals.push(portal);
-  await signInThroughApi(portal.page, server, user.username);
-  await portal.page.goto(`${server.url}${path}`);
-  return portal.page;
-}
+const suite = browserSuite();
+const { signedIn } = suite;
 
 /** Opens the console's Appointments tab, past the welcome overlay a new user sees. */
 async function consoleAppointments(user: User): Promise<Page> {
@@ -60,8 +28,8 @@ async function consoleAppointments(user: User): Promise<Page> {
 
 describe("booking an appointment in the browser", () => {
   it("books a slot from the console, lists it pending, and shows it taken to the next client", async () => {
-    const date = await freeWeekday(db, 2);
-    const first = await createUser(db, { userType: "client", firstName: "Fay" });
+    const date = await freeWeekday(suite.db(), 2);
+    const first = await createUser(suite.db(), { userType: "client", firstName: "Fay" });
     const page = await consoleAppointments(first);
     await form(page).getByLabel("Notes (optional)").fill("Overdue invoices from Q3");
     await form(page).getByText("24/250 characters").waitFor();
@@ -76,7 +44,7 @@ describe("booking an appointment in the browser", () => {
       "10:30 AM (taken)",
     );
 
-    const second = await createUser(db, { userType: "client" });
+    const second = await createUser(suite.db(), { userType: "client" });
     const other = await signedIn(second, "/appointments");
     await form(other).waitFor();
     await pickDate(other, date);
@@ -88,16 +56,16 @@ describe("booking an appointment in the browser", () => {
   });
 
   it("asks for a date and a time before booking", async () => {
-    const user = await createUser(db, { userType: "client" });
+    const user = await createUser(suite.db(), { userType: "client" });
     const page = await signedIn(user, "/appointments");
     await form(page).getByRole("button", { name: "Schedule Appointment" }).click();
     await waitForToast(page, "Missing information Please select a date and time for your appointment");
-    await expect(db.prisma.appointment.count({ where: { userId: user.id } })).resolves.toBe(0);
+    await expect(suite.db().prisma.appointment.count({ where: { userId: user.id } })).resolves.toBe(0);
   });
 
   it("refuses a prospect's second upcoming booking with the server's message", async () => {
-    const date = await freeWeekday(db, 4);
-    const prospect = await createUser(db, { userType: "prospect" });
+    const date = await freeWeekday(suite.db(), 4);
+    const prospect = await createUser(suite.db(), { userType: "prospect" });
     const page = await consoleAppointments(prospect);
     await book(page, date, "2:00 PM", "Phone call");
     await waitForToast(page, "Appointment scheduled Your appointment has been scheduled successfully");
@@ -110,15 +78,15 @@ describe("booking an appointment in the browser", () => {
     );
     await expect(page.locator(".my-appointment").count()).resolves.toBe(1);
     await expect(
-      db.prisma.appointment.count({ where: { userId: prospect.id, status: { not: "cancelled" } } }),
+      suite.db().prisma.appointment.count({ where: { userId: prospect.id, status: { not: "cancelled" } } }),
     ).resolves.toBe(1);
   });
 
   it("cancels the user's own appointment after a confirmation", async () => {
-    const date = await freeWeekday(db, 5);
-    const user = await createUser(db, { userType: "client" });
+    const date = await freeWeekday(suite.db(), 5);
+    const user = await createUser(suite.db(), { userType: "client" });
     await bookAppointment({
-      db,
+      db: suite.db(),
       actor: { id: user.id, manages: false },
       input: {
         appointmentType: "teams",
@@ -132,7 +100,7 @@ describe("booking an appointment in the browser", () => {
     await waitForToast(page, /^Appointment cancelled /);
     await page.getByText("No upcoming appointments").waitFor();
     await expect(
-      db.prisma.appointment.count({ where: { userId: user.id, status: "cancelled" } }),
+      suite.db().prisma.appointment.count({ where: { userId: user.id, status: "cancelled" } }),
     ).resolves.toBe(1);
   });
 });

@@ -8,7 +8,8 @@
 //   team_*              userName, userEmail, userType, companyName, notes, link (admin page)
 //   appointment_*       appointmentDate, appointmentTime, timeZone, localTime (the client's own
 //                       zone, when known and not Pacific), appointmentType, notes,
-//                       cancelReason (cancelled), previousDate/previousTime (rescheduled), link
+//                       cancelReason (cancelled), previousDate/previousTime (rescheduled), link,
+//                       appointmentDay (reminder: "today", "tomorrow" or "on <date>", Pacific)
 
 /** One default template, as stored in email_templates. */
 export interface DefaultEmailTemplate {
@@ -126,7 +127,7 @@ export const DEFAULT_EMAIL_TEMPLATES: readonly DefaultEmailTemplate[] = [
   {
     key: "appointment_reminder",
     name: "Appointment reminder",
-    subject: "Reminder: your consultation tomorrow at {{appointmentTime}}",
+    subject: "Reminder: your consultation {{appointmentDay}} at {{appointmentTime}}",
     html: html(
       `<p>Hello {{firstName}},</p><p>This is a reminder of your consultation with our team.</p>${appointmentDetails}<p><a href="{{link}}">View your appointments</a></p>`,
     ),

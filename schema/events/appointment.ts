@@ -47,7 +47,11 @@ export const appointmentRescheduled = defineEvent(
 export const appointmentReminderDue = defineEvent(
   "appointment.reminder_due",
   1,
-  z.object({ ...appointment }),
+  z.object({
+    ...appointment,
+    /** when the sweep claimed it (UTC ISO): "today" or "tomorrow" in the reminder is reckoned from it */
+    claimedAt: isoDate.optional(),
+  }),
 );
 
 export const appointmentEvents = [

@@ -70,7 +70,7 @@ describe("appointment reminders", () => {
     expect(await remindersOf(appointment.id)).toBe(0);
   });
 
-  it("reminds again after a reschedule to a later day, not after one inside the window", async () => {
+  it("reminds again after each reschedule, at once when the new time is inside the window", async () => {
     const admin = await createAdmin(db);
     const appointment = await book("2034-05-09", "15:00");
     await claimDueReminders({ db, now: pacific("2034-05-08", "16:00") });
@@ -87,7 +87,7 @@ describe("appointment reminders", () => {
     expect(await remindersOf(appointment.id)).toBe(1);
     await claimDueReminders({ db, now: pacific("2034-05-15", "15:00") });
     expect(await remindersOf(appointment.id)).toBe(2);
-    // moved to the next morning, inside the window: the reschedule email is the reminder
+    // moved to the next morning, inside the window: the next sweep reminds of the new time
     await rescheduleAppointment({
       db,
       adminId: admin.id,
@@ -95,7 +95,16 @@ describe("appointment reminders", () => {
       dateTime: pacific("2034-05-16", "09:00").toISOString(),
       now: pacific("2034-05-15", "15:30"),
     });
-    await claimDueReminders({ db, now: pacific("2034-05-15", "16:00") });
-    expect(await remindersOf(appointment.id)).toBe(2);
+    const claims = await Promise.all(
+      [1, 2, 3].map(() => claimDueReminders({ db, now: pacific("2034-05-15", "15:31") })),
+    );
+    expect(claims.reduce((a, b) => a + b, 0)).toBe(1);
+    expect(await remindersOf(appointment.id)).toBe(3);
+    const [last] = await db.prisma.$queryRaw<{ dateTime: string; sequence: number }[]>`
+      SELECT envelope->'payload'->>'dateTime' AS "dateTime", (envelope->'payload'->>'sequence')::int AS sequence
+      FROM outbox_events
+      WHERE type = 'appointment.reminder_due' AND (envelope->'payload'->>'appointmentId')::int = ${appointment.id}
+      ORDER BY "createdAt" DESC, id DESC LIMIT 1`;
+    expect(last).toEqual({ dateTime: pacific("2034-05-16", "09:00").toISOString(), sequence: 2 });
   });
 });

@@ -7,9 +7,9 @@ import { eventFields } from "./present";
 export const REMINDER_LEAD_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The reminderSentAt an appointment starting at `dateTime` gets when it is booked or rescheduled at
- * `now`: already inside the 24-hour window, the booking's own email is the reminder (`now`);
- * otherwise null, for the sweep to claim later.
+ * The reminderSentAt an appointment starting at `dateTime` gets when it is booked at `now`: already
+ * inside the 24-hour window, the booking's own email is the reminder (`now`); otherwise null, for
+ * the sweep to claim later. (A reschedule always clears it: the new time gets its own reminder.)
  */
 export function reminderSentAtFor(dateTime: Date, now: Date): Date | null {
   return dateTime.getTime() - now.getTime() <= REMINDER_LEAD_MS ? now : null;
@@ -46,7 +46,7 @@ export async function claimDueReminders(props: { db: Db; now?: Date; batchSize?:
     for (const row of rows) {
       await emit(
         tx,
-        { type: "appointment.reminder_due", payload: eventFields(row) },
+        { type: "appointment.reminder_due", payload: { ...eventFields(row), claimedAt: now.toISOString() } },
         { actor: { kind: "system" } },
       );
     }

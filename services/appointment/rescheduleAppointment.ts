@@ -9,12 +9,12 @@ import {
   lockAppointment,
   presentAppointment,
 } from "./present";
-import { reminderSentAtFor } from "./reminders";
 
 /**
  * An administrator (manage:appointments, checked by the caller) moves an upcoming appointment to
- * another free, valid slot: dateTime changed, sequence raised, status kept, appointment.rescheduled
- * (with the previous dateTime) in the same transaction.
+ * another free, valid slot: dateTime changed, sequence raised, status kept, the reminder due again
+ * (reminderSentAt cleared), appointment.rescheduled (with the previous dateTime) in the same
+ * transaction.
  * @throws AppointmentError INVALID_APPOINTMENT (a slot rule's message), APPOINTMENT_NOT_FOUND,
  * NOT_CHANGEABLE (cancelled or past, or the same time), SLOT_TAKEN.
  */
@@ -50,7 +50,9 @@ export async function rescheduleAppointment(props: {
       }
       const updated = await tx.appointment.update({
         where: { id: row.id },
-        data: { dateTime, sequence: { increment: 1 }, reminderSentAt: reminderSentAtFor(dateTime, now) },
+        // a new time deserves its own reminder: the sweep claims it 24 hours before (at once when
+        // the new time is already that close)
+        data: { dateTime, sequence: { increment: 1 }, reminderSentAt: null },
         include: { user: true },
       });
       await emit(

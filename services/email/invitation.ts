@@ -7,6 +7,7 @@ import ical, {
 } from "ical-generator";
 import { DateTime } from "luxon";
 import { BUSINESS_TIME_ZONE, SLOT_MINUTES } from "../../schema/validation/appointment";
+import type { EmailAttachment } from "./attachments";
 
 /** What an appointment's calendar invitation says. */
 export interface InvitationProps {
@@ -91,4 +92,19 @@ export function appointmentInvitation(props: InvitationProps): string {
   return vtimezone
     ? text.replace("BEGIN:VEVENT", `${vtimezone.trimEnd().replace(/\r?\n/g, "\r\n")}\r\nBEGIN:VEVENT`)
     : text;
+}
+
+/**
+ * An appointment's invitation as an email attachment: `invite.ics` (REQUEST) or `cancel.ics`
+ * (CANCEL), content type `text/calendar; charset=utf-8; method=...`.
+ * @throws when the public URL is not a URL.
+ */
+export function invitationAttachment(props: InvitationProps): EmailAttachment {
+  const content = appointmentInvitation(props);
+  const method = /^METHOD:(\w+)/m.exec(content)?.[1] ?? props.method;
+  return {
+    filename: method === "CANCEL" ? "cancel.ics" : "invite.ics",
+    contentType: `text/calendar; charset=utf-8; method=${method}`,
+    content,
+  };
 }

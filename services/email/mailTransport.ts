@@ -1,4 +1,5 @@
 import nodemailer, { type SendMailOptions } from "nodemailer";
+import { calendarMethodOf, type EmailAttachment } from "./attachments";
 
 /** One message as the sender hands it to a transport. */
 export interface OutgoingMail {
@@ -7,25 +8,42 @@ export interface OutgoingMail {
   subject: string;
   html: string;
   text: string;
-  /** an iCalendar invitation: sent as the text/calendar alternative and as invite.ics */
-  calendar?: string | null;
+  /** files sent with the message (services/email/attachments.ts) */
+  attachments?: EmailAttachment[];
 }
 
-/** The nodemailer message of an outgoing mail, its invitation (if any) both inline and attached. */
+/**
+ * The nodemailer message of an outgoing mail. The first text/calendar attachment (an appointment's
+ * invitation) goes as nodemailer's `icalEvent`: the `text/calendar; method=...` alternative that
+ * mail clients show with accept and decline, plus the downloadable .ics nodemailer attaches itself
+ * (so it is not attached a second time). Every other attachment is attached as stored.
+ */
 export function nodemailerMessage(mail: OutgoingMail): SendMailOptions {
-  const { calendar, ...message } = mail;
-  if (!calendar) return message;
-  const method = /^METHOD:(\w+)/m.exec(calendar)?.[1]?.toUpperCase() ?? "REQUEST";
+  const { attachments = [], ...message } = mail;
+  if (attachments.length === 0) return message;
+  const invitation = attachments.find((a) => calendarMethodOf(a) !== null);
+  const others = attachments.filter((a) => a !== invitation);
   return {
     ...message,
-    icalEvent: { method, content: calendar },
-    attachments: [
-      {
-        filename: method === "CANCEL" ? "cancel.ics" : "invite.ics",
-        content: calendar,
-        contentType: `application/ics; method=${method}`,
-      },
-    ],
+    ...(invitation
+      ? {
+          icalEvent: {
+            method: calendarMethodOf(invitation) ?? "REQUEST",
+            filename: invitation.filename,
+            content: invitation.encoding ? Buffer.from(invitation.content, "base64") : invitation.content,
+          },
+        }
+      : {}),
+    ...(others.length > 0
+      ? {
+          attachments: others.map((a) => ({
+            filename: a.filename,
+            content: a.content,
+            contentType: a.contentType,
+            ...(a.encoding ? { encoding: a.encoding } : {}),
+          })),
+        }
+      : {}),
   };
 }
 

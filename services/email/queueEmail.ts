@@ -1,5 +1,6 @@
 import { DEFAULT_EMAIL_TEMPLATES } from "../../prisma/emailTemplates";
 import type { Tx } from "../shared/db";
+import type { EmailAttachment } from "./attachments";
 import type { MailContext } from "./mailContext";
 import { type EmailVariables, renderEmail } from "./renderEmail";
 
@@ -13,8 +14,8 @@ export interface QueueEmailProps {
   context: MailContext;
   /** the template's own variables; productName and supportPhone come from the context */
   variables: EmailVariables;
-  /** an iCalendar invitation to send with the message (services/email/invitation.ts) */
-  calendar?: string;
+  /** files to send with the message, stored with it (an appointment's .ics: services/email/invitation.ts) */
+  attachments?: EmailAttachment[];
 }
 
 /** Whether this call stored a new message (false: the same event had already queued it). */
@@ -24,9 +25,9 @@ export interface QueueEmailResult {
 
 /**
  * Renders a template from email_templates (the seeded default when the row is missing) and stores
- * the message as queued in email_messages, inside the caller's transaction, with the idempotency
- * key `${eventId}:${templateKey}:${to}`: a message already stored for that key is left alone. The
- * NOTIFY it sends wakes the senders when the transaction commits.
+ * the message, with its attachments if any, as queued in email_messages, inside the caller's
+ * transaction, with the idempotency key `${eventId}:${templateKey}:${to}`: a message already stored
+ * for that key is left alone. The NOTIFY it sends wakes the senders when the transaction commits.
  * @throws Error when the template exists nowhere or does not parse; database errors pass through.
  */
 export async function queueEmail(props: QueueEmailProps): Promise<QueueEmailResult> {
@@ -49,7 +50,7 @@ export async function queueEmail(props: QueueEmailProps): Promise<QueueEmailResu
         templateKey,
         toAddress: to,
         ...rendered,
-        calendar: props.calendar ?? null,
+        ...(props.attachments?.length ? { attachments: props.attachments } : {}),
       },
     ],
     skipDuplicates: true,

@@ -1,6 +1,7 @@
 import { config } from "../shared/config";
 import type { Db } from "../shared/db";
 import { logger } from "../shared/logger";
+import { parseAttachments } from "./attachments";
 import { type MailTransport, type OutgoingMail, smtpResponseCode } from "./mailTransport";
 
 /** How failed sends are retried. */
@@ -49,7 +50,7 @@ interface ClaimedRow {
   subject: string;
   html: string;
   text: string;
-  calendar: string | null;
+  attachments: unknown;
   attempts: number;
 }
 
@@ -116,7 +117,7 @@ export async function sendDueEmails(props: SendDueEmailsProps): Promise<SendDueE
       WHERE status = 'queued' AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= now())
       ORDER BY "nextAttemptAt" NULLS FIRST, id LIMIT ${batchSize}
       FOR UPDATE SKIP LOCKED)
-    RETURNING id, "toAddress", subject, html, text, calendar, attempts`;
+    RETURNING id, "toAddress", subject, html, text, attachments, attempts`;
   result.claimed = rows.length;
   if (rows.length === 0) return result;
 
@@ -129,7 +130,7 @@ export async function sendDueEmails(props: SendDueEmailsProps): Promise<SendDueE
         subject: row.subject,
         html: row.html,
         text: row.text,
-        calendar: row.calendar,
+        attachments: parseAttachments(row.attachments),
       });
       await db.prisma.emailMessage.update({
         where: { id: row.id },

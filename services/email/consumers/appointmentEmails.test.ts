@@ -87,10 +87,15 @@ async function mailsTo(to: string, count: number): Promise<ReceivedMail[]> {
 
 /** The invitation of a received message, parsed as a calendar reads it. */
 function invitation(mail: ReceivedMail | undefined) {
-  const part = mail?.attachments.find((a) => a.mimeType.startsWith("text/calendar"));
+  // one text/calendar alternative carrying the method (what shows accept/decline) and one .ics file
+  const parts = mail?.attachments.filter((a) => a.mimeType === "text/calendar") ?? [];
+  const files = mail?.attachments.filter((a) => a.filename?.endsWith(".ics")) ?? [];
+  expect(parts).toHaveLength(1);
+  expect(files).toHaveLength(1);
+  const part = parts[0];
   if (!part) throw new Error(`no text/calendar part in "${mail?.subject}"`);
-  const attached = mail?.attachments.find((a) => a.filename?.endsWith(".ics"));
-  expect(attached?.content).toBe(part.content);
+  expect(files[0]?.content).toBe(part.content);
+  expect(files[0]?.filename).toBe(part.method === "CANCEL" ? "cancel.ics" : "invite.ics");
   const calendar = new ICAL.Component(ICAL.parse(part.content));
   const vevent = calendar.getFirstSubcomponent("vevent");
   if (!vevent) throw new Error("no VEVENT");
@@ -249,5 +254,59 @@ describe("appointment emails with calendar invitations", () => {
     expect(await claimDueReminders({ db, now: dayBefore })).toBe(0);
     await settle(500);
     expect(smtp.to(client.email)).toHaveLength(2);
+  });
+
+  it("reminds of the new time after a reschedule into the last 24 hours, and never of a far or cancelled one", async () => {
+    const admin = await createAdmin(db);
+    const client = await createUser(db, { userType: "client" });
+    const other = await createUser(db, { userType: "client" });
+    const moved = await bookAppointment({
+      db,
+      actor: { id: client.id, manages: false },
+      input: { appointmentType: "phone", dateTime: pacific("2032-03-19", "11:00").toISOString() },
+      timeZone: "Asia/Tokyo",
+      now: NOW,
+    });
+    const cancelled = await bookAppointment({
+      db,
+      actor: { id: other.id, manages: false },
+      input: { appointmentType: "zoom", dateTime: pacific("2032-03-10", "15:00").toISOString() },
+      now: NOW,
+    });
+    await adminCancelAppointment({
+      db,
+      adminId: admin.id,
+      appointmentId: cancelled.id,
+      reason: "Closed",
+      now: NOW,
+    });
+    await mailsTo(client.email, 1);
+    await mailsTo(other.email, 2);
+    const tuesday = pacific("2032-03-09", "16:00");
+    // far off (the 19th) and cancelled (the 10th): no reminder
+    expect(await claimDueReminders({ db, now: tuesday })).toBe(0);
+    await rescheduleAppointment({
+      db,
+      adminId: admin.id,
+      appointmentId: moved.id,
+      dateTime: pacific("2032-03-10", "10:00").toISOString(),
+      now: tuesday,
+    });
+    await mailsTo(client.email, 2);
+    expect(await claimDueReminders({ db, now: tuesday })).toBe(1);
+    const reminder = (await mailsTo(client.email, 3))[2];
+    expect(reminder?.subject).toBe("Reminder: your consultation tomorrow at 10:00 AM");
+    expect(reminder?.text).toContain("Your time: Thursday, March 11, 2032 at 3:00 AM (Asia/Tokyo)");
+    const sent = invitation(reminder);
+    expect(sent).toMatchObject({
+      method: "REQUEST",
+      uid: `appointment-${moved.id}@portal.test`,
+      sequence: 1,
+      tzid: "America/Los_Angeles",
+    });
+    expect(sent.start.toISOString()).toBe(pacific("2032-03-10", "10:00").toISOString());
+    await settle(500);
+    expect(smtp.to(client.email)).toHaveLength(3);
+    expect(smtp.to(other.email)).toHaveLength(2);
   });
 });

@@ -2,7 +2,8 @@ import { DateTime, IANAZone } from "luxon";
 import type { PayloadOf } from "../../../schema/events";
 import { BUSINESS_TIME_ZONE } from "../../../schema/validation/appointment";
 import { defineConsumer } from "../../shared/events/consumer";
-import { APPOINTMENT_TYPE_LABELS, appointmentInvitation } from "../invitation";
+import type { EmailAttachment } from "../attachments";
+import { APPOINTMENT_TYPE_LABELS, invitationAttachment } from "../invitation";
 import { loadMailContext, type MailContext } from "../mailContext";
 import { queueEmail } from "../queueEmail";
 
@@ -16,6 +17,20 @@ function wallClock(iso: string, zone: string): { date: string; time: string; zon
     time: at.toFormat("h:mm a"),
     zoneName: at.toFormat("ZZZZ"),
   };
+}
+
+/**
+ * "today", "tomorrow" or "on Wednesday, March 10, 2032": the day of `iso` seen from `from`, both in
+ * Pacific time (a reminder is claimed 24 hours ahead, but a reschedule into the window or a sweep
+ * after downtime may claim it the same day).
+ */
+export function dayWord(iso: string, from: string): string {
+  const day = DateTime.fromISO(iso, { zone: BUSINESS_TIME_ZONE }).startOf("day");
+  const today = DateTime.fromISO(from, { zone: BUSINESS_TIME_ZONE }).startOf("day");
+  const days = Math.round(day.diff(today, "days").days);
+  if (days === 0) return "today";
+  if (days === 1) return "tomorrow";
+  return `on ${wallClock(iso, BUSINESS_TIME_ZONE).date}`;
 }
 
 /**
@@ -47,8 +62,8 @@ function invitationFor(
   context: MailContext,
   method: "REQUEST" | "CANCEL",
   status: "pending" | "confirmed" | "cancelled",
-): string {
-  return appointmentInvitation({
+): EmailAttachment {
+  return invitationAttachment({
     appointmentId: payload.appointmentId,
     dateTime: payload.dateTime,
     appointmentType: payload.appointmentType,
@@ -94,6 +109,9 @@ export const appointmentEmails = defineConsumer({
       status = "cancelled";
       variables.cancelReason = envelope.payload.reason;
     }
+    if (envelope.type === "appointment.reminder_due") {
+      variables.appointmentDay = dayWord(payload.dateTime, envelope.payload.claimedAt ?? envelope.occurredAt);
+    }
     if (envelope.type === "appointment.rescheduled") {
       const previous = wallClock(envelope.payload.previousDateTime, BUSINESS_TIME_ZONE);
       variables.previousDate = previous.date;
@@ -106,7 +124,7 @@ export const appointmentEmails = defineConsumer({
       to: payload.email,
       context,
       variables,
-      calendar: invitationFor(payload, context, status === "cancelled" ? "CANCEL" : "REQUEST", status),
+      attachments: [invitationFor(payload, context, status === "cancelled" ? "CANCEL" : "REQUEST", status)],
     });
   },
 });

@@ -1,0 +1,59 @@
+import type { Browser, Page } from "playwright-core";
+import type { Db } from "../../services/shared/db";
+import type { User } from "../../services/shared/generated/prisma/client";
+import { testDb } from "../../services/shared/testing/db";
+import { launchBrowser } from "./browser";
+import { openPortal, type PortalPage, signInThroughApi } from "./portal";
+import { startTestServer, type TestServer } from "./server";
+
+/** What a browser test file works with, ready once its beforeAll has run. */
+export interface BrowserSuite {
+  server(): TestServer;
+  db(): Db;
+  /** Opens a new context signed in as `user` (POST /api/login) on `path`. */
+  signedIn(user: User, path: string): Promise<Page>;
+}
+
+/**
+ * Registers the hooks of a browser test file: a portal server and Chromium for the file, and after
+ * each test, every page it opened closed, none having reported a problem.
+ */
+export function browserSuite(env: Record<string, string> = {}): BrowserSuite {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  let db: Db | undefined;
+  let portals: PortalPage[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer(env);
+    browser = await launchBrowser();
+    db = await testDb();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(async () => {
+    const opened = portals;
+    portals = [];
+    for (const p of opened) await p.close();
+    for (const p of opened) expect(p.problems.messages).toEqual([]);
+  });
+
+  const ready = <T>(value: T | undefined, name: string): T => {
+    if (value === undefined) throw new Error(`${name} is not ready: use it inside a test`);
+    return value;
+  };
+  return {
+    server: () => ready(server, "the server"),
+    db: () => ready(db, "the database"),
+    async signedIn(user, path) {
+      const portal = await openPortal(ready(browser, "the browser"));
+      portals.push(portal);
+      const url = ready(server, "the server").url;
+      await signInThroughApi(portal.page, ready(server, "the server"), user.username);
+      await portal.page.goto(`${url}${path}`);
+      return portal.page;
+    },
+  };
+}
