@@ -1,68 +1,27 @@
 import { randomBytes } from "node:crypto";
-import type { NatsConnection } from "@nats-io/transport-node";
 import type { PayloadOf } from "../../../schema/events";
 import type { Db } from "../../shared/db";
-import { type RunningConsumers, startConsumers } from "../../shared/events/consumer";
-import { jetStreamTransport } from "../../shared/events/jetstream";
 import { emit } from "../../shared/events/outbox";
-import { type Relay, startRelay } from "../../shared/events/relay";
-import { deleteStream, settle, waitFor } from "../../shared/events/testing/bus";
-import { useUniqueBus } from "../../shared/events/testing/world";
+import { settle, waitFor } from "../../shared/events/testing/bus";
 import type { EventTransport } from "../../shared/events/transport";
-import { connectNats } from "../../shared/nats";
 import { seal } from "../../shared/sealed";
-import { consumers } from "..";
-import { smtpTransport } from "../mailTransport";
-import { type EmailSender, startEmailSender } from "../sender";
-import { type ReceivedMail, startTestSmtp, type TestSmtp } from "../testing/smtpServer";
-import { emailDatabase, TEST_PUBLIC_URL, TEST_TEAM_ADDRESS } from "../testing/world";
+import type { ReceivedMail, TestSmtp } from "../testing/smtpServer";
+import { type EmailPipeline, startEmailPipeline, TEST_PUBLIC_URL, TEST_TEAM_ADDRESS } from "../testing/world";
 
 // The whole path: a use case's emit() commits, the relay publishes to JetStream, the email
 // service's consumers queue the messages, the sender delivers them to a real SMTP server.
 
-let world: Awaited<ReturnType<typeof emailDatabase>>;
+let pipeline: EmailPipeline;
 let db: Db;
-let nc: NatsConnection;
-let stream: string;
-let transport: EventTransport;
-let relay: Relay;
-let workers: RunningConsumers;
-let sender: EmailSender;
 let smtp: TestSmtp;
+let transport: EventTransport;
 
 beforeAll(async () => {
-  world = await emailDatabase();
-  db = world.db;
-  const bus = useUniqueBus();
-  stream = bus.stream;
-  nc = await connectNats(process.env.NATS_URL ?? "nats://127.0.0.1:4222");
-  transport = await jetStreamTransport({ nc, stream: bus.stream, subjectPrefix: bus.prefix });
-  relay = await startRelay({ db, transport, pollMs: 200 });
-  workers = await startConsumers({
-    db,
-    transport,
-    consumers,
-    maxDeliver: 3,
-    backoffMs: [50],
-    subjectPrefix: bus.prefix,
-  });
-  smtp = await startTestSmtp();
-  sender = await startEmailSender({
-    db,
-    transport: smtpTransport({ url: smtp.url, timeoutMs: 2000 }),
-    pollMs: 100,
-    retry: { baseMs: 100, maxMs: 300, maxAttempts: 5 },
-  });
+  pipeline = await startEmailPipeline();
+  ({ db, smtp, transport } = pipeline);
 });
 afterAll(async () => {
-  await sender.stop();
-  await workers.stop();
-  await relay.stop();
-  await transport.close();
-  await deleteStream(nc, stream);
-  await nc.close();
-  await smtp.stop();
-  await world.drop();
+  await pipeline.stop();
 });
 
 function address(name: string): string {

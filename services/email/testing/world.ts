@@ -1,7 +1,17 @@
 import { seed } from "../../../prisma/seed";
 import { config, setConfig } from "../../shared/config";
 import type { Db } from "../../shared/db";
-import { eventsDatabase } from "../../shared/events/testing/world";
+import { startConsumers } from "../../shared/events/consumer";
+import { jetStreamTransport } from "../../shared/events/jetstream";
+import { startRelay } from "../../shared/events/relay";
+import { deleteStream } from "../../shared/events/testing/bus";
+import { eventsDatabase, takeUniqueBus } from "../../shared/events/testing/world";
+import type { EventTransport } from "../../shared/events/transport";
+import { connectNats } from "../../shared/nats";
+import { consumers } from "..";
+import { smtpTransport } from "../mailTransport";
+import { startEmailSender } from "../sender";
+import { startTestSmtp, type TestSmtp } from "./smtpServer";
 
 /** The team address the email tests configure in email_settings. */
 export const TEST_TEAM_ADDRESS = "team@firm.test";
@@ -26,6 +36,60 @@ export async function emailDatabase(): Promise<{ db: Db; drop(): Promise<void> }
     db: world.db,
     async drop() {
       setConfig(original);
+      await world.drop();
+    },
+  };
+}
+
+/** The whole email path of a test file: its database, the bus, the consumers, the sender and SMTP. */
+export interface EmailPipeline {
+  db: Db;
+  /** the JetStream transport the relay publishes to (a test may publish on it directly) */
+  transport: EventTransport;
+  smtp: TestSmtp;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts what delivers a committed event as email: a seeded database of the file's own, a relay
+ * to a JetStream stream of its own, the email service's consumers, a sender with short retries,
+ * and a real SMTP server that keeps what it receives.
+ * @throws when NATS, PostgreSQL or the SMTP port cannot be reached.
+ */
+export async function startEmailPipeline(): Promise<EmailPipeline> {
+  const world = await emailDatabase();
+  const db = world.db;
+  const bus = takeUniqueBus();
+  const nc = await connectNats(process.env.NATS_URL ?? "nats://127.0.0.1:4222");
+  const transport = await jetStreamTransport({ nc, stream: bus.stream, subjectPrefix: bus.prefix });
+  const relay = await startRelay({ db, transport, pollMs: 200 });
+  const workers = await startConsumers({
+    db,
+    transport,
+    consumers,
+    maxDeliver: 3,
+    backoffMs: [50],
+    subjectPrefix: bus.prefix,
+  });
+  const smtp = await startTestSmtp();
+  const sender = await startEmailSender({
+    db,
+    transport: smtpTransport({ url: smtp.url, timeoutMs: 2000 }),
+    pollMs: 100,
+    retry: { baseMs: 100, maxMs: 300, maxAttempts: 5 },
+  });
+  return {
+    db,
+    transport,
+    smtp,
+    async stop() {
+      await sender.stop();
+      await workers.stop();
+      await relay.stop();
+      await transport.close();
+      await deleteStream(nc, bus.stream);
+      await nc.close();
+      await smtp.stop();
       await world.drop();
     },
   };

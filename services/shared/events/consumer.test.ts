@@ -9,7 +9,7 @@ import { memoryTransport } from "./memory";
 import { emit } from "./outbox";
 import { startRelay } from "./relay";
 import { deleteStream, settle, waitFor } from "./testing/bus";
-import { clearOutbox, eventsDatabase, useUniqueBus } from "./testing/world";
+import { clearOutbox, eventsDatabase, takeUniqueBus } from "./testing/world";
 import type { EventTransport, TransportMessage } from "./transport";
 
 const original = config();
@@ -56,7 +56,7 @@ interface Kit {
 
 const kits: Record<"memory" | "jetstream", () => Promise<Kit>> = {
   memory: async () => {
-    useUniqueBus();
+    takeUniqueBus();
     const transport = memoryTransport();
     return {
       transport,
@@ -65,7 +65,7 @@ const kits: Record<"memory" | "jetstream", () => Promise<Kit>> = {
     };
   },
   jetstream: async () => {
-    const { stream, prefix } = useUniqueBus();
+    const { stream, prefix } = takeUniqueBus();
     const transport = await jetStreamTransport({ nc, stream, subjectPrefix: prefix, ackWaitMs: 1000 });
     const others: NatsConnection[] = [];
     return {

@@ -10,7 +10,7 @@ import { memoryTransport } from "./memory";
 import { emit } from "./outbox";
 import { startRelay } from "./relay";
 import { deleteStream, privateNats, settle, waitFor } from "./testing/bus";
-import { clearOutbox, countingTransport, eventsDatabase, useUniqueBus } from "./testing/world";
+import { clearOutbox, countingTransport, eventsDatabase, takeUniqueBus } from "./testing/world";
 import type { EventTransport, Subscription } from "./transport";
 
 const original = config();
@@ -97,7 +97,7 @@ describe("outbox emit", () => {
   });
 
   it("writes the envelope with subject, actor and correlation id", async () => {
-    const { prefix } = useUniqueBus();
+    const { prefix } = takeUniqueBus();
     const envelope = await db.prisma.$transaction((tx) =>
       emit(
         tx,
@@ -127,7 +127,7 @@ describe("outbox relay on JetStream", () => {
   let prefix: string;
   let transport: EventTransport;
   beforeEach(async () => {
-    ({ stream, prefix } = useUniqueBus());
+    ({ stream, prefix } = takeUniqueBus());
     transport = await jetStreamTransport({ nc, stream, subjectPrefix: prefix });
   });
   afterEach(async () => {
@@ -210,7 +210,7 @@ describe("outbox relay while NATS is down", () => {
     const nats = await privateNats();
     await nats.start();
     const privateNc = await connectNats(nats.url, { reconnectTimeWaitMs: 100 });
-    const { stream, prefix } = useUniqueBus();
+    const { stream, prefix } = takeUniqueBus();
     const transport = await jetStreamTransport({
       nc: privateNc,
       stream,
@@ -254,7 +254,7 @@ describe("outbox relay while NATS is down", () => {
 
 describe("outbox relay on the in-process bus", () => {
   it("publishes recent events again after a restart, since the bus kept nothing", async () => {
-    const { prefix } = useUniqueBus();
+    const { prefix } = takeUniqueBus();
     const before = memoryTransport();
     const first = await startRelay({ db, transport: before, pollMs: 60_000 });
     const emitted = await commitEvents(3);

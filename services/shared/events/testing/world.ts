@@ -24,7 +24,7 @@ export async function eventsDatabase(): Promise<{ db: Db; url: string; drop(): P
 }
 
 /** Gives the current test its own stream and subject prefix (emit reads SUBJECT_PREFIX from config). */
-export function useUniqueBus(): { stream: string; prefix: string } {
+export function takeUniqueBus(): { stream: string; prefix: string } {
   const bus = uniqueBus();
   setConfig({ ...config(), EVENT_STREAM: bus.stream, SUBJECT_PREFIX: bus.prefix });
   return bus;
