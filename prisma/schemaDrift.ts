@@ -61,7 +61,8 @@ export const SQL_ONLY = {
     users_email_lower_key: { table: "users", definition: /UNIQUE INDEX .* \(lower\(email\)\)$/ },
     appointments_live_slot_key: {
       table: "appointments",
-      definition: /UNIQUE INDEX .* \("dateTime"\) WHERE \(status <> 'cancelled'::"AppointmentStatus"\)$/,
+      definition:
+        /UNIQUE INDEX .* \("dateTime", seat\) WHERE \(status <> 'cancelled'::"AppointmentStatus"\)$/,
     },
   },
   triggers: {

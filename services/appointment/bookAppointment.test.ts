@@ -127,6 +127,44 @@ describe("bookAppointment limits and double booking", () => {
     for (const err of lost) expect(err).toMatchObject({ code: "SLOT_TAKEN", message: SLOT_TAKEN_MESSAGE });
   });
 
+  it("holds a slot to its capacity: with two seats, exactly two of 6 parallel bookings succeed", async () => {
+    const users = await Promise.all(Array.from({ length: 6 }, () => createUser(db, { userType: "client" })));
+    const dateTime = pacific("2031-06-04", "14:00").toISOString();
+    const day = async () =>
+      (await getAvailability({ db, from: "2031-06-04", capacity: 2, now: NOW }))[0]?.slots.find(
+        (s) => s.dateTime === new Date(dateTime).toISOString(),
+      )?.taken;
+    expect(await day()).toBe(false);
+    const results = await Promise.allSettled(
+      users.map((u) =>
+        bookAppointment({
+          db,
+          actor: { id: u.id, manages: false },
+          input: { appointmentType: "zoom", dateTime },
+          capacity: 2,
+          now: NOW,
+        }),
+      ),
+    );
+    const won = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+    const lost = results.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));
+    expect(won).toHaveLength(2);
+    for (const err of lost) expect(err).toMatchObject({ code: "SLOT_TAKEN", message: SLOT_TAKEN_MESSAGE });
+    const seats = await db.prisma.appointment.findMany({
+      where: { id: { in: won.map((w) => w.id) } },
+      select: { seat: true },
+      orderBy: { seat: "asc" },
+    });
+    expect(seats.map((s) => s.seat)).toEqual([1, 2]);
+    expect(await day()).toBe(true);
+    // the same slot is full for a capacity of one as well
+    expect(
+      (await getAvailability({ db, from: "2031-06-04", capacity: 1, now: NOW }))[0]?.slots.find(
+        (s) => s.dateTime === new Date(dateTime).toISOString(),
+      )?.taken,
+    ).toBe(true);
+  });
+
   it("holds a prospect to one upcoming appointment", async () => {
     const prospect = await createUser(db, { userType: "prospect" });
     await book(prospect, {

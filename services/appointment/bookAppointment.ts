@@ -12,6 +12,7 @@ import {
   presentAppointment,
 } from "./present";
 import { reminderSentAtFor } from "./reminders";
+import { freeSeat, retryLostSeat, slotCapacity } from "./seats";
 
 /** Upcoming (pending or confirmed, future) appointments a user of this type may hold at once. */
 export function upcomingLimitOf(userType: UserType): number {
@@ -21,9 +22,10 @@ export function upcomingLimitOf(userType: UserType): number {
 /**
  * Books a consultation (spec §5, §7): checks every slot rule at `now` in business time, decides
  * what it must not trust (a new booking is pending and belongs to the actor, unless the actor
- * manages appointments and names another user), holds the per-user limit, and writes the row and
- * appointment.scheduled in one transaction. The partial unique index appointments_live_slot_key
- * makes a double booking impossible.
+ * manages appointments and names another user), holds the per-user limit, takes a free seat of the
+ * slot, and writes the row and appointment.scheduled in one transaction. The partial unique index
+ * appointments_live_slot_key on (dateTime, seat) makes overbooking impossible; a booking that lost
+ * its seat to a concurrent one tries the next while seats remain.
  * @throws AppointmentError INVALID_APPOINTMENT (a rule's message), NOT_ALLOWED (booking for
  * another user without manage:appointments), USER_NOT_FOUND, LIMIT_REACHED, SLOT_TAKEN.
  */
@@ -34,8 +36,11 @@ export async function bookAppointment(props: {
   input: unknown;
   /** the client's IANA time zone, when known (an invalid one is dropped) */
   timeZone?: string | null;
+  /** bookings one slot may hold (default APPOINTMENT_SLOT_CAPACITY) */
+  capacity?: number;
   now?: Date;
 }): Promise<AppointmentView> {
+  const capacity = props.capacity ?? slotCapacity();
   const now = props.now ?? new Date();
   const parsed = bookingSchema(now).safeParse(props.input ?? {});
   if (!parsed.success) {
@@ -53,43 +58,48 @@ export async function bookAppointment(props: {
   }
   const timeZone = props.timeZone && IANAZone.isValidZone(props.timeZone) ? props.timeZone : null;
   try {
-    return await props.db.prisma.$transaction(async (tx) => {
-      // one booking at a time per user, so two parallel requests cannot both pass the limit
-      const locked = await tx.$queryRaw<
-        { id: number }[]
-      >`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`;
-      const user = locked.length > 0 ? await tx.user.findUnique({ where: { id: userId } }) : null;
-      if (!user) throw new AppointmentError("USER_NOT_FOUND", "User not found");
-      const limit = upcomingLimitOf(user.userType);
-      const upcoming = await tx.appointment.count({
-        where: { userId, status: { in: ["pending", "confirmed"] }, dateTime: { gt: now } },
-      });
-      if (upcoming >= limit) {
-        throw new AppointmentError(
-          "LIMIT_REACHED",
-          limit === 1 ? PROSPECT_LIMIT_MESSAGE : CLIENT_LIMIT_MESSAGE,
+    return await retryLostSeat(capacity, () =>
+      props.db.prisma.$transaction(async (tx) => {
+        // one booking at a time per user, so two parallel requests cannot both pass the limit
+        const locked = await tx.$queryRaw<
+          { id: number }[]
+        >`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`;
+        const user = locked.length > 0 ? await tx.user.findUnique({ where: { id: userId } }) : null;
+        if (!user) throw new AppointmentError("USER_NOT_FOUND", "User not found");
+        const limit = upcomingLimitOf(user.userType);
+        const upcoming = await tx.appointment.count({
+          where: { userId, status: { in: ["pending", "confirmed"] }, dateTime: { gt: now } },
+        });
+        if (upcoming >= limit) {
+          throw new AppointmentError(
+            "LIMIT_REACHED",
+            limit === 1 ? PROSPECT_LIMIT_MESSAGE : CLIENT_LIMIT_MESSAGE,
+          );
+        }
+        const seat = await freeSeat(tx, input.dateTime, capacity);
+        if (seat === null) throw new AppointmentError("SLOT_TAKEN", SLOT_TAKEN_MESSAGE);
+        const row = await tx.appointment.create({
+          data: {
+            seat,
+            userId,
+            appointmentType: input.appointmentType,
+            dateTime: input.dateTime,
+            status: "pending",
+            notes: input.notes,
+            timeZone,
+            sequence: 0,
+            reminderSentAt: reminderSentAtFor(input.dateTime, now),
+          },
+          include: { user: true },
+        });
+        await emit(
+          tx,
+          { type: "appointment.scheduled", payload: eventFields(row) },
+          { actor: { kind: userId === props.actor.id ? "user" : "admin", userId: props.actor.id } },
         );
-      }
-      const row = await tx.appointment.create({
-        data: {
-          userId,
-          appointmentType: input.appointmentType,
-          dateTime: input.dateTime,
-          status: "pending",
-          notes: input.notes,
-          timeZone,
-          sequence: 0,
-          reminderSentAt: reminderSentAtFor(input.dateTime, now),
-        },
-        include: { user: true },
-      });
-      await emit(
-        tx,
-        { type: "appointment.scheduled", payload: eventFields(row) },
-        { actor: { kind: userId === props.actor.id ? "user" : "admin", userId: props.actor.id } },
-      );
-      return presentAppointment(row);
-    });
+        return presentAppointment(row);
+      }),
+    );
   } catch (err) {
     if (isSlotTaken(err)) throw new AppointmentError("SLOT_TAKEN", SLOT_TAKEN_MESSAGE);
     throw err;

@@ -8,6 +8,7 @@ import {
 } from "../../schema/validation/appointment";
 import type { Db } from "../shared/db";
 import { AppointmentError } from "./errors";
+import { slotCapacity } from "./seats";
 
 /** One bookable slot of a day: its UTC start, its business-time label, and whether it is taken. */
 export interface AvailabilitySlot {
@@ -31,8 +32,8 @@ export const AVAILABILITY_MAX_DAYS = 62;
 
 /**
  * The bookable slots of each business day from `from` to `to` (YYYY-MM-DD, America/Los_Angeles,
- * inclusive): only slots that pass every booking rule at `now`, each marked taken when a live
- * (pending or confirmed) appointment holds it. Says nothing about who holds a slot.
+ * inclusive): only slots that pass every booking rule at `now`, each marked taken when live
+ * (pending or confirmed) appointments fill it. Says nothing about who holds a slot.
  * @throws AppointmentError INVALID_APPOINTMENT for a malformed date, `to` before `from`, or a
  * range longer than 62 days.
  */
@@ -40,8 +41,11 @@ export async function getAvailability(props: {
   db: Db;
   from: string;
   to?: string;
+  /** bookings one slot may hold (default APPOINTMENT_SLOT_CAPACITY) */
+  capacity?: number;
   now?: Date;
 }): Promise<AvailabilityDay[]> {
+  const capacity = props.capacity ?? slotCapacity();
   const now = props.now ?? new Date();
   const from = businessDateSchema.safeParse(props.from);
   const to = businessDateSchema.safeParse(props.to ?? props.from);
@@ -69,7 +73,8 @@ export async function getAvailability(props: {
     },
     select: { dateTime: true },
   });
-  const takenAt = new Set(taken.map((a) => a.dateTime.getTime()));
+  const held = new Map<number, number>();
+  for (const a of taken) held.set(a.dateTime.getTime(), (held.get(a.dateTime.getTime()) ?? 0) + 1);
   const days: AvailabilityDay[] = [];
   for (let i = 0; i < dayCount; i++) {
     const date = first.plus({ days: i }).toISODate() ?? "";
@@ -81,7 +86,7 @@ export async function getAvailability(props: {
           dateTime: slot.toISOString(),
           time: local.toFormat("HH:mm"),
           label: local.toFormat("h:mm a"),
-          taken: takenAt.has(slot.getTime()),
+          taken: (held.get(slot.getTime()) ?? 0) >= capacity,
         };
       });
     days.push({ date, slots });

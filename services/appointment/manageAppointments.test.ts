@@ -176,3 +176,36 @@ describe("administration", () => {
     });
   });
 });
+
+describe("rescheduling against the slot's capacity", () => {
+  it("refuses a full slot and takes a free seat of one with room", async () => {
+    const admin = await createAdmin(db);
+    const first = await booked("2031-07-09", "10:00");
+    const second = await booked("2031-07-09", "10:30");
+    await expect(
+      rescheduleAppointment({
+        db,
+        adminId: admin.id,
+        appointmentId: second.appointment.id,
+        dateTime: pacific("2031-07-09", "10:00"),
+        capacity: 1,
+        now: NOW,
+      }),
+    ).rejects.toMatchObject({ code: "SLOT_TAKEN", message: SLOT_TAKEN_MESSAGE });
+    const moved = await rescheduleAppointment({
+      db,
+      adminId: admin.id,
+      appointmentId: second.appointment.id,
+      dateTime: pacific("2031-07-09", "10:00"),
+      capacity: 2,
+      now: NOW,
+    });
+    expect(moved.dateTime).toBe(first.appointment.dateTime);
+    const seats = await db.prisma.appointment.findMany({
+      where: { id: { in: [first.appointment.id, second.appointment.id] } },
+      select: { seat: true },
+      orderBy: { seat: "asc" },
+    });
+    expect(seats.map((s) => s.seat)).toEqual([1, 2]);
+  });
+});

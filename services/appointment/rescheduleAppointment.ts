@@ -9,6 +9,7 @@ import {
   lockAppointment,
   presentAppointment,
 } from "./present";
+import { freeSeat, retryLostSeat, slotCapacity } from "./seats";
 
 /**
  * An administrator (manage:appointments, checked by the caller) moves an upcoming appointment to
@@ -23,8 +24,11 @@ export async function rescheduleAppointment(props: {
   adminId: number;
   appointmentId: number;
   dateTime: unknown;
+  /** bookings one slot may hold (default APPOINTMENT_SLOT_CAPACITY) */
+  capacity?: number;
   now?: Date;
 }): Promise<AppointmentView> {
+  const capacity = props.capacity ?? slotCapacity();
   const now = props.now ?? new Date();
   const parsed = appointmentDateTimeSchema.safeParse(props.dateTime);
   if (!parsed.success) {
@@ -37,38 +41,42 @@ export async function rescheduleAppointment(props: {
   const problem = slotRuleViolation(dateTime, now);
   if (problem) throw new AppointmentError("INVALID_APPOINTMENT", problem);
   try {
-    return await props.db.prisma.$transaction(async (tx) => {
-      const row = await lockAppointment(tx, props.appointmentId);
-      if (row.status === "cancelled") {
-        throw new AppointmentError("NOT_CHANGEABLE", "A cancelled appointment cannot be rescheduled.");
-      }
-      if (row.dateTime.getTime() <= now.getTime()) {
-        throw new AppointmentError("NOT_CHANGEABLE", "A past appointment cannot be rescheduled.");
-      }
-      if (row.dateTime.getTime() === dateTime.getTime()) {
-        throw new AppointmentError("NOT_CHANGEABLE", "The appointment is already at this time.");
-      }
-      const updated = await tx.appointment.update({
-        where: { id: row.id },
-        // a new time deserves its own reminder: the sweep claims it 24 hours before (at once when
-        // the new time is already that close)
-        data: { dateTime, sequence: { increment: 1 }, reminderSentAt: null },
-        include: { user: true },
-      });
-      await emit(
-        tx,
-        {
-          type: "appointment.rescheduled",
-          payload: {
-            ...eventFields(updated),
-            previousDateTime: row.dateTime.toISOString(),
-            rescheduledBy: { userId: props.adminId, kind: "admin" },
+    return await retryLostSeat(capacity, () =>
+      props.db.prisma.$transaction(async (tx) => {
+        const row = await lockAppointment(tx, props.appointmentId);
+        if (row.status === "cancelled") {
+          throw new AppointmentError("NOT_CHANGEABLE", "A cancelled appointment cannot be rescheduled.");
+        }
+        if (row.dateTime.getTime() <= now.getTime()) {
+          throw new AppointmentError("NOT_CHANGEABLE", "A past appointment cannot be rescheduled.");
+        }
+        if (row.dateTime.getTime() === dateTime.getTime()) {
+          throw new AppointmentError("NOT_CHANGEABLE", "The appointment is already at this time.");
+        }
+        const seat = await freeSeat(tx, dateTime, capacity);
+        if (seat === null) throw new AppointmentError("SLOT_TAKEN", SLOT_TAKEN_MESSAGE);
+        const updated = await tx.appointment.update({
+          where: { id: row.id },
+          // a new time deserves its own reminder: the sweep claims it 24 hours before (at once when
+          // the new time is already that close)
+          data: { dateTime, seat, sequence: { increment: 1 }, reminderSentAt: null },
+          include: { user: true },
+        });
+        await emit(
+          tx,
+          {
+            type: "appointment.rescheduled",
+            payload: {
+              ...eventFields(updated),
+              previousDateTime: row.dateTime.toISOString(),
+              rescheduledBy: { userId: props.adminId, kind: "admin" },
+            },
           },
-        },
-        { actor: { kind: "admin", userId: props.adminId } },
-      );
-      return presentAppointment(updated);
-    });
+          { actor: { kind: "admin", userId: props.adminId } },
+        );
+        return presentAppointment(updated);
+      }),
+    );
   } catch (err) {
     if (isSlotTaken(err)) throw new AppointmentError("SLOT_TAKEN", SLOT_TAKEN_MESSAGE);
     throw err;

@@ -73,6 +73,7 @@ const envSchema = z.object({
     .regex(/^(all|none|[a-z-]+(,[a-z-]+)*)$/, "must be all, none or a comma-separated list of service names")
     .default("all"),
   RELAY: bool.default(true),
+  APPOINTMENT_SLOT_CAPACITY: z.coerce.number().int().min(1).max(20).default(1),
   APPOINTMENT_REMINDER_INTERVAL_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
 
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(50).default(10),
