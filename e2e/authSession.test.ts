@@ -64,8 +64,11 @@ describe("session idle tracking in the browser", () => {
     await page.goto(`${server.url}/pro-app-features`);
     await page.getByText("Welcome, Sleepy", { exact: true }).waitFor();
 
+    // the page ends the server session with a fire-and-forget POST /api/logout
+    const loggedOut = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/logout");
     await page.clock.runFor("30:00");
     await page.waitForURL(`${server.url}/auth`);
+    expect((await loggedOut).status()).toBe(200);
     await waitForToast(page, "Session Expired Your session has expired. Please log in again.");
     // The server session ended too.
     const res = await page.context().request.get(`${server.url}/api/user`);

@@ -150,6 +150,8 @@ export function useSessionTracking({ enabled, clock = browserClock }: SessionTra
       void fetch("/api/logout", {
         method: "POST",
         credentials: "include",
+        // finishes even if the tab closes right after
+        keepalive: true,
         headers: { Accept: "application/json" },
       }).catch(() => undefined);
       navigateRef.current("/auth", { replace: true });
