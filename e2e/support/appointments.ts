@@ -6,15 +6,16 @@ import type { Db } from "../../services/shared/db";
 // The appointment form in the browser (web/src/components/appointments), as a user drives it.
 
 /**
- * A business date two to eight weeks on, on `weekday` (1 = Monday … 5 = Friday), with no live
- * appointment yet: other test files book random slots, so a test looks for an empty day.
- * @throws when every such day within the 60-day window holds a booking.
+ * A business date 49 to 59 days on, on `weekday` (1 = Monday … 5 = Friday), with no live
+ * appointment yet. Other test files book random slots up to 30 days ahead and the REST tests about
+ * 45 days ahead, so these days are the browser tests' own; each test file asks for other weekdays.
+ * @throws when every such day holds a booking.
  */
 export async function freeWeekday(db: Db, weekday: 1 | 2 | 3 | 4 | 5): Promise<string> {
   const today = DateTime.now().setZone(BUSINESS_TIME_ZONE).startOf("day");
-  for (let week = 2; week < 9; week++) {
-    const day = today.plus({ weeks: week }).set({ weekday });
-    if (day.diff(today, "days").days > 55) break;
+  for (let offset = 49; offset <= 59; offset++) {
+    const day = today.plus({ days: offset });
+    if (day.weekday !== weekday) continue;
     const booked = await db.prisma.appointment.count({
       where: {
         dateTime: { gte: day.toJSDate(), lt: day.plus({ days: 1 }).toJSDate() },
@@ -23,7 +24,7 @@ export async function freeWeekday(db: Db, weekday: 1 | 2 | 3 | 4 | 5): Promise<s
     });
     if (booked === 0) return day.toISODate() ?? "";
   }
-  throw new Error("no free weekday found");
+  throw new Error(`no free weekday ${weekday} 49 to 59 days ahead`);
 }
 
 /** The appointment form of the page (console tab or /appointments). */

@@ -110,12 +110,13 @@ function businessTime(year: number, month: number, day: number, hour: number, mi
 }
 
 /**
- * A random bookable slot: a weekday 1 to 59 days ahead, on the half hour from 09:00 to 16:30
- * Pacific time.
+ * A random bookable slot: a weekday 1 to 30 days ahead, on the half hour from 09:00 to 16:30
+ * Pacific time. Tests that need a day nobody else books use the later part of the 60-day window:
+ * the REST tests about 45 days ahead, the browser tests 49 to 59 (e2e/support/appointments.ts).
  */
 export function randomBusinessSlot(): Date {
   for (;;) {
-    const day = new Date(Date.now() + randomInt(1, 60) * 86_400_000);
+    const day = new Date(Date.now() + randomInt(1, 31) * 86_400_000);
     const local = new Intl.DateTimeFormat("en-CA", {
       timeZone: BUSINESS_ZONE,
       year: "numeric",
