@@ -1,43 +1,20 @@
-import type { Browser } from "playwright-core";
 import { testDb } from "../services/shared/testing/db";
 import { createUser, TEST_PASSWORD, uniqueSuffix } from "../services/shared/testing/factories";
-import { launchBrowser } from "./support/browser";
-import {
-  chooseFromUserMenu,
-  openPortal,
-  type PortalPage,
-  signInThroughForm,
-  waitForToast,
-} from "./support/portal";
-import { startTestServer, type TestServer } from "./support/server";
+import { chooseFromUserMenu, type PortalPage, signInThroughForm, waitForToast } from "./support/portal";
+import { browserSuite } from "./support/suite";
 
 // Identity in the browser: /auth's forms, the toasts of spec §8 and the top bar of spec §2.
 
-let server: TestServer;
-let browser: Browser;
+const suite = browserSuite();
 let portal: PortalPage;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-afterEach(async () => {
-  await portal?.close();
-});
 
 const mainNav = (p: PortalPage) => p.page.getByRole("navigation", { name: "Main" });
 
 describe("/auth in the browser", () => {
   it("sends a signed-out visitor from the dashboard to /auth", async () => {
-    portal = await openPortal(browser);
-    await portal.page.goto(`${server.url}/dashboard`);
-    await portal.page.waitForURL(`${server.url}/auth`);
+    portal = await suite.open();
+    await portal.page.goto(`${suite.server().url}/dashboard`);
+    await portal.page.waitForURL(`${suite.server().url}/auth`);
     await portal.page.getByRole("tab", { name: "Login" }).waitFor();
     await expect(mainNav(portal).getByRole("link").allInnerTexts()).resolves.toEqual([
       "Pro App Features",
@@ -47,13 +24,13 @@ describe("/auth in the browser", () => {
   });
 
   it("shows the spec's registration messages before anything is sent", async () => {
-    portal = await openPortal(browser);
+    portal = await suite.open();
     const { page } = portal;
     let registrations = 0;
     page.on("request", (req) => {
       if (req.url().endsWith("/api/register")) registrations += 1;
     });
-    await page.goto(`${server.url}/auth`);
+    await page.goto(`${suite.server().url}/auth`);
     await page.getByRole("tab", { name: "Register" }).click();
     const form = page.getByRole("form", { name: "Register" });
     await form.getByLabel("Username").fill("ab");
@@ -77,10 +54,10 @@ describe("/auth in the browser", () => {
   });
 
   it("registers a prospect, signs them in at once and welcomes them by first name", async () => {
-    portal = await openPortal(browser);
+    portal = await suite.open();
     const { page } = portal;
     const suffix = uniqueSuffix();
-    await page.goto(`${server.url}/auth`);
+    await page.goto(`${suite.server().url}/auth`);
     await page.getByRole("tab", { name: "Register" }).click();
     const form = page.getByRole("form", { name: "Register" });
     await form.getByLabel("First name").fill("Ada");
@@ -91,7 +68,7 @@ describe("/auth in the browser", () => {
     await form.getByLabel("Phone").fill("+1 (555) 010-0199");
     await form.getByRole("button", { name: "Register" }).click();
 
-    await page.waitForURL(`${server.url}/dashboard`);
+    await page.waitForURL(`${suite.server().url}/dashboard`);
     await waitForToast(page, "Registration successful Welcome to ESRT Portal");
     await page.getByText("Welcome, Ada", { exact: true }).waitFor();
     await expect(mainNav(portal).getByRole("link").allInnerTexts()).resolves.toEqual([
@@ -108,9 +85,9 @@ describe("/auth in the browser", () => {
   it("refuses a wrong password with the 'Login failed' toast and stays on /auth", async () => {
     const db = await testDb();
     const user = await createUser(db, { userType: "client" });
-    portal = await openPortal(browser, [/status of 401 .*\/api\/login\)$/]);
+    portal = await suite.open([/status of 401 .*\/api\/login\)$/]);
     const { page } = portal;
-    await page.goto(`${server.url}/auth`);
+    await page.goto(`${suite.server().url}/auth`);
     const form = page.getByRole("form", { name: "Login" });
     await form.getByLabel("Username or email").fill(user.username);
     await form.getByLabel("Password").fill("Wrong-Password-9!");
@@ -125,32 +102,32 @@ describe("/auth in the browser", () => {
   it("logs out and in again, the top bar following each time", async () => {
     const db = await testDb();
     const user = await createUser(db, { userType: "client", firstName: "Grace" });
-    portal = await openPortal(browser);
+    portal = await suite.open();
     const { page } = portal;
 
-    await signInThroughForm(page, server, user.email, TEST_PASSWORD);
+    await signInThroughForm(page, suite.server(), user.email, TEST_PASSWORD);
     await page.getByText("Welcome, Grace", { exact: true }).waitFor();
 
     // Past the dashboard's welcome overlay, as a person would, then log out.
     await page.getByRole("button", { name: "Continue to my console" }).click();
     await page.locator(".console-welcome-overlay").waitFor({ state: "detached" });
     await chooseFromUserMenu(page, "Logout");
-    await page.waitForURL(`${server.url}/auth`);
+    await page.waitForURL(`${suite.server().url}/auth`);
     await mainNav(portal).getByRole("link", { name: "Login / Register" }).waitFor();
     await expect(page.getByText("Welcome, Grace", { exact: true }).count()).resolves.toBe(0);
 
     // The old session is gone: the dashboard sends the visitor back to /auth.
-    await page.goto(`${server.url}/dashboard`);
-    await page.waitForURL(`${server.url}/auth`);
+    await page.goto(`${suite.server().url}/dashboard`);
+    await page.waitForURL(`${suite.server().url}/auth`);
 
-    await signInThroughForm(page, server, user.username.toUpperCase(), TEST_PASSWORD);
+    await signInThroughForm(page, suite.server(), user.username.toUpperCase(), TEST_PASSWORD);
     await page.getByText("Welcome, Grace", { exact: true }).waitFor();
 
     // The top bar's own Logout button (spec §2) signs out too.
     await page.getByRole("button", { name: "Continue to my console" }).click();
     await page.locator(".console-welcome-overlay").waitFor({ state: "detached" });
     await page.locator(".portal-topbar").getByRole("button", { name: "Logout", exact: true }).click();
-    await page.waitForURL(`${server.url}/auth`);
+    await page.waitForURL(`${suite.server().url}/auth`);
     await expect(page.getByText("Welcome, Grace", { exact: true }).count()).resolves.toBe(0);
     expect(portal.problems.messages).toEqual([]);
   });

@@ -1,36 +1,14 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { testDb } from "../services/shared/testing/db";
 import { createUser, TEST_PASSWORD, uniqueSuffix } from "../services/shared/testing/factories";
-import { launchBrowser } from "./support/browser";
-import {
-  chooseFromUserMenu,
-  openPortal,
-  type PortalPage,
-  signInThroughForm,
-  waitForToast,
-} from "./support/portal";
-import { startTestServer, type TestServer } from "./support/server";
+import { chooseFromUserMenu, type PortalPage, signInThroughForm, waitForToast } from "./support/portal";
+import { browserSuite } from "./support/suite";
 
 // The account in the browser: branding from the server, the top bar's user menu, changing the
 // password, and the registration form's optional notes.
 
-let server: TestServer;
-let browser: Browser;
+const suite = browserSuite();
 let portal: PortalPage;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-afterEach(async () => {
-  await portal?.close();
-});
 
 const ACME = {
   title: "Acme Receivables",
@@ -53,11 +31,11 @@ async function pastTheOverlay(page: Page): Promise<void> {
 
 describe("branding in the browser", () => {
   it("shows the branding's title in the top bar and the registration toast", async () => {
-    portal = await openPortal(browser);
+    portal = await suite.open();
     const { page } = portal;
     await brandAs(page, ACME);
     const suffix = uniqueSuffix();
-    await page.goto(`${server.url}/auth`);
+    await page.goto(`${suite.server().url}/auth`);
     await page.locator('[data-tour="logo"]', { hasText: "Acme Receivables" }).waitFor();
     await page.getByRole("tab", { name: "Register" }).click();
     const form = page.getByRole("form", { name: "Register" });
@@ -68,7 +46,7 @@ describe("branding in the browser", () => {
     await form.getByLabel("Password").fill("Brand-New-Portal-42");
     await form.getByRole("button", { name: "Register" }).click();
 
-    await page.waitForURL(`${server.url}/dashboard`);
+    await page.waitForURL(`${suite.server().url}/dashboard`);
     await waitForToast(page, "Registration successful Welcome to Acme Receivables Portal");
     expect(portal.problems.messages).toEqual([]);
   });
@@ -76,10 +54,10 @@ describe("branding in the browser", () => {
   it("shows the branding's consultation contact in the console and on /prospect-landing", async () => {
     const db = await testDb();
     const user = await createUser(db, { userType: "prospect", firstName: "Pia" });
-    portal = await openPortal(browser);
+    portal = await suite.open();
     const { page } = portal;
     await brandAs(page, ACME);
-    await signInThroughForm(page, server, user.username);
+    await signInThroughForm(page, suite.server(), user.username);
     await pastTheOverlay(page);
     await page.getByRole("tab", { name: "Appointments" }).click();
     const contact = page.locator(".console-contact");
@@ -87,21 +65,21 @@ describe("branding in the browser", () => {
     await contact.getByRole("link", { name: "talk@acme.test" }).waitFor();
     await contact.getByText("Business hours: 8AM-4PM PST").waitFor();
 
-    await page.goto(`${server.url}/prospect-landing`);
+    await page.goto(`${suite.server().url}/prospect-landing`);
     await page.getByRole("button", { name: "Call (555) 777-1234" }).waitFor();
     await page.getByText("Business hours: 8AM-4PM PST.").waitFor();
     expect(portal.problems.messages).toEqual([]);
   });
 
   it("names the branding's support phone when a deactivated account tries to log in", async () => {
-    portal = await openPortal(browser, [/status of 403 .*\/api\/login\)$/]);
+    portal = await suite.open([/status of 403 .*\/api\/login\)$/]);
     const { page } = portal;
     await brandAs(page, ACME);
     // The server's answer without its own wording: the page words it with the branding's phone.
     await page.route("**/api/login", (route) =>
       route.fulfill({ status: 403, json: { status: "deactivated", message: "Account unavailable" } }),
     );
-    await page.goto(`${server.url}/auth`);
+    await page.goto(`${suite.server().url}/auth`);
     await page.locator('[data-tour="logo"]', { hasText: "Acme Receivables" }).waitFor();
     const form = page.getByRole("form", { name: "Login" });
     await form.getByLabel("Username or email").fill("someone");
@@ -120,9 +98,9 @@ describe("the user menu and the account screens", () => {
     const db = await testDb();
     const user = await createUser(db, { userType: "client", firstName: "Menu" });
     // A user without security questions: GET /api/security-questions/{id} answers 404 (none yet).
-    portal = await openPortal(browser, [/status of 404 .*\/api\/security-questions\/\d+\)$/]);
+    portal = await suite.open([/status of 404 .*\/api\/security-questions\/\d+\)$/]);
     const { page } = portal;
-    await signInThroughForm(page, server, user.username);
+    await signInThroughForm(page, suite.server(), user.username);
     await pastTheOverlay(page);
 
     await chooseFromUserMenu(page, "Security questions");
@@ -135,9 +113,9 @@ describe("the user menu and the account screens", () => {
   });
 
   it("sends a signed-out visitor from the password change to the login form", async () => {
-    portal = await openPortal(browser);
+    portal = await suite.open();
     const { page } = portal;
-    await page.goto(`${server.url}/auth?mode=change-password`);
+    await page.goto(`${suite.server().url}/auth?mode=change-password`);
     await page.getByRole("form", { name: "Login" }).waitFor();
     await expect(page.getByRole("form", { name: "Change password" }).count()).resolves.toBe(0);
     expect(portal.problems.messages).toEqual([]);
@@ -146,9 +124,9 @@ describe("the user menu and the account screens", () => {
   it("refuses a wrong current password, then changes it; the new one signs in after logout", async () => {
     const db = await testDb();
     const user = await createUser(db, { userType: "client", firstName: "Pass" });
-    portal = await openPortal(browser, [/status of 400 .*\/api\/user\/password\)$/]);
+    portal = await suite.open([/status of 400 .*\/api\/user\/password\)$/]);
     const { page } = portal;
-    await signInThroughForm(page, server, user.username);
+    await signInThroughForm(page, suite.server(), user.username);
     await pastTheOverlay(page);
     await chooseFromUserMenu(page, "Change password");
     const form = page.getByRole("form", { name: "Change password" });
@@ -162,12 +140,12 @@ describe("the user menu and the account screens", () => {
     await form.getByLabel("Current password").fill(TEST_PASSWORD);
     await form.getByRole("button", { name: "Change password" }).click();
     await waitForToast(page, "Password updated Your password has been changed.");
-    await page.waitForURL(`${server.url}/dashboard`);
+    await page.waitForURL(`${suite.server().url}/dashboard`);
     await pastTheOverlay(page);
 
     await chooseFromUserMenu(page, "Logout");
-    await page.waitForURL(`${server.url}/auth`);
-    await signInThroughForm(page, server, user.username, "Brand-New-Secret-77!");
+    await page.waitForURL(`${suite.server().url}/auth`);
+    await signInThroughForm(page, suite.server(), user.username, "Brand-New-Secret-77!");
     await page.getByText("Welcome, Pass", { exact: true }).waitFor();
     expect(portal.problems.messages).toEqual([]);
   });
@@ -175,10 +153,10 @@ describe("the user menu and the account screens", () => {
 
 describe("registration notes", () => {
   it("sends the optional notes with the registration", async () => {
-    portal = await openPortal(browser);
+    portal = await suite.open();
     const { page } = portal;
     const suffix = uniqueSuffix();
-    await page.goto(`${server.url}/auth`);
+    await page.goto(`${suite.server().url}/auth`);
     await page.getByRole("tab", { name: "Register" }).click();
     const form = page.getByRole("form", { name: "Register" });
     await form.getByLabel("First name").fill("Nora");
@@ -188,7 +166,7 @@ describe("registration notes", () => {
     await form.getByLabel("Password").fill("Nora-Writes-Notes-8");
     await form.getByLabel("Notes").fill("We invoice about 300 clients a month.");
     await form.getByRole("button", { name: "Register" }).click();
-    await page.waitForURL(`${server.url}/dashboard`);
+    await page.waitForURL(`${suite.server().url}/dashboard`);
 
     const db = await testDb();
     const saved = await db.prisma.user.findFirstOrThrow({ where: { username: `nora_${suffix}` } });

@@ -1,4 +1,3 @@
-import type { Browser } from "playwright-core";
 import { testDb } from "../services/shared/testing/db";
 import {
   createSecurityQuestions,
@@ -6,30 +5,14 @@ import {
   TEST_PASSWORD,
   TEST_SECURITY_ANSWERS,
 } from "../services/shared/testing/factories";
-import { launchBrowser } from "./support/browser";
-import { openPortal, type PortalPage, signInThroughApi, waitForToast } from "./support/portal";
-import { startTestServer, type TestServer } from "./support/server";
+import { type PortalPage, signInThroughApi, waitForToast } from "./support/portal";
+import { browserSuite } from "./support/suite";
 
 // The other screens of /auth (reset, verification, security questions), the login failures of
 // spec §8 that depend on the account, and the toast region's keyboard and swipe handling.
 
-let server: TestServer;
-let browser: Browser;
+const suite = browserSuite();
 let portal: PortalPage;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-afterEach(async () => {
-  await portal?.close();
-});
 
 const QUESTIONS = [
   "What was the name of your first pet?",
@@ -38,7 +21,7 @@ const QUESTIONS = [
 ];
 
 async function submitLogin(p: PortalPage, login: string, password: string = TEST_PASSWORD): Promise<void> {
-  await p.page.goto(`${server.url}/auth`);
+  await p.page.goto(`${suite.server().url}/auth`);
   const form = p.page.getByRole("form", { name: "Login" });
   await form.getByLabel("Username or email").fill(login);
   await form.getByLabel("Password").fill(password);
@@ -49,7 +32,7 @@ describe("/auth flows in the browser", () => {
   it("tells a deactivated account to call support", async () => {
     const db = await testDb();
     const user = await createUser(db, { userType: "client", userStatus: "inactive" });
-    portal = await openPortal(browser, [/status of 403 .*\/api\/login\)$/]);
+    portal = await suite.open([/status of 403 .*\/api\/login\)$/]);
     await submitLogin(portal, user.username);
     await waitForToast(
       portal.page,
@@ -62,7 +45,7 @@ describe("/auth flows in the browser", () => {
   it("asks an unverified account to verify its email first", async () => {
     const db = await testDb();
     const user = await createUser(db, { userType: "client", emailVerified: false });
-    portal = await openPortal(browser, [/status of 403 .*\/api\/login\)$/]);
+    portal = await suite.open([/status of 403 .*\/api\/login\)$/]);
     await submitLogin(portal, user.username);
     await waitForToast(
       portal.page,
@@ -74,9 +57,9 @@ describe("/auth flows in the browser", () => {
   it("lets an unverified account ask for a new verification link, which replaces the old one", async () => {
     const db = await testDb();
     const user = await createUser(db, { userType: "client", emailVerified: false });
-    portal = await openPortal(browser);
+    portal = await suite.open();
     const { page } = portal;
-    await page.goto(`${server.url}/auth`);
+    await page.goto(`${suite.server().url}/auth`);
     await page.getByRole("link", { name: "Resend verification email" }).click();
     const form = page.getByRole("form", { name: "Resend verification email" });
     await form.getByLabel("Email").fill(user.email.toUpperCase());
@@ -103,7 +86,7 @@ describe("/auth flows in the browser", () => {
     const db = await testDb();
     const user = await createUser(db, { userType: "client", securityLevel: "enhanced", firstName: "Ena" });
     await createSecurityQuestions(db, user.id);
-    portal = await openPortal(browser, [/status of 40\d .*\/api\/verify-security-answers\)$/]);
+    portal = await suite.open([/status of 40\d .*\/api\/verify-security-answers\)$/]);
     const { page } = portal;
     await submitLogin(portal, user.username);
 
@@ -121,7 +104,7 @@ describe("/auth flows in the browser", () => {
 
     await step.getByLabel(label).fill(`  ${(TEST_SECURITY_ANSWERS[index] ?? "").toUpperCase()} `);
     await step.getByRole("button", { name: "Verify" }).click();
-    await page.waitForURL(`${server.url}/dashboard`);
+    await page.waitForURL(`${suite.server().url}/dashboard`);
     await waitForToast(page, "Security verification successful Your identity has been verified.");
     await page.getByText("Welcome, Ena", { exact: true }).waitFor();
     expect(portal.problems.messages).toEqual([]);
@@ -130,10 +113,10 @@ describe("/auth flows in the browser", () => {
   it("lets a signed-in user set their security questions", async () => {
     const db = await testDb();
     const user = await createUser(db, { userType: "prospect" });
-    portal = await openPortal(browser, [/status of 404 .*\/api\/security-questions\/\d+\)$/]);
+    portal = await suite.open([/status of 404 .*\/api\/security-questions\/\d+\)$/]);
     const { page } = portal;
-    await signInThroughApi(page, server, user.username);
-    await page.goto(`${server.url}/auth?mode=security-questions`);
+    await signInThroughApi(page, suite.server(), user.username);
+    await page.goto(`${suite.server().url}/auth?mode=security-questions`);
 
     const form = page.getByRole("form", { name: "Security questions" });
     await form.getByRole("button", { name: "Save security questions" }).click();
@@ -145,16 +128,16 @@ describe("/auth flows in the browser", () => {
     }
     await form.getByRole("button", { name: "Save security questions" }).click();
     await waitForToast(page, "Security questions saved Your security questions have been set successfully.");
-    await page.waitForURL(`${server.url}/dashboard`);
+    await page.waitForURL(`${suite.server().url}/dashboard`);
     const saved = await db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
     expect(saved.securityQuestionsSet).toBe(true);
     expect(portal.problems.messages).toEqual([]);
   });
 
   it("accepts a reset request with the same answer whether or not the account exists", async () => {
-    portal = await openPortal(browser);
+    portal = await suite.open();
     const { page } = portal;
-    await page.goto(`${server.url}/auth`);
+    await page.goto(`${suite.server().url}/auth`);
     await page.getByRole("link", { name: "Forgot your password?" }).click();
     const form = page.getByRole("form", { name: "Reset password" });
     await form.getByLabel("Email").fill("nobody-here@example.test");
@@ -167,12 +150,12 @@ describe("/auth flows in the browser", () => {
   });
 
   it("refuses a reset link or verification link that is not valid", async () => {
-    portal = await openPortal(browser, [/status of 400 .*\/api\/(reset-password\/confirm|verify-email)\)$/]);
+    portal = await suite.open([/status of 400 .*\/api\/(reset-password\/confirm|verify-email)\)$/]);
     const { page } = portal;
-    await page.goto(`${server.url}/auth?mode=verify-email&token=${"x".repeat(40)}`);
+    await page.goto(`${suite.server().url}/auth?mode=verify-email&token=${"x".repeat(40)}`);
     await waitForToast(page, "Email verification failed This verification link is invalid or has expired");
 
-    await page.goto(`${server.url}/auth?mode=reset-password&token=${"y".repeat(40)}`);
+    await page.goto(`${suite.server().url}/auth?mode=reset-password&token=${"y".repeat(40)}`);
     const form = page.getByRole("form", { name: "Set a new password" });
     await form.getByLabel("New password", { exact: true }).fill("Brand-New-Secret-7");
     await form.getByLabel("Confirm new password").fill("Brand-New-Secret-8");
@@ -185,9 +168,9 @@ describe("/auth flows in the browser", () => {
   });
 
   it("focuses the toast region on F8 and dismisses a toast swiped to the right", async () => {
-    portal = await openPortal(browser);
+    portal = await suite.open();
     const { page } = portal;
-    await page.goto(`${server.url}/auth?mode=forgot-password`);
+    await page.goto(`${suite.server().url}/auth?mode=forgot-password`);
     const form = page.getByRole("form", { name: "Reset password" });
     await form.getByLabel("Email").fill("someone@example.test");
     await form.getByRole("button", { name: "Send reset link" }).click();

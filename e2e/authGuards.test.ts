@@ -1,29 +1,12 @@
-import type { Browser } from "playwright-core";
 import { testDb } from "../services/shared/testing/db";
 import { createAdmin, createUser } from "../services/shared/testing/factories";
-import { launchBrowser } from "./support/browser";
-import { openPortal, type PortalPage, signInThroughApi, waitForToast } from "./support/portal";
-import { startTestServer, type TestServer } from "./support/server";
+import { type PortalPage, signInThroughApi, waitForToast } from "./support/portal";
+import { browserSuite } from "./support/suite";
 
 // The route guards of spec §4 and the top bar's admin link (spec §2), per user type.
 
-let server: TestServer;
-let browser: Browser;
+const suite = browserSuite();
 let portal: PortalPage;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-afterEach(async () => {
-  await portal?.close();
-});
 
 const mainNav = (p: PortalPage) => p.page.getByRole("navigation", { name: "Main" });
 
@@ -31,11 +14,11 @@ describe("route guards in the browser", () => {
   it("sends a prospect from /documents to /prospect-landing with the 'Access Restricted' toast", async () => {
     const db = await testDb();
     const prospect = await createUser(db, { userType: "prospect" });
-    portal = await openPortal(browser);
-    await signInThroughApi(portal.page, server, prospect.username);
+    portal = await suite.open();
+    await signInThroughApi(portal.page, suite.server(), prospect.username);
 
-    await portal.page.goto(`${server.url}/documents`);
-    await portal.page.waitForURL(`${server.url}/prospect-landing`);
+    await portal.page.goto(`${suite.server().url}/documents`);
+    await portal.page.waitForURL(`${suite.server().url}/prospect-landing`);
     await waitForToast(
       portal.page,
       "Access Restricted This feature is only available to clients. Please contact your administrator for assistance.",
@@ -46,10 +29,10 @@ describe("route guards in the browser", () => {
   it("lets a client open /documents", async () => {
     const db = await testDb();
     const client = await createUser(db, { userType: "client" });
-    portal = await openPortal(browser);
-    await signInThroughApi(portal.page, server, client.username);
+    portal = await suite.open();
+    await signInThroughApi(portal.page, suite.server(), client.username);
 
-    await portal.page.goto(`${server.url}/documents`);
+    await portal.page.goto(`${suite.server().url}/documents`);
     await portal.page.getByRole("heading", { level: 1, name: "Documents" }).waitFor();
     expect(new URL(portal.page.url()).pathname).toBe("/documents");
     expect(portal.problems.messages).toEqual([]);
@@ -64,9 +47,9 @@ describe("route guards in the browser", () => {
       [await createUser(db, { userType: "prospect" }), false],
     ] as const;
     for (const [user, sees] of cases) {
-      portal = await openPortal(browser);
-      await signInThroughApi(portal.page, server, user.username);
-      await portal.page.goto(`${server.url}/pro-app-features`);
+      portal = await suite.open();
+      await signInThroughApi(portal.page, suite.server(), user.username);
+      await portal.page.goto(`${suite.server().url}/pro-app-features`);
       await portal.page.getByText(`Welcome, ${user.firstName}`, { exact: true }).waitFor();
       const links = await mainNav(portal).getByRole("link").allInnerTexts();
       expect({ userType: user.userType, sees: links.includes("Admin Dashboard") }).toEqual({
@@ -81,11 +64,11 @@ describe("route guards in the browser", () => {
   it("sends a non-admin from /admin/user-management to /dashboard", async () => {
     const db = await testDb();
     const client = await createUser(db, { userType: "client" });
-    portal = await openPortal(browser);
-    await signInThroughApi(portal.page, server, client.username);
+    portal = await suite.open();
+    await signInThroughApi(portal.page, suite.server(), client.username);
 
-    await portal.page.goto(`${server.url}/admin/user-management`);
-    await portal.page.waitForURL(`${server.url}/dashboard`);
+    await portal.page.goto(`${suite.server().url}/admin/user-management`);
+    await portal.page.waitForURL(`${suite.server().url}/dashboard`);
     await expect(portal.page.getByRole("heading", { name: "User Management" }).count()).resolves.toBe(0);
     expect(portal.problems.messages).toEqual([]);
   });
@@ -93,11 +76,11 @@ describe("route guards in the browser", () => {
   it("tells a user admin without manage:config 'Permission Denied' on /admin/storage, with a way back", async () => {
     const db = await testDb();
     const userAdmin = await createAdmin(db, { userType: "userAdmin" });
-    portal = await openPortal(browser);
+    portal = await suite.open();
     const { page } = portal;
-    await signInThroughApi(page, server, userAdmin.username);
+    await signInThroughApi(page, suite.server(), userAdmin.username);
 
-    await page.goto(`${server.url}/admin/storage`);
+    await page.goto(`${suite.server().url}/admin/storage`);
     const alert = page.getByRole("alert").filter({ hasText: "Permission Denied" });
     await alert.waitFor();
     await expect(alert.textContent()).resolves.toContain(
@@ -106,17 +89,17 @@ describe("route guards in the browser", () => {
     await expect(page.getByRole("heading", { name: "Storage Settings" }).count()).resolves.toBe(0);
 
     await alert.getByRole("button", { name: "Back to Dashboard" }).click();
-    await page.waitForURL(`${server.url}/dashboard`);
+    await page.waitForURL(`${suite.server().url}/dashboard`);
     expect(portal.problems.messages).toEqual([]);
   });
 
   it("lets a main admin open /admin/storage", async () => {
     const db = await testDb();
     const admin = await createAdmin(db);
-    portal = await openPortal(browser);
-    await signInThroughApi(portal.page, server, admin.username);
+    portal = await suite.open();
+    await signInThroughApi(portal.page, suite.server(), admin.username);
 
-    await portal.page.goto(`${server.url}/admin/storage`);
+    await portal.page.goto(`${suite.server().url}/admin/storage`);
     await portal.page.getByRole("heading", { level: 1, name: "Storage Settings" }).waitFor();
     expect(portal.problems.messages).toEqual([]);
   });

@@ -1,39 +1,22 @@
-import type { Browser } from "playwright-core";
 import { testDb } from "../services/shared/testing/db";
 import { createUser } from "../services/shared/testing/factories";
-import { launchBrowser } from "./support/browser";
-import { openPortal, type PortalPage, signInThroughApi, waitForToast } from "./support/portal";
-import { startTestServer, type TestServer } from "./support/server";
+import { type PortalPage, signInThroughApi, waitForToast } from "./support/portal";
+import { browserSuite } from "./support/suite";
 
 // Session idle tracking (spec §4, §9) driven by Playwright's fake clock.
 
-let server: TestServer;
-let browser: Browser;
+const suite = browserSuite();
 let portal: PortalPage;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-afterEach(async () => {
-  await portal?.close();
-});
 
 describe("session idle tracking in the browser", () => {
   it("warns after 28 idle minutes, and activity puts the warning off", async () => {
     const db = await testDb();
     const user = await createUser(db, { userType: "client", firstName: "Idle" });
-    portal = await openPortal(browser);
+    portal = await suite.open();
     const { page } = portal;
     await page.clock.install();
-    await signInThroughApi(page, server, user.username);
-    await page.goto(`${server.url}/pro-app-features`);
+    await signInThroughApi(page, suite.server(), user.username);
+    await page.goto(`${suite.server().url}/pro-app-features`);
     await page.getByText("Welcome, Idle", { exact: true }).waitFor();
 
     // 27 quiet minutes, then activity: no warning yet, and the timer starts again.
@@ -57,21 +40,21 @@ describe("session idle tracking in the browser", () => {
   it("expires after 30 idle minutes: 'Session Expired', signed out, sent to /auth", async () => {
     const db = await testDb();
     const user = await createUser(db, { userType: "client", firstName: "Sleepy" });
-    portal = await openPortal(browser);
+    portal = await suite.open();
     const { page } = portal;
     await page.clock.install();
-    await signInThroughApi(page, server, user.username);
-    await page.goto(`${server.url}/pro-app-features`);
+    await signInThroughApi(page, suite.server(), user.username);
+    await page.goto(`${suite.server().url}/pro-app-features`);
     await page.getByText("Welcome, Sleepy", { exact: true }).waitFor();
 
     // the page ends the server session with a fire-and-forget POST /api/logout
     const loggedOut = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/logout");
     await page.clock.runFor("30:00");
-    await page.waitForURL(`${server.url}/auth`);
+    await page.waitForURL(`${suite.server().url}/auth`);
     expect((await loggedOut).status()).toBe(200);
     await waitForToast(page, "Session Expired Your session has expired. Please log in again.");
     // The server session ended too.
-    const res = await page.context().request.get(`${server.url}/api/user`);
+    const res = await page.context().request.get(`${suite.server().url}/api/user`);
     expect(res.status()).toBe(401);
     expect(portal.problems.messages).toEqual([]);
   });
@@ -79,7 +62,7 @@ describe("session idle tracking in the browser", () => {
   it("at 30 idle minutes asks GET /api/session-check before it signs out", async () => {
     const db = await testDb();
     const user = await createUser(db, { userType: "client", firstName: "Checked" });
-    portal = await openPortal(browser);
+    portal = await suite.open();
     const { page } = portal;
     let checksSinceMark = 0;
     let checksBeforeLogout = -1;
@@ -92,14 +75,14 @@ describe("session idle tracking in the browser", () => {
       await route.continue();
     });
     await page.clock.install();
-    await signInThroughApi(page, server, user.username);
-    await page.goto(`${server.url}/pro-app-features`);
+    await signInThroughApi(page, suite.server(), user.username);
+    await page.goto(`${suite.server().url}/pro-app-features`);
     await page.getByText("Welcome, Checked", { exact: true }).waitFor();
 
     await page.clock.runFor("29:45");
     checksSinceMark = 0;
     await page.clock.runFor("00:15");
-    await page.waitForURL(`${server.url}/auth`);
+    await page.waitForURL(`${suite.server().url}/auth`);
     await waitForToast(page, "Session Expired Your session has expired. Please log in again.");
     expect(checksBeforeLogout).toBeGreaterThanOrEqual(1);
     expect(portal.problems.messages).toEqual([]);
@@ -108,11 +91,11 @@ describe("session idle tracking in the browser", () => {
   it("keeps the user signed in while another tab of the portal is in use", async () => {
     const db = await testDb();
     const user = await createUser(db, { userType: "client", firstName: "Tabs" });
-    portal = await openPortal(browser);
+    portal = await suite.open();
     const { page } = portal;
     await page.clock.install();
-    await signInThroughApi(page, server, user.username);
-    await page.goto(`${server.url}/pro-app-features`);
+    await signInThroughApi(page, suite.server(), user.username);
+    await page.goto(`${suite.server().url}/pro-app-features`);
     await page.getByText("Welcome, Tabs", { exact: true }).waitFor();
 
     await page.clock.runFor("20:00");

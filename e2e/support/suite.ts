@@ -10,6 +10,8 @@ import { startTestServer, type TestServer } from "./server";
 export interface BrowserSuite {
   server(): TestServer;
   db(): Db;
+  /** Opens a new context (its own cookies); `expected` names problems the test provokes on purpose. */
+  open(expected?: readonly RegExp[]): Promise<PortalPage>;
   /** Opens a new context signed in as `user` (POST /api/login) on `path`. */
   signedIn(user: User, path: string): Promise<Page>;
 }
@@ -36,20 +38,27 @@ export function browserSuite(env: Record<string, string> = {}): BrowserSuite {
   afterEach(async () => {
     const opened = portals;
     portals = [];
+    // what the pages reported during the test, before closing them aborts anything still loading
+    const reported = opened.map((p) => [...p.problems.messages]);
     for (const p of opened) await p.close();
-    for (const p of opened) expect(p.problems.messages).toEqual([]);
+    for (const messages of reported) expect(messages).toEqual([]);
   });
 
   const ready = <T>(value: T | undefined, name: string): T => {
     if (value === undefined) throw new Error(`${name} is not ready: use it inside a test`);
     return value;
   };
+  const open = async (expected: readonly RegExp[] = []) => {
+    const portal = await openPortal(ready(browser, "the browser"), expected);
+    portals.push(portal);
+    return portal;
+  };
   return {
     server: () => ready(server, "the server"),
     db: () => ready(db, "the database"),
+    open,
     async signedIn(user, path) {
-      const portal = await openPortal(ready(browser, "the browser"));
-      portals.push(portal);
+      const portal = await open();
       const url = ready(server, "the server").url;
       await signInThroughApi(portal.page, ready(server, "the server"), user.username);
       await portal.page.goto(`${url}${path}`);
