@@ -2,9 +2,10 @@ import { DateTime } from "luxon";
 import type { Page } from "playwright-core";
 import { BUSINESS_TIME_ZONE } from "../schema/validation/appointment";
 import { bookAppointment } from "../services/appointment/bookAppointment";
+import { SLOT_TAKEN_MESSAGE } from "../services/appointment/errors";
 import { createAdmin, createUser } from "../services/shared/testing/factories";
 import { currentMonday } from "../web/src/pages/admin/appointments/adminAppointments";
-import { book, freeWeekday } from "./support/appointments";
+import { freeWeekday } from "./support/appointments";
 import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
@@ -19,21 +20,28 @@ function pacific(date: string, time: string): string {
   return DateTime.fromISO(`${date}T${time}`, { zone: BUSINESS_TIME_ZONE }).toUTC().toISO() ?? "";
 }
 
+/** Books a pending phone appointment for `user` at a business date and time, as the service does. */
+async function seedPending(user: { id: number }, date: string, time: string): Promise<void> {
+  await bookAppointment({
+    db: suite.db(),
+    actor: { id: user.id, manages: false },
+    input: { appointmentType: "phone", dateTime: pacific(date, time) },
+  });
+}
+
 /** The table row of the appointment of the client with this email. */
 const rowOf = (page: Page, email: string) =>
   page.getByRole("table", { name: "Appointments" }).locator("tbody tr").filter({ hasText: email });
 
 describe("Appointment Administration in the browser", () => {
-  it("confirms a client's booking, and the client sees it confirmed", async () => {
+  it("confirms a client's pending booking through the dialog, and the client sees it confirmed", async () => {
     const date = await freeWeekday(suite.db(), 3);
     const client = await createUser(suite.db(), {
       userType: "client",
       firstName: "Cleo",
       lastName: "Booker",
     });
-    const clientPage = await signedIn(client, "/appointments");
-    await book(clientPage, date, "11:00 AM", "Microsoft Teams");
-    await waitForToast(clientPage, "Appointment scheduled Your appointment has been scheduled successfully");
+    await seedPending(client, date, "11:00");
 
     const admin = await createAdmin(suite.db());
     const page = await signedIn(admin, "/admin/appointments");
@@ -42,13 +50,21 @@ describe("Appointment Administration in the browser", () => {
     const row = rowOf(page, client.email);
     await row.getByText("Pending").waitFor();
     await expect(row.textContent()).resolves.toContain("11:00 AM");
+    await expect(row.textContent()).resolves.toContain("Cleo Booker");
     await row.getByRole("button", { name: "Confirm" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Confirm appointment" }).click();
     await waitForToast(page, /^Appointment confirmed /);
     await row.getByText("Confirmed").waitFor();
     await expect(row.getByRole("button", { name: "Confirm" }).count()).resolves.toBe(0);
 
-    await clientPage.reload();
+    // the client's own API and their appointments list both say confirmed
+    const clientPage = await signedIn(client, "/appointments");
+    const mine = await clientPage.request.get(`${suite.server().url}/api/appointments/mine`);
+    expect(mine.ok()).toBe(true);
+    const appointments = (await mine.json()) as { dateTime: string; status: string }[];
+    expect(appointments).toEqual([
+      expect.objectContaining({ dateTime: pacific(date, "11:00"), status: "confirmed" }),
+    ]);
     await clientPage
       .locator(".my-appointment")
       .filter({ hasText: "11:00 AM" })
@@ -61,19 +77,16 @@ describe("Appointment Administration in the browser", () => {
     const admin = await createAdmin(suite.db());
     const cancelMe = await createUser(suite.db(), { userType: "client", lastName: "Cancelme" });
     const moveMe = await createUser(suite.db(), { userType: "client", lastName: "Moveme" });
-    for (const [user, time] of [
-      [cancelMe, "09:00"],
-      [moveMe, "09:30"],
-    ] as const) {
-      await bookAppointment({
-        db: suite.db(),
-        actor: { id: user.id, manages: false },
-        input: { appointmentType: "phone", dateTime: pacific(date, time) },
-      });
-    }
+    await seedPending(cancelMe, date, "09:00");
+    await seedPending(moveMe, date, "09:30");
     const page = await signedIn(admin, "/admin/appointments");
     await page.getByLabel("From").fill(date);
+    // a range that ends before it starts is refused in the form, not sent
+    await page.getByLabel("To").fill(DateTime.fromISO(date).minus({ days: 1 }).toISODate() ?? "");
+    await page.getByText("The From date must be on or before the To date").waitFor();
     await page.getByLabel("To").fill(date);
+    await rowOf(page, moveMe.email).waitFor();
+    await expect(page.getByText("The From date must be on or before the To date").count()).resolves.toBe(0);
 
     await rowOf(page, cancelMe.email).getByRole("button", { name: "Cancel" }).click();
     const cancelDialog = page.getByRole("dialog", { name: "Cancel appointment" });
@@ -91,6 +104,14 @@ describe("Appointment Administration in the browser", () => {
     const time = moveDialog.getByLabel("New time (Pacific time)");
     await time.locator("option", { hasText: /^2:00 PM$/ }).waitFor({ state: "attached" });
     await expect(time.locator("option", { hasText: /^9:30 AM/ }).isDisabled()).resolves.toBe(true);
+    // someone takes 1:00 PM after the picker has loaded: the server's message is shown, the dialog
+    // stays open and the picker now marks the slot taken
+    await time.selectOption({ label: "1:00 PM" });
+    const quick = await createUser(suite.db(), { userType: "client", lastName: "Quick" });
+    await seedPending(quick, date, "13:00");
+    await moveDialog.getByRole("button", { name: "Reschedule" }).click();
+    await waitForToast(page, `Failed to reschedule appointment ${SLOT_TAKEN_MESSAGE}`);
+    await time.locator("option", { hasText: /^1:00 PM \(taken\)$/ }).waitFor({ state: "attached" });
     await time.selectOption({ label: "2:00 PM" });
     await moveDialog.getByRole("button", { name: "Reschedule" }).click();
     await waitForToast(page, /^Appointment rescheduled Now on .* at 2:00 PM /);
@@ -116,10 +137,25 @@ describe("Appointment Administration in the browser", () => {
       .waitFor();
   });
 
-  it("keeps a client out of the page", async () => {
-    const client = await createUser(suite.db(), { userType: "client" });
-    const page = await signedIn(client, "/admin/appointments");
-    await page.waitForURL(`${suite.server().url}/dashboard`);
-    await expect(page.getByRole("heading", { name: "Appointment Administration" }).count()).resolves.toBe(0);
+  it("keeps users without manage:appointments out, in the browser and on the server", async () => {
+    for (const userType of ["client", "prospect"] as const) {
+      const user = await createUser(suite.db(), { userType });
+      const page = await signedIn(user, "/admin/appointments");
+      await page.waitForURL(`${suite.server().url}/dashboard`);
+      await expect(page.getByRole("heading", { name: "Appointment Administration" }).count()).resolves.toBe(
+        0,
+      );
+      // the guard is a convenience: the server refuses the list itself
+      const rest = await page.request.get(`${suite.server().url}/api/admin/appointments`);
+      expect(rest.status()).toBe(403);
+      const graphql = await page.request.post(`${suite.server().url}/graphql`, {
+        data: { query: "{ adminAppointments { id } }" },
+      });
+      const body = (await graphql.json()) as {
+        data?: unknown;
+        errors?: { extensions?: { code?: string } }[];
+      };
+      expect(body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    }
   });
 });

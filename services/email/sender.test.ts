@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "../shared/db";
 import { settle, waitFor } from "../shared/events/testing/bus";
+import type { EmailAttachment } from "./attachments";
+import { invitationAttachment } from "./invitation";
 import { loadMailContext, type MailContext } from "./mailContext";
 import { smtpTransport } from "./mailTransport";
 import { queueEmail } from "./queueEmail";
@@ -40,7 +42,7 @@ async function sender(options: Partial<Parameters<typeof startEmailSender>[0]> =
 }
 
 /** Queues password_changed notices to the given addresses, committed in one transaction. */
-async function queue(addresses: string[]): Promise<string> {
+async function queue(addresses: string[], attachments?: EmailAttachment[]): Promise<string> {
   const eventId = randomUUID();
   await db.prisma.$transaction(async (tx) => {
     const context: MailContext = await loadMailContext(tx);
@@ -52,6 +54,7 @@ async function queue(addresses: string[]): Promise<string> {
         to,
         context,
         variables: { firstName: "Ada", changedAt: "today", link: "https://portal.test/auth" },
+        attachments,
       });
     }
   });
@@ -163,5 +166,53 @@ describe("email sender", () => {
     expect(new Set(received.map((m) => m.to[0])).size).toBe(16);
     const rows = await db.prisma.emailMessage.findMany({ where: { toAddress: { in: addresses } } });
     expect(rows.every((r) => r.attempts === 1)).toBe(true);
+  });
+
+  it("sends the attachments stored with a message, the invitation as the calendar part, also after a retry", async () => {
+    const invitation = invitationAttachment({
+      appointmentId: 41,
+      dateTime: "2032-03-10T17:00:00.000Z",
+      appointmentType: "zoom",
+      status: "confirmed",
+      sequence: 3,
+      method: "REQUEST",
+      productName: "ESRT",
+      organizer: { name: "ESRT team", email: "team@firm.test" },
+      attendee: { name: "Ada Lovelace", email: "invited@client.test" },
+      publicUrl: "https://portal.test",
+      notes: null,
+    });
+    const statement: EmailAttachment = {
+      filename: "statement.pdf",
+      contentType: "application/pdf",
+      content: Buffer.from("%PDF-1.7 statement").toString("base64"),
+      encoding: "base64",
+    };
+    await smtp.stop();
+    await sender();
+    await queue(["invited@client.test"], [invitation, statement]);
+    const [stored] = await rowsTo("invited@client.test");
+    expect(stored?.attachments).toEqual([invitation, statement]);
+    await waitFor(
+      async () => ((await rowsTo("invited@client.test"))[0]?.attempts ?? 0) >= 1,
+      "a failed attempt",
+    );
+    await smtp.start();
+    await waitFor(async () => (await rowsTo("invited@client.test"))[0]?.status === "sent", "sent");
+    await settle(300);
+    const [mail] = smtp.to("invited@client.test");
+    expect(smtp.to("invited@client.test")).toHaveLength(1);
+    // what a mail client reads: the calendar part with its method, the .ics file and the PDF (line
+    // ends and the final line break are the MIME encoder's)
+    const lines = (text: string | undefined) => text?.split(/\r?\n/).filter((line) => line !== "");
+    const calendar = mail?.attachments.filter((a) => a.mimeType === "text/calendar") ?? [];
+    expect(calendar.map((a) => a.method)).toEqual(["REQUEST"]);
+    expect(lines(calendar[0]?.content)).toEqual(lines(invitation.content));
+    const ics = mail?.attachments.filter((a) => a.filename === "invite.ics") ?? [];
+    expect(ics.map((a) => lines(a.content))).toEqual([lines(invitation.content)]);
+    expect(mail?.attachments.filter((a) => a.mimeType === "application/pdf")).toEqual([
+      { filename: "statement.pdf", mimeType: "application/pdf", method: null, content: "%PDF-1.7 statement" },
+    ]);
+    expect(mail?.attachments).toHaveLength(3);
   });
 });

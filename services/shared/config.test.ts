@@ -12,6 +12,7 @@ describe("parseConfig", () => {
     expect(cfg.DATA_DIR).toBe(path.resolve("./data"));
     expect(cfg.WORKERS).toBe("all");
     expect(cfg.RELAY).toBe(true);
+    expect(cfg.APPOINTMENT_REMINDER_INTERVAL_MS).toBe(60_000);
   });
 
   it("reads and converts the values it is given", () => {
@@ -20,11 +21,13 @@ describe("parseConfig", () => {
       EMBEDDED: "1",
       DATABASE_URL: "postgresql://u@db:5432/portal",
       RELAY: "false",
+      APPOINTMENT_REMINDER_INTERVAL_MS: "15000",
     });
     expect(cfg.PORT).toBe(8080);
     expect(cfg.EMBEDDED).toBe(true);
     expect(cfg.DATABASE_URL).toBe("postgresql://u@db:5432/portal");
     expect(cfg.RELAY).toBe(false);
+    expect(cfg.APPOINTMENT_REMINDER_INTERVAL_MS).toBe(15_000);
   });
 
   it("treats empty values as unset, as in a copied .env.example", () => {
@@ -39,6 +42,8 @@ describe("parseConfig", () => {
     ["EMBEDDED", "maybe", /EMBEDDED/],
     ["WORKERS", "user;email", /WORKERS/],
     ["SESSION_SECRET", "short", /SESSION_SECRET: must be at least 32 characters$/m],
+    ["APPOINTMENT_REMINDER_INTERVAL_MS", "10", /APPOINTMENT_REMINDER_INTERVAL_MS/],
+    ["APPOINTMENT_REMINDER_INTERVAL_MS", "soon", /APPOINTMENT_REMINDER_INTERVAL_MS/],
   ])("stops with a message naming %s when it is %s", (name, value, message) => {
     expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => parseConfig({ [name]: value })).toThrow(message);

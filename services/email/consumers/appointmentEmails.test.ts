@@ -10,8 +10,10 @@ import { rescheduleAppointment } from "../../appointment/rescheduleAppointment";
 import type { Db } from "../../shared/db";
 import { settle, waitFor } from "../../shared/events/testing/bus";
 import { createAdmin, createUser } from "../../shared/testing/factories";
+import type { MailContext } from "../mailContext";
 import type { ReceivedMail, TestSmtp } from "../testing/smtpServer";
 import { type EmailPipeline, startEmailPipeline, TEST_PUBLIC_URL, TEST_TEAM_ADDRESS } from "../testing/world";
+import { appointmentVariables } from "./appointmentEmails";
 
 // Appointment emails end to end: the appointment service commits a change, the relay publishes it,
 // the email service queues the message with its invitation, the sender delivers it over real SMTP,
@@ -25,6 +27,21 @@ beforeAll(async () => {
   pipeline = await startEmailPipeline();
   ({ db, smtp } = pipeline);
 });
+
+/** Publishes a committed event once more, as JetStream does after a crash before the ack. */
+async function redeliver(type: string, appointmentId: number): Promise<void> {
+  const rows = await db.prisma.$queryRaw<{ id: string; subject: string; envelope: unknown }[]>`
+    SELECT id, subject, envelope FROM outbox_events
+    WHERE type = ${type} AND (envelope->'payload'->>'appointmentId')::int = ${appointmentId}`;
+  expect(rows).toHaveLength(1);
+  const [row] = rows;
+  if (!row) return;
+  await pipeline.transport.publish(
+    row.subject,
+    `${row.id}-again`,
+    new TextEncoder().encode(JSON.stringify(row.envelope)),
+  );
+}
 afterAll(async () => {
   await pipeline.stop();
 });
@@ -58,12 +75,14 @@ function invitation(mail: ReceivedMail | undefined) {
   if (!vevent) throw new Error("no VEVENT");
   const event = new ICAL.Event(vevent);
   const start = vevent.getFirstProperty("dtstart");
+  const end = vevent.getFirstProperty("dtend");
   return {
     partMethod: part.method,
     method: calendar.getFirstPropertyValue("method"),
     uid: event.uid,
     sequence: event.sequence,
     tzid: start?.getParameter("tzid"),
+    endTzid: end?.getParameter("tzid"),
     timezones: calendar.getAllSubcomponents("vtimezone").map((z) => z.getFirstPropertyValue("tzid")),
     start: event.startDate.toJSDate(),
     end: event.endDate.toJSDate(),
@@ -104,6 +123,7 @@ describe("appointment emails with calendar invitations", () => {
       uid: `appointment-${booked.id}@portal.test`,
       sequence: 0,
       tzid: "America/Los_Angeles",
+      endTzid: "America/Los_Angeles",
       timezones: ["America/Los_Angeles"],
       status: "TENTATIVE",
       summary: "ESRT consultation (Zoom meeting)",
@@ -180,7 +200,14 @@ describe("appointment emails with calendar invitations", () => {
 
     const [scheduled] = await mailsTo(prospect.email, 1);
     // the client is in Pacific time: no second time
+    expect(scheduled?.text).toContain("When: Thursday, March 11, 2032 at 2:30 PM (Pacific time, PST)");
     expect(scheduled?.text).not.toContain("Your time:");
+
+    // the booking's event delivered again changes nothing for the client or the team
+    await redeliver("appointment.scheduled", booked.id);
+    await settle(700);
+    expect(smtp.to(prospect.email)).toHaveLength(1);
+    expect(smtp.to(TEST_TEAM_ADDRESS).filter((m) => m.subject.includes("Alan Turing"))).toHaveLength(1);
 
     await cancelMyAppointment({ db, userId: prospect.id, appointmentId: booked.id, now: NOW });
     const cancelled = (await mailsTo(prospect.email, 2))[1];
@@ -203,13 +230,15 @@ describe("appointment emails with calendar invitations", () => {
     expect(claimed.reduce((a, b) => a + b, 0)).toBe(1);
     const reminder = (await mailsTo(client.email, 2))[1];
     expect(reminder?.subject).toBe("Reminder: your consultation tomorrow at 10:00 AM");
+    expect(reminder?.text).toContain("When: Friday, March 12, 2032 at 10:00 AM (Pacific time, PST)");
     expect(invitation(reminder)).toMatchObject({
       method: "REQUEST",
       uid: `appointment-${booked.id}@portal.test`,
       sequence: 0,
     });
     expect(await claimDueReminders({ db, now: dayBefore })).toBe(0);
-    await settle(500);
+    await redeliver("appointment.reminder_due", booked.id);
+    await settle(700);
     expect(smtp.to(client.email)).toHaveLength(2);
   });
 
@@ -265,5 +294,48 @@ describe("appointment emails with calendar invitations", () => {
     await settle(500);
     expect(smtp.to(client.email)).toHaveLength(3);
     expect(smtp.to(other.email)).toHaveLength(2);
+  });
+});
+
+describe("the times an appointment email shows", () => {
+  const context: MailContext = {
+    productName: "ESRT",
+    supportPhone: "",
+    teamAddress: TEST_TEAM_ADDRESS,
+    publicUrl: TEST_PUBLIC_URL,
+  };
+  const at = (timeZone: string | null) =>
+    appointmentVariables(
+      {
+        appointmentId: 1,
+        userId: 1,
+        email: "ada@example.test",
+        firstName: "Ada",
+        lastName: "Lovelace",
+        appointmentType: "teams",
+        // 4:30 PM Pacific daylight time on Friday 16 July 2032
+        dateTime: "2032-07-16T23:30:00.000Z",
+        timeZone,
+        notes: null,
+        sequence: 0,
+      },
+      context,
+    );
+
+  it("always gives Pacific time, and the client's own only when it is known, valid and reads differently", () => {
+    expect(at(null)).toMatchObject({
+      appointmentDate: "Friday, July 16, 2032",
+      appointmentTime: "4:30 PM",
+      timeZone: "Pacific time, PDT",
+      localTime: null,
+      appointmentType: "Microsoft Teams meeting",
+    });
+    // across the date line: the client's day is already Saturday
+    expect(at("Australia/Sydney").localTime).toBe("Saturday, July 17, 2032 at 9:30 AM (Australia/Sydney)");
+    expect(at("America/New_York").localTime).toBe("Friday, July 16, 2032 at 7:30 PM (America/New_York)");
+    expect(at("Not/AZone").localTime).toBeNull();
+    expect(at("America/Los_Angeles").localTime).toBeNull();
+    // another name for the same clock says nothing new
+    expect(at("America/Tijuana").localTime).toBeNull();
   });
 });

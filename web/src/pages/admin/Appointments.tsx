@@ -28,11 +28,15 @@ import {
   bySlot,
   countByStatus,
   currentMonday,
+  dateRangeProblem,
   isChangeable,
+  LIST_LIMIT,
   matchingClient,
   mondayOf,
+  pacificDate,
   type SortColumn,
   slotLabels,
+  sortedForTable,
   sortKey,
   workWeek,
 } from "./appointments/adminAppointments";
@@ -126,6 +130,7 @@ function AppointmentsTable({ onAction }: ViewProps) {
     column: "dateTime",
     descending: false,
   });
+  const rangeProblem = dateRangeProblem(from, to);
   const { data, loading, error } = useAdminAppointmentsQuery({
     variables: {
       from: from || undefined,
@@ -133,10 +138,14 @@ function AppointmentsTable({ onAction }: ViewProps) {
       status: status || undefined,
       sort: sortKey(sort.column, sort.descending),
     },
+    skip: rangeProblem !== null,
     fetchPolicy: "cache-and-network",
   });
-  const all = data?.adminAppointments ?? [];
-  const shown = useMemo(() => matchingClient(all, search), [all, search]);
+  const all = rangeProblem ? [] : (data?.adminAppointments ?? []);
+  const shown = useMemo(
+    () => sortedForTable(matchingClient(all, search), sort.column, sort.descending),
+    [all, search, sort],
+  );
   const counts = countByStatus(shown);
 
   const header = (column: SortColumn, label: string) => {
@@ -169,10 +178,17 @@ function AppointmentsTable({ onAction }: ViewProps) {
             onChange={(e) => setFrom(e.currentTarget.value)}
           />
         </FormGroup>
-        <FormGroup label="To" labelFor="appointments-to" inline>
+        <FormGroup
+          label="To"
+          labelFor="appointments-to"
+          inline
+          intent={rangeProblem ? Intent.DANGER : Intent.NONE}
+          helperText={rangeProblem ?? undefined}
+        >
           <InputGroup
             id="appointments-to"
             type="date"
+            intent={rangeProblem ? Intent.DANGER : Intent.NONE}
             value={to}
             onChange={(e) => setTo(e.currentTarget.value)}
           />
@@ -208,13 +224,22 @@ function AppointmentsTable({ onAction }: ViewProps) {
           </Tag>
         ))}
       </div>
-      <QueryState loading={loading && !data} error={data ? undefined : error} empty={shown.length === 0} />
+      {all.length >= LIST_LIMIT && (
+        <Callout intent={Intent.WARNING} compact>
+          Only the first {LIST_LIMIT} appointments are listed. Narrow the dates or the status to see the rest.
+        </Callout>
+      )}
+      <QueryState
+        loading={loading && !data && !rangeProblem}
+        error={data ? undefined : error}
+        empty={shown.length === 0 && !rangeProblem}
+      />
       {shown.length > 0 && (
         <HTMLTable striped interactive compact className="admin-appointments-table" aria-label="Appointments">
           <thead>
             <tr>
               {header("dateTime", "Date and time (Pacific)")}
-              <th>Client</th>
+              {header("client", "Client")}
               <th>Type</th>
               {header("status", "Status")}
               <th>Notes</th>
@@ -236,7 +261,7 @@ function AppointmentsTable({ onAction }: ViewProps) {
                   {a.cancelReason && <div className={Classes.TEXT_MUTED}>{a.cancelReason}</div>}
                 </td>
                 <td className="admin-appointments-notes">{a.notes}</td>
-                <td>{new Date(a.createdAt).toLocaleDateString("en-US")}</td>
+                <td>{pacificDate(a.createdAt)}</td>
                 <td>
                   <ActionButtons appointment={a} onAction={onAction} />
                 </td>

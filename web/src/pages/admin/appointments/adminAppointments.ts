@@ -115,8 +115,55 @@ export function isChangeable(a: AdminAppointmentLike, now: Date = new Date()): b
   return a.status !== "cancelled" && new Date(a.dateTime).getTime() > now.getTime();
 }
 
-/** The server's sort key for a column and direction ("dateTime", "-createdAt", …). */
-export type SortColumn = "dateTime" | "createdAt" | "status";
-export function sortKey(column: SortColumn, descending: boolean): string {
+/** A sortable column of the table: the server sorts by date, booking time and status, the browser by client. */
+export type SortColumn = "dateTime" | "createdAt" | "status" | "client";
+
+/**
+ * The server's sort key for a column and direction ("dateTime", "-createdAt", …); the client column
+ * is sorted in the browser over the server's default order (soonest first), so it has none.
+ */
+export function sortKey(column: SortColumn, descending: boolean): string | undefined {
+  if (column === "client") return undefined;
   return descending ? `-${column}` : column;
+}
+
+/** The appointments in the table's order: by client (last, first name, then email) when asked, else as listed. */
+export function sortedForTable<T extends AdminAppointmentLike>(
+  appointments: readonly T[],
+  column: SortColumn,
+  descending: boolean,
+): T[] {
+  if (column !== "client") return [...appointments];
+  const collator = new Intl.Collator("en", { sensitivity: "base" });
+  const key = (a: T) => [a.clientLastName, a.clientFirstName, a.clientEmail];
+  const sign = descending ? -1 : 1;
+  // Array.prototype.sort is stable, so one client's appointments keep the server's date order
+  return [...appointments].sort((x, y) => {
+    const [kx, ky] = [key(x), key(y)];
+    for (let i = 0; i < kx.length; i++) {
+      const c = collator.compare(kx[i] ?? "", ky[i] ?? "");
+      if (c !== 0) return sign * c;
+    }
+    return 0;
+  });
+}
+
+/** How many appointments the server lists at most for one query (services/appointment/adminListAppointments). */
+export const LIST_LIMIT = 500;
+
+/**
+ * What is wrong with a date range of the filters (business dates, YYYY-MM-DD, either may be empty),
+ * or null when the server can be asked.
+ */
+export function dateRangeProblem(from: string, to: string): string | null {
+  const valid = (d: string) =>
+    d === "" || (/^\d{4}-\d{2}-\d{2}$/.test(d) && DateTime.fromISO(d, { zone: BUSINESS_TIME_ZONE }).isValid);
+  if (!valid(from) || !valid(to)) return "Enter dates as YYYY-MM-DD";
+  if (from && to && from > to) return "The From date must be on or before the To date";
+  return null;
+}
+
+/** The business date (e.g. "Nov 8, 2032") of an instant, as the table's Booked column shows it. */
+export function pacificDate(iso: string): string {
+  return DateTime.fromISO(iso, { zone: BUSINESS_TIME_ZONE }).setLocale("en-US").toFormat("LLL d, yyyy");
 }
