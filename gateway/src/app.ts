@@ -19,6 +19,7 @@ import { currentServerConfig } from "./graphql/types/serverConfig";
 import { apiNotFound, errorHandler } from "./http/errorHandler";
 import { createMetrics } from "./http/metrics";
 import { type ReadinessChecks, readinessHandler } from "./http/readiness";
+import { redisGrace } from "./http/redisGrace";
 import { requestIdFor } from "./http/requestId";
 import { securityHeaders } from "./http/security";
 import { sessionMiddleware } from "./http/session";
@@ -127,7 +128,6 @@ export async function createApp(deps: AppDeps): Promise<App> {
   if (cfg.NODE_ENV !== "production") app.use("/graphiql", graphiqlRouter());
 
   app.use(express.json({ limit: cfg.JSON_BODY_LIMIT }));
-  const sessions = sessionMiddleware(cfg, deps.sessionStore);
   // The Redis session store's client is a node-redis v5 client like RedisClient.
   const redis =
     deps.redis ??
@@ -140,6 +140,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
     limiter: createRateLimiter({ redis, prefix: cfg.REDIS_PREFIX, rules: deps.rateLimits }),
   };
   const currentUser = loadSessionUser(identity);
+  // a reconnecting Redis gets a moment before the session is read (see ./http/redisGrace)
+  const sessions = redis
+    ? [redisGrace(redis), sessionMiddleware(cfg, deps.sessionStore)]
+    : [sessionMiddleware(cfg, deps.sessionStore)];
 
   // REST API
   const api = express.Router();

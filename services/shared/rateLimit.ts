@@ -5,7 +5,7 @@ import {
   RateLimiterRes,
 } from "rate-limiter-flexible";
 import { AppError } from "./errors";
-import type { RedisClient } from "./redis";
+import { type RedisClient, withDeadline } from "./redis";
 
 // Rate limits and growing delays kept in Redis, so that they hold across gateway instances (in the
 // embedded mode, in this process's memory). Two kinds:
@@ -66,10 +66,13 @@ function unavailable(cause: unknown): AppError {
   });
 }
 
-/** Runs a limiter call, turning a store failure into {@link unavailable}. */
+/**
+ * Runs a limiter call under a deadline (the library's MULTI blocks are not bounded by the Redis
+ * client's command timeout), turning a store failure or a silent store into {@link unavailable}.
+ */
 async function guarded<T>(work: () => Promise<T>): Promise<T> {
   try {
-    return await work();
+    return await withDeadline(work);
   } catch (err) {
     if (err instanceof RateLimiterRes || err instanceof AppError) throw err;
     throw unavailable(err);

@@ -1,5 +1,14 @@
 import { closedPort } from "../../gateway/src/testing/appHarness";
-import { connectRedis, createRedisClient, reconnectDelay } from "./redis";
+import {
+  connectRedis,
+  createRedisClient,
+  REDIS_COMMAND_TIMEOUT_MS,
+  REDIS_MAX_BACKOFF_MS,
+  readyWithin,
+  reconnectDelay,
+  withDeadline,
+} from "./redis";
+import { startPrivateRedis } from "./testing/privateRedis";
 
 describe("redis", () => {
   it("connects to the run's Redis and round-trips a key", async () => {
@@ -41,8 +50,49 @@ describe("redis", () => {
     }
   });
 
+  it("fails a command to a frozen Redis after its deadline, and answers again once it thaws", async () => {
+    const redis = await startPrivateRedis();
+    const client = await connectRedis(redis.url);
+    try {
+      await client.set("k", "before");
+      redis.freeze();
+      const started = Date.now();
+      await expect(client.get("k")).rejects.toThrow(/did not answer within/);
+      const elapsed = Date.now() - started;
+      expect(elapsed).toBeGreaterThanOrEqual(REDIS_COMMAND_TIMEOUT_MS - 50);
+      expect(elapsed).toBeLessThan(REDIS_COMMAND_TIMEOUT_MS + 400);
+      // a MULTI is a builder: its exec() is bounded by withDeadline
+      await expect(withDeadline(() => client.multi().get("k").exec(), 200)).rejects.toThrow(/within 200 ms/);
+      redis.thaw();
+      expect(await client.get("k")).toBe("before");
+    } finally {
+      redis.thaw();
+      client.destroy();
+      await redis.stop();
+    }
+  });
+
+  it("reconnects within its short backoff when Redis returns, so a waiting request finds it ready", async () => {
+    const redis = await startPrivateRedis();
+    const client = await connectRedis(redis.url);
+    try {
+      await redis.kill();
+      await expect(client.get("k")).rejects.toThrow();
+      // let the backoff reach its cap
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(client.isReady).toBe(false);
+      expect(await readyWithin(client, 50)).toBe(false);
+      await redis.start();
+      expect(await readyWithin(client, REDIS_MAX_BACKOFF_MS + 150)).toBe(true);
+      expect(await client.ping()).toBe("PONG");
+    } finally {
+      client.destroy();
+      await redis.stop();
+    }
+  });
+
   it("backs off exponentially, capped, and never gives up", () => {
-    expect(reconnectDelay(0)).toBeLessThanOrEqual(100);
+    expect(reconnectDelay(0)).toBeLessThanOrEqual(50);
     expect(reconnectDelay(3)).toBeGreaterThan(reconnectDelay(0));
     for (const retries of [20, 1000, 1e6]) {
       const delay = reconnectDelay(retries, 5000);

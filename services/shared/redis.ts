@@ -9,33 +9,76 @@ export type RedisClient = ReturnType<typeof createClient>;
 export interface RedisOptions {
   /** How long the first connection may take before connectRedis gives up (default 5000 ms). */
   initialConnectTimeoutMs?: number;
-  /** Longest pause between two reconnection attempts (default 5000 ms). */
+  /** Longest pause between two reconnection attempts (default {@link REDIS_MAX_BACKOFF_MS}). */
   maxBackoffMs?: number;
+  /** How long one command may wait for its answer (default {@link REDIS_COMMAND_TIMEOUT_MS}). */
+  commandTimeoutMs?: number;
 }
+
+/** Calls of the client that manage its connection: never put under a command's deadline. */
+const CONNECTION_CALLS = new Set<PropertyKey>(["connect", "quit", "close", "disconnect", "destroy"]);
+
+/**
+ * The client with every command it answers with a promise put under a deadline of `ms`. node-redis's
+ * own command timeout stops counting once a command is written, so a Redis that is frozen (SIGSTOP,
+ * a partition) with its connection open would leave callers waiting forever. A command that misses
+ * its deadline is abandoned; its late answer, if one comes, is dropped by the client. MULTI blocks
+ * return a builder, not a promise: wrap their exec() in {@link withDeadline}.
+ */
+function withCommandDeadlines(client: RedisClient, ms: number): RedisClient {
+  return new Proxy(client, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== "function" || CONNECTION_CALLS.has(property)) return value;
+      return (...args: unknown[]) => {
+        const result: unknown = Reflect.apply(value, target, args);
+        return result instanceof Promise ? withDeadline(() => result, ms) : result;
+      };
+    },
+  });
+}
+
+/**
+ * How long one Redis command may wait for its answer. A frozen or partitioned Redis keeps its
+ * connection open and answers nothing: without a bound, every request that needs it would hang.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+
+/**
+ * Longest pause between two reconnection attempts. Short, so that the portal is back within a
+ * moment of Redis; an attempt against a refused port costs next to nothing.
+ */
+export const REDIS_MAX_BACKOFF_MS = 250;
+
+/** Most commands waiting at once; beyond it a command fails at once rather than piling up. */
+export const REDIS_MAX_QUEUED_COMMANDS = 5000;
 
 const log = () => logger("redis");
 
 /**
- * Delay before reconnection attempt `retries` (0-based): exponential from 100 ms, capped, with a
+ * Delay before reconnection attempt `retries` (0-based): exponential from 50 ms, capped, with a
  * little jitter so that many processes do not reconnect in lock step. Never gives up.
  */
-export function reconnectDelay(retries: number, maxBackoffMs = 5000): number {
-  const base = Math.min(maxBackoffMs, 100 * 2 ** Math.min(retries, 16));
+export function reconnectDelay(retries: number, maxBackoffMs = REDIS_MAX_BACKOFF_MS): number {
+  const base = Math.min(maxBackoffMs, 50 * 2 ** Math.min(retries, 16));
   return Math.round(base * (0.8 + Math.random() * 0.2));
 }
 
 /**
- * Builds a node-redis client that is not connected yet: 3 s connect timeout, capped exponential
- * reconnects forever, errors logged (never thrown as unhandled 'error' events) and no offline queue,
- * so a command issued while Redis is away fails at once instead of hanging.
+ * Builds a node-redis client that is not connected yet: 1 s connect timeout, quick capped
+ * reconnects forever, errors logged (never thrown as unhandled 'error' events), no offline queue (a
+ * command issued while Redis is away fails at once instead of hanging) and a deadline on every
+ * command (a frozen Redis fails a command after {@link REDIS_COMMAND_TIMEOUT_MS}). MULTI blocks are
+ * not bounded by the client: wrap their exec() in {@link withDeadline}.
  */
 export function createRedisClient(url: string, options: RedisOptions = {}): RedisClient {
-  const maxBackoffMs = options.maxBackoffMs ?? 5000;
+  const maxBackoffMs = options.maxBackoffMs ?? REDIS_MAX_BACKOFF_MS;
   const client = createClient({
     url,
     disableOfflineQueue: true,
+    commandsQueueMaxLength: REDIS_MAX_QUEUED_COMMANDS,
     socket: {
-      connectTimeout: 3000,
+      connectTimeout: 1000,
       reconnectStrategy: (retries: number) => reconnectDelay(retries, maxBackoffMs),
     },
   });
@@ -48,7 +91,7 @@ export function createRedisClient(url: string, options: RedisOptions = {}): Redi
     log().warn({ err: err instanceof Error ? err.message : String(err) }, "redis connection error");
   });
   client.on("ready", () => log().debug("redis ready"));
-  return client;
+  return withCommandDeadlines(client, options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS);
 }
 
 /**
@@ -75,4 +118,58 @@ export async function connectRedis(url: string, options: RedisOptions = {}): Pro
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The readiness check of a Redis client: refuses at once while it is disconnected, else PINGs it.
+ * @throws Error when Redis is not connected or does not answer.
+ */
+export async function pingRedis(client: RedisClient): Promise<void> {
+  if (!client.isReady) throw new Error("not connected");
+  await client.ping();
+}
+
+/** Raised when Redis work does not finish within its deadline. */
+export class RedisTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`Redis did not answer within ${ms} ms`);
+    this.name = "RedisTimeoutError";
+  }
+}
+
+/**
+ * Runs Redis work that the client's command timeout does not cover (MULTI blocks, library calls made
+ * of several commands) under a deadline.
+ * @throws RedisTimeoutError after `ms`; whatever the work throws before.
+ */
+export async function withDeadline<T>(work: () => Promise<T>, ms = REDIS_COMMAND_TIMEOUT_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new RedisTimeoutError(ms)), ms);
+  });
+  try {
+    return await Promise.race([work(), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Waits until a reconnecting client is ready again, for at most `ms`; answers whether it is. A
+ * request that needs Redis gives a client that is reconnecting this short grace, so that the first
+ * request after Redis returns succeeds instead of being refused by a client still in its backoff.
+ */
+export async function readyWithin(client: RedisClient, ms: number): Promise<boolean> {
+  if (client.isReady) return true;
+  if (!client.isOpen) return false;
+  return new Promise<boolean>((resolve) => {
+    const done = (ready: boolean) => {
+      clearTimeout(timer);
+      client.off("ready", onReady);
+      resolve(ready);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(client.isReady), ms);
+    client.on("ready", onReady);
+  });
 }

@@ -36,7 +36,9 @@ export function createSessionIndex(options: { redis?: RedisClient; prefix: strin
   return {
     async add(userId, sid) {
       if (redis) {
-        await redis.multi().sAdd(key(userId), sid).expire(key(userId), ttlSec).exec();
+        // two plain commands, each bounded by the client's command timeout (a MULTI is not)
+        await redis.sAdd(key(userId), sid);
+        await redis.expire(key(userId), ttlSec);
         return;
       }
       const set = memory.get(userId) ?? new Set<string>();

@@ -2,9 +2,9 @@ import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { unwrapResolverError } from "@apollo/server/errors";
 import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
 import { ApolloArmor } from "@escape.tech/graphql-armor";
-import type { GraphQLFormattedError } from "graphql";
+import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import type { Config } from "../../../services/shared/config";
-import { isAppError } from "../../../services/shared/errors";
+import { appErrorCodes, isAppError } from "../../../services/shared/errors";
 import { logger } from "../../../services/shared/logger";
 import { toGraphQLError } from "../errors";
 import type { GraphQLContext } from "./context";
@@ -26,8 +26,13 @@ const CLIENT_ERROR_CODES = new Set([
   "PERSISTED_QUERY_NOT_SUPPORTED",
 ]);
 
+/** The codes of errors the portal made itself from an AppError (./errors toGraphQLError): shown as they are. */
+const APP_ERROR_CODES = new Set<string>(appErrorCodes.filter((code) => code !== "INTERNAL"));
+
 function isClientError(error: unknown, formatted?: GraphQLFormattedError): boolean {
-  if (isAppError(unwrapResolverError(error))) return true;
+  const original = unwrapResolverError(error);
+  if (isAppError(original)) return true;
+  if (original instanceof GraphQLError && APP_ERROR_CODES.has(String(original.extensions.code))) return true;
   const code = formatted?.extensions?.code;
   return typeof code === "string" && CLIENT_ERROR_CODES.has(code);
 }

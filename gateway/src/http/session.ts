@@ -7,8 +7,11 @@ import { AppError } from "../../../services/shared/errors";
 export const SESSION_COOKIE = "portal.sid";
 /** Idle lifetime of a session; every request renews it (rolling). */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
-/** How long a request waits for the session store before it is answered 503. */
-export const SESSION_STORE_TIMEOUT_MS = 1500;
+/**
+ * How long a request waits for the session store before it is answered 503 (the Redis client bounds
+ * each command too; this also covers a store that never calls back).
+ */
+export const SESSION_STORE_TIMEOUT_MS = 800;
 
 let processSecret: string | undefined;
 
