@@ -2,10 +2,10 @@ import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { RedisStore } from "connect-redis";
 import { createApp } from "../../gateway/src/app";
 import { type Config, parseConfig, setConfig } from "../../services/shared/config";
 import { connectRedis } from "../../services/shared/redis";
+import { createSessionStore } from "../../services/shared/sessionStore";
 import { testDb } from "../../services/shared/testing/db";
 
 /** The built web app the browser tests drive. */
@@ -37,7 +37,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 
   const db = await testDb();
   const redis = await connectRedis(redisUrl);
-  const sessionStore = new RedisStore({ client: redis, prefix: `${config.REDIS_PREFIX}sess:` });
+  const sessionStore = createSessionStore({ redis, prefix: config.REDIS_PREFIX });
   const { app, stop } = await createApp({ config, db, sessionStore, readiness: {}, webDist: WEB_DIST });
 
   const server = await new Promise<Server>((resolve, reject) => {

@@ -3,7 +3,6 @@ import { RedisStore } from "connect-redis";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { Store } from "express-session";
 import type { Logger } from "pino";
-import pinoHttp from "pino-http";
 import type { Config } from "../../services/shared/config";
 import type { Db } from "../../services/shared/db";
 import { logger } from "../../services/shared/logger";
@@ -20,7 +19,7 @@ import { apiNotFound, errorHandler } from "./http/errorHandler";
 import { createMetrics } from "./http/metrics";
 import { type ReadinessChecks, readinessHandler } from "./http/readiness";
 import { redisGrace } from "./http/redisGrace";
-import { requestIdFor } from "./http/requestId";
+import { requestLog } from "./http/requestLog";
 import { securityHeaders } from "./http/security";
 import { sessionMiddleware } from "./http/session";
 import { DEFAULT_WEB_DIST, webAppRouter } from "./http/webApp";
@@ -55,19 +54,6 @@ export interface App {
   stop(): Promise<void>;
 }
 
-/**
- * A request URL as the HTTP log keeps it: the value of every `token` query parameter (whatever its
- * case or encoding) replaced by "redacted", so no one-time link lands in a log.
- */
-export function redactUrl(url: string): string {
-  const q = url.indexOf("?");
-  if (q < 0) return url;
-  const query = url
-    .slice(q + 1)
-    .replace(/(^|&)((?:[^=&]*?)(?:token|%74%6f%6b%65%6e)(?:[^=&]*?))=[^&#]*/gi, "$1$2=redacted");
-  return `${url.slice(0, q)}?${query}`;
-}
-
 /** Express "trust proxy" value from TRUST_PROXY: a hop count, true/false, or addresses/names. */
 export function trustProxySetting(value: string): boolean | number | string {
   const v = value.trim();
@@ -88,24 +74,13 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxySetting(cfg.TRUST_PROXY));
-  app.set("etag", "strong");
+  // API answers are no-store; hashing each body for an ETag would buy nothing (static files keep theirs)
+  app.set("etag", false);
 
-  const quietPaths = new Set(["/healthz", "/readyz", "/metrics"]);
   app.use(
-    pinoHttp({
+    requestLog({
       logger: deps.httpLogger ?? logger("http"),
-      genReqId: requestIdFor,
-      serializers: {
-        req: (req: { id: unknown; method: string; url: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: redactUrl(req.url),
-        }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-      autoLogging: { ignore: (req) => quietPaths.has((req.url ?? "").split("?")[0] ?? "") },
-      customLogLevel: (_req, res, err) =>
-        err || res.statusCode >= 500 ? "error" : res.statusCode >= 400 ? "warn" : "info",
+      quietPaths: new Set(["/healthz", "/readyz", "/metrics"]),
     }),
   );
 

@@ -1,5 +1,4 @@
 import type { NatsConnection } from "@nats-io/transport-node";
-import { RedisStore } from "connect-redis";
 import session from "express-session";
 import { migrateDatabase } from "../../prisma/migrate";
 import type { Config } from "./config";
@@ -13,6 +12,7 @@ import { logger } from "./logger";
 import { connectNats } from "./nats";
 import { portAnswers, redactUrl } from "./net";
 import { connectRedis, type RedisClient } from "./redis";
+import { createSessionStore } from "./sessionStore";
 
 /** How each backing service is provided. */
 export interface Modes {
@@ -155,9 +155,9 @@ export async function startRuntime(cfg: Config, options: RuntimeOptions): Promis
       closers.push(async () => {
         if (client.isOpen) await client.quit();
       });
-      sessionStore = new RedisStore({ client, prefix: `${cfg.REDIS_PREFIX}sess:` });
+      sessionStore = createSessionStore({ redis: client, prefix: cfg.REDIS_PREFIX });
     } else {
-      sessionStore = new session.MemoryStore();
+      sessionStore = createSessionStore({ prefix: cfg.REDIS_PREFIX });
     }
 
     // Events

@@ -10,6 +10,11 @@ import type {
 } from "../../../schema/validation/user";
 import { AppError } from "../../../services/shared/errors";
 import type { UserStatus, UserType } from "../../../services/shared/generated/prisma/enums";
+import {
+  isPortalSessionStore,
+  markNotActivity,
+  type PortalSessionStore,
+} from "../../../services/shared/sessionStore";
 import { changePassword } from "../../../services/user/changePassword";
 import { changeUserStatus } from "../../../services/user/changeUserStatus";
 import { changeUserType } from "../../../services/user/changeUserType";
@@ -25,7 +30,6 @@ import { setSecurityQuestions } from "../../../services/user/setSecurityQuestion
 import { updateNotes } from "../../../services/user/updateNotes";
 import { verifyEmail } from "../../../services/user/verifyEmail";
 import { verifySecurityAnswers } from "../../../services/user/verifySecurityAnswers";
-import { SESSION_IDLE_MS } from "../http/session";
 import {
   clientIp,
   endSession,
@@ -360,12 +364,28 @@ export async function lookUpByUniqueId(
  * session keeps the expiry it had (no rolling renewal), so the 30-minute idle rule holds.
  * @throws AppError UNAUTHENTICATED 'Session expired'.
  */
-export function checkSession(req: Request, res: Response): { active: true; expiresAt: string } {
+export async function checkSession(
+  req: Request,
+  res: Response,
+): Promise<{ active: true; expiresAt: string }> {
   if (!sessionUser(res)) throw new AppError("UNAUTHENTICATED", "Session expired");
-  const session = req.session;
-  session.touch = () => session;
-  const expires = session.cookie.expires ?? new Date(Date.now() + SESSION_IDLE_MS);
-  return { active: true, expiresAt: new Date(expires).toISOString() };
+  // a check is not activity: the idle expiry stays where the last real request put it
+  markNotActivity(req.session);
+  const store = req.sessionStore;
+  const remaining = isPortalSessionStore(store) ? await remainingMs(store, req.sessionID) : null;
+  if (remaining === null) throw new AppError("UNAUTHENTICATED", "Session expired");
+  return { active: true, expiresAt: new Date(Date.now() + remaining).toISOString() };
+}
+
+/** A session's remaining idle time; a failing store becomes 503 UNAVAILABLE. */
+async function remainingMs(store: PortalSessionStore, sid: string): Promise<number | null> {
+  try {
+    return await store.remainingMs(sid);
+  } catch (err) {
+    throw new AppError("UNAVAILABLE", "Sessions are temporarily unavailable. Please try again shortly.", {
+      cause: err,
+    });
+  }
 }
 
 /** Saves the signed-in user's console note. @throws AppError UNAUTHENTICATED; UserError NOT_ALLOWED. */

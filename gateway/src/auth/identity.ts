@@ -7,6 +7,7 @@ import { AppError } from "../../../services/shared/errors";
 import type { User } from "../../../services/shared/generated/prisma/client";
 import { logger } from "../../../services/shared/logger";
 import type { RateLimiter } from "../../../services/shared/rateLimit";
+import { findSessionUser } from "../../../services/user/findSessionUser";
 import { toSafeUser } from "../../../services/user/toSafeUser";
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from "../http/session";
 import { permissionsOf } from "./permissions";
@@ -64,9 +65,7 @@ export function loadSessionUser(deps: IdentityDeps): RequestHandler {
       if (userId === undefined) return next();
       const loginAt = req.session.loginAt ?? 0;
       const found =
-        Date.now() - loginAt < SESSION_ABSOLUTE_MS
-          ? await deps.db.prisma.user.findUnique({ where: { id: userId } })
-          : null;
+        Date.now() - loginAt < SESSION_ABSOLUTE_MS ? await findSessionUser({ db: deps.db, userId }) : null;
       const issuedAt = req.session.issuedAt ?? loginAt;
       const revoked = found?.sessionsValidAfter ? issuedAt < found.sessionsValidAfter.getTime() : false;
       const user = found?.userStatus === "active" && !revoked ? found : null;

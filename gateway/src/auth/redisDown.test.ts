@@ -1,6 +1,6 @@
-import { RedisStore } from "connect-redis";
 import request from "supertest";
 import { createRedisClient } from "../../../services/shared/redis";
+import { createSessionStore } from "../../../services/shared/sessionStore";
 import { testDb } from "../../../services/shared/testing/db";
 import { uniqueSuffix } from "../../../services/shared/testing/factories";
 import { createApp } from "../app";
@@ -18,7 +18,7 @@ describe("identity while Redis is down", () => {
       config: cfg,
       db,
       readiness: {},
-      sessionStore: new RedisStore({ client: down, prefix: `${cfg.REDIS_PREFIX}sess:` }),
+      sessionStore: createSessionStore({ redis: down, prefix: cfg.REDIS_PREFIX }),
       webDist: web.dir,
     });
     try {

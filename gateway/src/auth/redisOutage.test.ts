@@ -1,8 +1,8 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { RedisStore } from "connect-redis";
 import type { Db } from "../../../services/shared/db";
 import { connectRedis, pingRedis, type RedisClient } from "../../../services/shared/redis";
+import { createSessionStore } from "../../../services/shared/sessionStore";
 import { testDb } from "../../../services/shared/testing/db";
 import { createUser, TEST_PASSWORD, uniqueSuffix } from "../../../services/shared/testing/factories";
 import { type PrivateRedis, startPrivateRedis } from "../../../services/shared/testing/privateRedis";
@@ -164,7 +164,7 @@ beforeAll(async () => {
     config: cfg,
     db,
     readiness: { postgres: () => db.ping(), redis: () => pingRedis(client) },
-    sessionStore: new RedisStore({ client, prefix: `${cfg.REDIS_PREFIX}sess:` }),
+    sessionStore: createSessionStore({ redis: client, prefix: cfg.REDIS_PREFIX }),
     redis: client,
     webDist: web.dir,
   });

@@ -33,4 +33,29 @@ describe("the HTTP request log", () => {
     expect(logged).toContain("/api/user?resetToken=redacted&page=2");
     expect(logged).toContain("/auth?TOKEN=redacted");
   });
+
+  it("writes one line per request with its id, method, URL, status and time, at a level by status", async () => {
+    lines.length = 0;
+    const ok = await request(h.app).get("/api/server-config").set("x-request-id", "req-log-test-0001");
+    expect(ok.headers["x-request-id"]).toBe("req-log-test-0001");
+    await request(h.app).get("/api/user");
+    await request(h.app).get("/healthz");
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const completed = entries.filter((e) => e.msg === "request completed");
+    expect(completed).toEqual([
+      expect.objectContaining({
+        level: 30,
+        req: { id: "req-log-test-0001", method: "GET", url: "/api/server-config" },
+        res: { statusCode: 200 },
+        responseTime: expect.any(Number),
+      }),
+      expect.objectContaining({
+        level: 40,
+        req: expect.objectContaining({ url: "/api/user" }),
+        res: { statusCode: 401 },
+      }),
+    ]);
+    // probes are not logged
+    expect(entries.some((e) => JSON.stringify(e).includes("/healthz"))).toBe(false);
+  });
 });

@@ -1,6 +1,8 @@
 import type { Express } from "express";
 import request from "supertest";
 import { createRedisClient, type RedisClient } from "../../../services/shared/redis";
+import { testDb } from "../../../services/shared/testing/db";
+import { createUser, TEST_PASSWORD } from "../../../services/shared/testing/factories";
 import {
   buildTestApp,
   closedPort,
@@ -10,7 +12,7 @@ import {
   testConfig,
   testRedis,
 } from "../testing/appHarness";
-import { SESSION_COOKIE, SESSION_IDLE_MS, sessionSecret } from "./session";
+import { SESSION_ABSOLUTE_MS, SESSION_COOKIE, SESSION_IDLE_MS, sessionSecret } from "./session";
 
 const web = fakeWebDist();
 afterAll(() => web.remove());
@@ -42,15 +44,15 @@ describe("sessions on Redis", () => {
     expect(res.headers["set-cookie"]).toBeUndefined();
   });
 
-  it("renews a stored session's 30-minute idle expiry on each request (rolling)", async () => {
+  it("renews a stored session's 30-minute idle expiry on each request, without sending the cookie again", async () => {
     const sid = `gw-test-${Date.now()}`;
     const key = `${cfg.REDIS_PREFIX}sess:${sid}`;
     // a session idle for 29 of its 30 minutes: one minute left
-    const expires = new Date(Date.now() + 60_000).toISOString();
+    const expires = new Date(Date.now() + SESSION_ABSOLUTE_MS).toISOString();
     await redis.set(
       key,
       JSON.stringify({
-        cookie: { originalMaxAge: SESSION_IDLE_MS, expires, httpOnly: true, path: "/", sameSite: "lax" },
+        cookie: { originalMaxAge: SESSION_ABSOLUTE_MS, expires, httpOnly: true, path: "/", sameSite: "lax" },
       }),
       { EX: 60 },
     );
@@ -59,17 +61,46 @@ describe("sessions on Redis", () => {
         .get("/api/user")
         .set("Cookie", signedSessionCookie(sid, sessionSecret(cfg)))
         .expect(401);
-      // rolling: the known session's cookie is renewed with the portal's attributes
-      const cookie = String(res.headers["set-cookie"]);
-      expect(cookie).toContain(`${SESSION_COOKIE}=`);
-      expect(cookie).toMatch(/HttpOnly/i);
-      expect(cookie).toMatch(/SameSite=Lax/i);
-      expect(cookie).not.toMatch(/Secure/i);
-      const ttl = await redis.ttl(key);
-      expect(ttl).toBeGreaterThan(25 * 60);
+      // the idle rule is the store's: the answer carries no new cookie
+      expect(res.headers["set-cookie"]).toBeUndefined();
+      // the renewal goes out as the answer does, without holding it back
+      const deadline = Date.now() + 2000;
+      while ((await redis.ttl(key)) < 25 * 60 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(await redis.ttl(key)).toBeGreaterThan(25 * 60);
     } finally {
       await redis.del(key);
     }
+  });
+
+  it("sets the cookie once at sign-in, for the session's absolute lifetime, and keeps the idle expiry in the store", async () => {
+    const db = await testDb();
+    const user = await createUser(db);
+    const login = await request(app)
+      .post("/api/login")
+      .send({ login: user.username, password: TEST_PASSWORD });
+    expect(login.status).toBe(200);
+    const cookie = ([] as string[])
+      .concat(login.headers["set-cookie"] ?? [])
+      .find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).not.toMatch(/Secure/i);
+    const expires = Date.parse(/Expires=([^;]+)/.exec(cookie ?? "")?.[1] ?? "");
+    expect(Math.abs(expires - (Date.now() + SESSION_ABSOLUTE_MS))).toBeLessThan(5000);
+    const sid =
+      decodeURIComponent(cookie?.split(";")[0]?.split("=")[1] ?? "")
+        .slice(2)
+        .split(".")[0] ?? "";
+    const ttl = await redis.ttl(`${cfg.REDIS_PREFIX}sess:${sid}`);
+    expect(ttl).toBeGreaterThan(SESSION_IDLE_MS / 1000 - 5);
+    expect(ttl).toBeLessThanOrEqual(SESSION_IDLE_MS / 1000);
+    const me = await request(app)
+      .get("/api/user")
+      .set("Cookie", cookie?.split(";")[0] ?? "");
+    expect(me.status).toBe(200);
+    expect(me.headers["set-cookie"]).toBeUndefined();
   });
 });
 

@@ -5,8 +5,11 @@ import type { Config } from "../../../services/shared/config";
 import { AppError } from "../../../services/shared/errors";
 
 export const SESSION_COOKIE = "portal.sid";
-/** Idle lifetime of a session; every request renews it (rolling). */
+/** Idle lifetime of a session; every request that is activity renews it (see ./sessionStore). */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
+/** Absolute lifetime of a signed-in session, however active (DECISIONS.md). */
+export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
+
 /**
  * How long a request waits for the session store before it is answered 503 (the Redis client bounds
  * each command too; this also covers a store that never calls back).
@@ -29,9 +32,11 @@ export function sessionSecret(cfg: Config): string {
 
 /**
  * express-session on the given store (cookie portal.sid: HttpOnly, SameSite=Lax, Secure when the
- * request came over HTTPS, rolling 30-minute idle expiry). A store that fails or does not answer
- * within {@link SESSION_STORE_TIMEOUT_MS} makes the request fail fast with 503 UNAVAILABLE instead
- * of hanging.
+ * request came over HTTPS). The cookie is sent when a session is granted or changed and lasts the
+ * session's absolute lifetime; the 30-minute idle expiry is the store's (./sessionStore), renewed by
+ * every request that is activity, so no answer needs to sign and send the cookie again. A store that
+ * fails or does not answer within {@link SESSION_STORE_TIMEOUT_MS} makes the request fail fast with
+ * 503 UNAVAILABLE instead of hanging.
  */
 export function sessionMiddleware(
   cfg: Config,
@@ -44,8 +49,8 @@ export function sessionMiddleware(
     store,
     resave: false,
     saveUninitialized: false,
-    rolling: true,
-    cookie: { httpOnly: true, sameSite: "lax", secure: "auto", maxAge: SESSION_IDLE_MS, path: "/" },
+    rolling: false,
+    cookie: { httpOnly: true, sameSite: "lax", secure: "auto", maxAge: SESSION_ABSOLUTE_MS, path: "/" },
   });
   const unavailable = (cause?: unknown) =>
     new AppError("UNAVAILABLE", "Sessions are temporarily unavailable. Please try again shortly.", { cause });
@@ -64,9 +69,6 @@ export function sessionMiddleware(
     });
   };
 }
-
-/** Absolute lifetime of a signed-in session, however active (DECISIONS.md). */
-export const SESSION_ABSOLUTE_MS = 12 * 60 * 60 * 1000;
 
 declare module "express-session" {
   interface SessionData {

@@ -53,7 +53,7 @@ export function authRouter(deps: IdentityDeps): Router {
     "/session-check",
     handle(async (req: Request, res: Response) => {
       res.setHeader("Cache-Control", "no-store");
-      res.json(checkSession(req, res));
+      res.json(await checkSession(req, res));
     }),
   );
 

@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { RedisStore } from "connect-redis";
 import { type Config, parseConfig } from "../../../services/shared/config";
 import { connectRedis, type RedisClient } from "../../../services/shared/redis";
+import { PortalRedisStore } from "../../../services/shared/sessionStore";
 import { testDb } from "../../../services/shared/testing/db";
 import { type AppDeps, createApp } from "../app";
 import { SESSION_COOKIE } from "../http/session";
@@ -26,8 +26,8 @@ export async function testRedis(): Promise<RedisClient> {
 }
 
 /** A session store on `client` under this run's key prefix. */
-export function redisSessionStore(client: RedisClient, cfg: Config): RedisStore {
-  return new RedisStore({ client, prefix: `${cfg.REDIS_PREFIX}sess:` });
+export function redisSessionStore(client: RedisClient, cfg: Config): PortalRedisStore {
+  return new PortalRedisStore({ client, prefix: `${cfg.REDIS_PREFIX}sess:` });
 }
 
 /** A directory that looks like a Vite build: index.html and one hashed asset. Removed by `remove()`. */

@@ -222,7 +222,7 @@ builder.queryField("sessionCheck", (t) =>
     description: "Whether this session is signed in and when it expires; a check does not extend it.",
     authScopes: PUBLIC,
     errors: { types: [AppError] },
-    resolve: (_root, _args, ctx) => runIdentity(async () => checkSession(ctx.req, ctx.res)),
+    resolve: (_root, _args, ctx) => runIdentity(() => checkSession(ctx.req, ctx.res)),
   }),
 );
 

@@ -1,0 +1,95 @@
+import { alternate, type LoadRequest, type LoadResult, load, loadMetrics, median, startServer } from "./load";
+import { startBenchPortal } from "./portalServer";
+import type { BenchReport, Metric } from "./support";
+import { teardown } from "./support";
+
+// P1 and P2 of the hardening issue. P1: the signed-in user's GET /api/user through the whole portal
+// (production mode, logging, metrics, security headers, sessions in Redis, the user from
+// PostgreSQL) against a bare node:http server doing the same session read, rolling expiry and user
+// lookup. P2: GraphQL `me` for the same fields against GET /api/user, on the same portal. Each pair
+// is measured in alternating rounds; the ratio of the medians is the figure.
+
+/** Concurrent connections, as the outside harness used. */
+const CONNECTIONS = 50;
+/** Measured rounds per contender (alternating). */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+/** Seconds per round. */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+
+const ME_QUERY = `{ me { id uniqueId username email firstName lastName phone companyName userType notes createdAt
+  lastLoginAt accessLevel esrtSynced userStatus emailVerified securityQuestionsSet securityLevel permissions } }`;
+
+function ratio(name: string, a: readonly LoadResult[], b: readonly LoadResult[]): Metric {
+  return {
+    name,
+    unit: "",
+    value: median(a.map((r) => r.requestsPerSec)) / median(b.map((r) => r.requestsPerSec)),
+  };
+}
+
+/** Runs P1 and P2. @throws when a server does not start or a request fails. */
+export async function run(): Promise<BenchReport> {
+  const cleanup = teardown();
+  try {
+    const { portal, env, signedInClient } = await startBenchPortal(cleanup);
+    const bare = await startServer({ name: "bare", script: "bench/servers/bareSession.ts", env });
+    cleanup.defer("stop the bare server", () => bare.stop());
+    const { cookie } = await signedInClient();
+
+    const rest: LoadRequest[] = [{ path: "/api/user", headers: { cookie } }];
+    const graphql: LoadRequest[] = [
+      {
+        method: "POST",
+        path: "/graphql",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify({ query: ME_QUERY }),
+      },
+    ];
+    // the same user in both answers: a wrong cookie would make a fast 401 look like a win
+    for (const server of [bare, portal]) {
+      const res = await fetch(`${server.url}/api/user`, { headers: { cookie } });
+      const body = (await res.json()) as { username?: string };
+      if (res.status !== 200 || !body.username) throw new Error(`${server.name} answered ${res.status}`);
+    }
+    const me = await fetch(`${portal.url}/graphql`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({ query: ME_QUERY }),
+    });
+    const meBody = (await me.json()) as { data?: { me?: { username?: string } } };
+    if (!meBody.data?.me?.username) throw new Error(`GraphQL me answered ${JSON.stringify(meBody)}`);
+
+    const options = { connections: CONNECTIONS, seconds: SECONDS };
+    const rounds = await alternate(
+      [
+        { name: "bare", round: () => load(bare, rest, options) },
+        { name: "rest", round: () => load(portal, rest, options) },
+        { name: "graphql", round: () => load(portal, graphql, options) },
+      ],
+      ROUNDS,
+    );
+    const of = (name: string) => rounds.get(name) ?? [];
+    return {
+      name: "P1/P2: the signed-in user, portal against a bare server and GraphQL against REST",
+      notes: [
+        `${CONNECTIONS} connections (autocannon in the benchmark's process), ${ROUNDS} alternating rounds of ${SECONDS} s after a warm-up round each; medians.`,
+        "Servers in processes of their own; the portal in production mode with its info log, every worker and the relay.",
+        "P1 goal: portal/bare req/s >= 0.60 and portal p99 <= 20 ms. P2 goal: GraphQL/REST req/s >= 0.90.",
+      ],
+      scenarios: [
+        { name: "bare node:http GET /api/user (baseline)", metrics: loadMetrics(of("bare")) },
+        { name: "portal GET /api/user", metrics: loadMetrics(of("rest")) },
+        { name: "portal GraphQL { me }", metrics: loadMetrics(of("graphql")) },
+        {
+          name: "ratios",
+          metrics: [
+            ratio("P1 portal/bare", of("rest"), of("bare")),
+            ratio("P2 GraphQL/REST", of("graphql"), of("rest")),
+          ],
+        },
+      ],
+    };
+  } finally {
+    await cleanup.run();
+  }
+}

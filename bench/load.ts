@@ -1,0 +1,207 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import autocannon from "autocannon";
+import type { Metric } from "./support";
+
+// HTTP load of the benchmarks that compare the portal with a baseline: each server runs in a process
+// of its own (as in production), the load comes from autocannon in the benchmark's process, and the
+// contenders are measured in alternating rounds so that both meet the same machine.
+
+const ROOT = path.resolve(__dirname, "..");
+
+/** A server process under load. */
+export interface ServerProcess {
+  name: string;
+  url: string;
+  pid: number;
+  /** CPU time (user + system) the process has used so far, in ms (from /proc). */
+  cpuMs(): number;
+  stop(): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** CPU time of process `pid` in ms: utime + stime of /proc/<pid>/stat (clock ticks of 10 ms). */
+function processCpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // the command name may hold spaces: fields are counted after its closing parenthesis
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const utime = Number(fields[11]);
+  const stime = Number(fields[12]);
+  return (utime + stime) * 10;
+}
+
+/**
+ * Starts `node --import tsx <script>` (plus BENCH_NODE_ARGS) with `env` on a free port (PORT) and waits until `readyPath`
+ * answers 200. Its output is dropped, as a log shipper would take it away in production, except
+ * the last lines of stderr, shown when it fails to start.
+ * @throws Error when it exits or does not answer within `timeoutMs`.
+ */
+export async function startServer(options: {
+  name: string;
+  script: string;
+  env: Record<string, string>;
+  readyPath?: string;
+  timeoutMs?: number;
+}): Promise<ServerProcess> {
+  const port = await freePort();
+  // BENCH_NODE_ARGS adds Node options to the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a !== "");
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...nodeArgs, "--import", "tsx", path.join(ROOT, options.script)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...options.env, PORT: String(port), HOST: "127.0.0.1" },
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${options.name} exited with ${child.exitCode}: ${stderr}`);
+    try {
+      const res = await fetch(`${url}${options.readyPath ?? "/healthz"}`, {
+        signal: AbortSignal.timeout(1000),
+      });
+      await res.arrayBuffer();
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`${options.name} did not start: ${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const pid = child.pid ?? 0;
+  return {
+    name: options.name,
+    url,
+    pid,
+    cpuMs: () => processCpuMs(pid),
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      const force = setTimeout(() => child.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(force);
+    },
+  };
+}
+
+/** One request of a load: what autocannon sends. */
+export interface LoadRequest {
+  method?: "GET" | "POST";
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/** What one round of load measured. */
+export interface LoadResult {
+  requestsPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** answers that were not 2xx, plus connection errors and timeouts */
+  errors: number;
+  requests: number;
+  /** server CPU time per request, ms */
+  cpuPerRequestMs: number;
+}
+
+/**
+ * Loads `server` with `connections` concurrent connections for `seconds`, cycling through
+ * `requests` (each connection sends them in order, again and again).
+ */
+export async function load(
+  server: ServerProcess,
+  requests: readonly LoadRequest[],
+  options: { connections: number; seconds: number },
+): Promise<LoadResult> {
+  const cpuBefore = server.cpuMs();
+  const result = await autocannon({
+    url: server.url,
+    connections: options.connections,
+    duration: options.seconds,
+    timeout: 10,
+    requests: requests.map((r) => ({
+      method: r.method ?? "GET",
+      path: r.path,
+      headers: r.headers,
+      body: r.body,
+    })),
+  });
+  const cpu = server.cpuMs() - cpuBefore;
+  const total = result.requests.total;
+  return {
+    requestsPerSec: total / options.seconds,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+    requests: total,
+    cpuPerRequestMs: total > 0 ? cpu / total : Number.NaN,
+  };
+}
+
+/** The middle value (the mean of the two middle ones for an even count); NaN when empty. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[mid] ?? Number.NaN)
+    : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+}
+
+/** A contender of an alternating comparison: a name and one round of its load. */
+export interface Contender {
+  name: string;
+  round(): Promise<LoadResult>;
+}
+
+/**
+ * Measures the contenders in `rounds` alternating rounds (A, B, A, B...) after one unmeasured
+ * warm-up round each; answers each contender's rounds.
+ */
+export async function alternate(
+  contenders: readonly Contender[],
+  rounds: number,
+): Promise<Map<string, LoadResult[]>> {
+  for (const c of contenders) await c.round();
+  const results = new Map<string, LoadResult[]>(contenders.map((c) => [c.name, []]));
+  for (let i = 0; i < rounds; i++) {
+    for (const c of contenders) results.get(c.name)?.push(await c.round());
+  }
+  return results;
+}
+
+/** The median figures of some rounds as metrics. */
+export function loadMetrics(rounds: readonly LoadResult[]): Metric[] {
+  return [
+    { name: "req/s", unit: "", value: median(rounds.map((r) => r.requestsPerSec)) },
+    { name: "p50", unit: "ms", value: median(rounds.map((r) => r.p50Ms)) },
+    { name: "p99", unit: "ms", value: median(rounds.map((r) => r.p99Ms)) },
+    { name: "CPU/req", unit: "ms", value: median(rounds.map((r) => r.cpuPerRequestMs)) },
+    { name: "errors", unit: "", value: rounds.reduce((n, r) => n + r.errors, 0) },
+  ];
+}

@@ -1,0 +1,86 @@
+import { createUser, TEST_PASSWORD } from "../services/shared/testing/factories";
+import { alternate, type LoadRequest, load, loadMetrics, median, startServer } from "./load";
+import { startBenchPortal } from "./portalServer";
+import { type BenchReport, teardown } from "./support";
+
+// P4 of the hardening issue: sign-ins per second through the whole portal (POST /api/login: rate
+// limits, the account lookup, argon2id, the audit row, lastLoginAt, a new session in Redis) against
+// the raw argon2id verify rate of the same package and parameters behind a bare HTTP server. The
+// hash dominates a sign-in; the goal is that everything else costs little beside it.
+
+const CONNECTIONS = 50;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+/** Distinct accounts signing in, so no one account's rows or keys are the bottleneck. */
+const ACCOUNTS = 50;
+
+/** Runs P4. @throws when a server does not start or a sign-in fails. */
+export async function run(): Promise<BenchReport> {
+  const cleanup = teardown();
+  try {
+    const { portal, env, db } = await startBenchPortal(cleanup);
+    const argon2 = await startServer({ name: "argon2", script: "bench/servers/argon2Verify.ts", env });
+    cleanup.defer("stop the argon2 server", () => argon2.stop());
+
+    const json = { "content-type": "application/json" };
+    const logins: LoadRequest[] = [];
+    for (let i = 0; i < ACCOUNTS; i++) {
+      const user = await createUser(db, { userType: "client" });
+      logins.push({
+        method: "POST",
+        path: "/api/login",
+        headers: json,
+        body: JSON.stringify({ login: user.username, password: TEST_PASSWORD }),
+      });
+    }
+    const verify: LoadRequest[] = [
+      { method: "POST", path: "/login", headers: json, body: JSON.stringify({ password: TEST_PASSWORD }) },
+    ];
+    const first = logins[0];
+    if (!first) throw new Error("no account");
+    const check = await fetch(`${portal.url}${first.path}`, {
+      method: "POST",
+      headers: json,
+      body: first.body,
+    });
+    await check.arrayBuffer();
+    if (check.status !== 200) throw new Error(`sign-in answered ${check.status}`);
+
+    const options = { connections: CONNECTIONS, seconds: SECONDS };
+    const rounds = await alternate(
+      [
+        { name: "argon2", round: () => load(argon2, verify, options) },
+        { name: "portal", round: () => load(portal, logins, options) },
+      ],
+      ROUNDS,
+    );
+    const argonRounds = rounds.get("argon2") ?? [];
+    const portalRounds = rounds.get("portal") ?? [];
+    return {
+      name: "P4: sign-ins per second against the raw argon2id verify rate",
+      notes: [
+        `${CONNECTIONS} connections, ${ACCOUNTS} accounts, ${ROUNDS} alternating rounds of ${SECONDS} s after a warm-up round each; medians.`,
+        "Baseline: the portal's verifyPassword (@node-rs/argon2, m=19456 KiB, t=2, p=1) behind a bare node:http server.",
+        "Goal: portal/argon2 >= 0.85.",
+      ],
+      scenarios: [
+        { name: "argon2id verify (baseline)", metrics: loadMetrics(argonRounds) },
+        { name: "portal POST /api/login", metrics: loadMetrics(portalRounds) },
+        {
+          name: "ratio",
+          metrics: [
+            {
+              name: "P4 portal/argon2",
+              unit: "",
+              value:
+                median(portalRounds.map((r) => r.requestsPerSec)) /
+                median(argonRounds.map((r) => r.requestsPerSec)),
+            },
+          ],
+        },
+      ],
+    };
+  } finally {
+    await cleanup.run();
+  }
+}

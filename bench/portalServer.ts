@@ -1,0 +1,80 @@
+import { connectPostgres, type Db } from "../services/shared/db";
+import { createUser, TEST_PASSWORD } from "../services/shared/testing/factories";
+import { type ServerProcess, startServer } from "./load";
+import { benchBus, benchId, benchServices, scratchDatabase, type Teardown } from "./support";
+
+// The portal as the load benchmarks meet it: `npm start`'s entry (gateway/src/main.ts) in a process
+// of its own, in production mode, on a scratch database, its own Redis prefix and its own stream,
+// with every worker and the relay running, its log at info going where a log shipper would take it.
+
+/** A running portal and what a benchmark needs to talk to it. */
+export interface BenchPortal {
+  portal: ServerProcess;
+  db: Db;
+  /** the environment the portal runs with (for baselines that read the same data) */
+  env: Record<string, string>;
+  /** Creates an active, verified client and signs it in; answers its cookie header. */
+  signedInClient(): Promise<{ cookie: string; username: string; id: number }>;
+}
+
+/** The cookie header a sign-in's Set-Cookie answer gives. */
+export function cookieOf(res: Response): string {
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0] ?? "")
+    .join("; ");
+}
+
+/**
+ * Starts the portal for a benchmark; everything it starts is registered on `cleanup`.
+ * @throws when a backing service is missing or the portal does not start.
+ */
+export async function startBenchPortal(cleanup: Teardown): Promise<BenchPortal> {
+  const services = await benchServices();
+  const id = benchId();
+  const scratch = await scratchDatabase(services.databaseUrl, id);
+  cleanup.defer("drop the scratch database", () => scratch.drop());
+  const bus = benchBus(id);
+  const env: Record<string, string> = {
+    NODE_ENV: "production",
+    LOG_LEVEL: "info",
+    DATABASE_URL: scratch.url,
+    REDIS_URL: services.redisUrl,
+    NATS_URL: services.natsUrl,
+    REDIS_PREFIX: `bench:${id}:`,
+    EVENT_STREAM: bus.stream,
+    SUBJECT_PREFIX: bus.prefix,
+    SESSION_SECRET: `bench-session-secret-${id}-0123456789abcdef`,
+    PRO_APP_URL: "https://pro.esrt.example",
+    ADMIN_EMAIL: `admin-${id}@bench.test`,
+    ADMIN_PASSWORD: TEST_PASSWORD,
+    WORKERS: "all",
+    RELAY: "1",
+  };
+  const portal = await startServer({
+    name: "portal",
+    script: "gateway/src/main.ts",
+    env,
+    readyPath: "/readyz",
+  });
+  cleanup.defer("stop the portal", () => portal.stop());
+  const db = await connectPostgres(scratch.url);
+  cleanup.defer("close the database", () => db.close());
+
+  return {
+    portal,
+    db,
+    env,
+    async signedInClient() {
+      const user = await createUser(db, { userType: "client" });
+      const res = await fetch(`${portal.url}/api/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ login: user.username, password: TEST_PASSWORD }),
+      });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`sign-in answered ${res.status}`);
+      return { cookie: cookieOf(res), username: user.username, id: user.id };
+    },
+  };
+}

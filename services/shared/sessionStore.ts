@@ -1,0 +1,119 @@
+import { RedisStore } from "connect-redis";
+import session, { type SessionData, type Store } from "express-session";
+import { logger } from "./logger";
+import type { RedisClient } from "./redis";
+
+// Where sessions live, and how the 30-minute idle rule is kept: by the store, on the server. The
+// cookie is set once, when a session is granted (or changed), and lives as long as the session's
+// absolute lifetime; it is not signed and sent again on every answer. Every request that is activity
+// renews the stored session's idle expiry; the session check is not activity and renews nothing.
+
+/** Idle lifetime of a stored session, in seconds (30 minutes, spec §9). */
+export const SESSION_IDLE_SECONDS = 30 * 60;
+
+const NOT_ACTIVITY = Symbol("portal.sessionNotActivity");
+
+/**
+ * Marks the request's session as read without activity (the session check): its idle expiry is
+ * not renewed when the request ends. The mark is not stored and does not modify the session.
+ */
+export function markNotActivity(sess: session.Session): void {
+  Object.defineProperty(sess, NOT_ACTIVITY, { value: true, enumerable: false });
+}
+
+function isActivity(sess: SessionData): boolean {
+  return !Object.hasOwn(sess, NOT_ACTIVITY);
+}
+
+/** A session store that can tell how long a session has left before it idles out. */
+export interface PortalSessionStore extends Store {
+  /** Milliseconds until the session `sid` idles out, or null when there is no such session. */
+  remainingMs(sid: string): Promise<number | null>;
+}
+
+const log = () => logger("session");
+
+/**
+ * Sessions in Redis (connect-redis): each key expires after {@link SESSION_IDLE_SECONDS}; a request
+ * that is activity renews the expiry (EXPIRE) once its answer is on its way, without holding the
+ * answer back for it.
+ */
+export class PortalRedisStore extends RedisStore implements PortalSessionStore {
+  constructor(options: { client: RedisClient; prefix: string }) {
+    super({ client: options.client, prefix: options.prefix, ttl: () => SESSION_IDLE_SECONDS });
+  }
+
+  override async touch(sid: string, sess: SessionData, cb?: (err?: unknown) => void): Promise<void> {
+    cb?.();
+    if (!isActivity(sess)) return;
+    try {
+      await this.client.expire(this.prefix + sid, SESSION_IDLE_SECONDS);
+    } catch (err) {
+      // the next request renews it again; at worst an idle session ends a little early
+      log().warn({ err: err instanceof Error ? err.message : String(err) }, "could not renew a session");
+    }
+  }
+
+  async remainingMs(sid: string): Promise<number | null> {
+    const ms: number = await this.client.pTTL(this.prefix + sid);
+    return ms >= 0 ? ms : null;
+  }
+}
+
+/**
+ * Sessions in this process's memory (the embedded mode, one process): express-session's memory
+ * store plus the idle rule, which it does not keep by itself (it only knows the cookie's expiry).
+ */
+export class PortalMemoryStore extends session.MemoryStore implements PortalSessionStore {
+  private readonly idleUntil = new Map<string, number>();
+
+  constructor(private readonly idleMs = SESSION_IDLE_SECONDS * 1000) {
+    super();
+  }
+
+  private expired(sid: string): boolean {
+    const until = this.idleUntil.get(sid);
+    return until === undefined || until <= Date.now();
+  }
+
+  override get(sid: string, callback: (err: unknown, session?: SessionData | null) => void): void {
+    if (this.expired(sid)) {
+      this.idleUntil.delete(sid);
+      super.destroy(sid, () => callback(null, null));
+      return;
+    }
+    super.get(sid, callback);
+  }
+
+  override set(sid: string, sess: SessionData, callback?: (err?: unknown) => void): void {
+    this.idleUntil.set(sid, Date.now() + this.idleMs);
+    super.set(sid, sess, callback);
+  }
+
+  override touch(sid: string, sess: SessionData, callback?: () => void): void {
+    if (isActivity(sess) && !this.expired(sid)) this.idleUntil.set(sid, Date.now() + this.idleMs);
+    callback?.();
+  }
+
+  override destroy(sid: string, callback?: (err?: unknown) => void): void {
+    this.idleUntil.delete(sid);
+    super.destroy(sid, callback);
+  }
+
+  async remainingMs(sid: string): Promise<number | null> {
+    const until = this.idleUntil.get(sid);
+    return until === undefined || until <= Date.now() ? null : until - Date.now();
+  }
+}
+
+/** The session store of a process: Redis when it has a client, else memory (the embedded mode). */
+export function createSessionStore(options: { redis?: RedisClient; prefix: string }): PortalSessionStore {
+  return options.redis
+    ? new PortalRedisStore({ client: options.redis, prefix: `${options.prefix}sess:` })
+    : new PortalMemoryStore();
+}
+
+/** Whether a store can tell a session's remaining idle time. */
+export function isPortalSessionStore(store: Store): store is PortalSessionStore {
+  return typeof (store as Partial<PortalSessionStore>).remainingMs === "function";
+}

@@ -1,0 +1,24 @@
+import type { Db, PreparedStatement } from "../shared/db";
+import { Prisma, type User } from "../shared/generated/prisma/client";
+
+// The signed-in user of every request, read past Prisma's query engine: one prepared statement on
+// the same connection pool, selecting exactly the model's columns, so that the answer is the same
+// User Prisma would give (findSessionUser.test.ts compares them) at a fraction of the work.
+
+const COLUMNS = Object.values(Prisma.UserScalarFieldEnum)
+  .map((column) => `"${column}"`)
+  .join(", ");
+
+const USER_BY_ID: PreparedStatement = {
+  name: "session_user_by_id",
+  text: `SELECT ${COLUMNS} FROM users WHERE id = $1`,
+};
+
+/**
+ * The user a session names, or null when there is none.
+ * @throws the database driver's error.
+ */
+export async function findSessionUser(props: { db: Db; userId: number }): Promise<User | null> {
+  const [row] = await props.db.queryRows<User>(USER_BY_ID, [props.userId]);
+  return row ?? null;
+}
