@@ -255,6 +255,9 @@ describe("outbox relay while NATS is down", () => {
 describe("outbox relay on the in-process bus", () => {
   it("publishes recent events again after a restart, since the bus kept nothing", async () => {
     const { prefix } = takeUniqueBus();
+    // earlier tests' rows (the relay publishes every row on its own prefix) are older than the window
+    await db.prisma.$executeRaw`
+      UPDATE outbox_events SET "publishedAt" = now() - interval '1 hour' WHERE "publishedAt" IS NOT NULL`;
     const before = memoryTransport();
     const first = await startRelay({ db, transport: before, pollMs: 60_000 });
     const emitted = await commitEvents(3);
