@@ -3,6 +3,7 @@ import { config as loadEnvFile } from "dotenv";
 import { type Config, config } from "../services/shared/config";
 import { connectPostgres, type Db, openEmbedded, type Tx } from "../services/shared/db";
 import { logger } from "../services/shared/logger";
+import { chooseBacking } from "../services/shared/runtime";
 import { hashPassword } from "../services/user/passwords";
 import { generateUniqueId } from "../services/user/uniqueId";
 import { DEFAULT_EMAIL_TEMPLATES } from "./emailTemplates";
@@ -143,10 +144,12 @@ export async function seed(db: Db, cfg: Config): Promise<SeedResult> {
 async function main(): Promise<void> {
   loadEnvFile({ quiet: true });
   const cfg = config();
+  // the database `make start` uses: DATABASE_URL, else the local port, else the embedded one
+  const { database } = await chooseBacking(cfg, true);
   let db: Db;
-  if (cfg.DATABASE_URL && !cfg.EMBEDDED) {
-    await migrateDatabase({ url: cfg.DATABASE_URL, createIfMissing: true });
-    db = await connectPostgres(cfg.DATABASE_URL);
+  if (database.kind === "url") {
+    await migrateDatabase({ url: database.url, createIfMissing: true });
+    db = await connectPostgres(database.url);
   } else {
     db = await openEmbedded(cfg.DATA_DIR);
   }
