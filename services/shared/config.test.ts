@@ -1,5 +1,13 @@
 import path from "node:path";
-import { ConfigError, deploymentNames, parseConfig, resolveDeploymentNames } from "./config";
+import {
+  ConfigError,
+  config,
+  deploymentName,
+  deploymentNames,
+  parseConfig,
+  resolveDeploymentNames,
+  setConfig,
+} from "./config";
 
 describe("parseConfig", () => {
   it("applies the documented defaults to an empty environment", () => {
@@ -109,5 +117,18 @@ describe("names derived from the deployment", () => {
       REDIS_PREFIX: "portal:3f9a0c21bd:",
     });
     expect(deploymentNames("abc").EVENT_STREAM).toBe("PORTAL_abc");
+  });
+});
+
+describe("deploymentName", () => {
+  const original = config();
+  afterEach(() => setConfig(original));
+
+  it("refuses a name still to derive, so nothing reaches NATS or Redis with a shared legacy name", () => {
+    setConfig(parseConfig({ EVENT_STREAM: "PINNED" }));
+    expect(deploymentName("EVENT_STREAM")).toBe("PINNED");
+    expect(() => deploymentName("SUBJECT_PREFIX")).toThrow(/SUBJECT_PREFIX is derived from the deployment/);
+    setConfig(resolveDeploymentNames(config(), "3f9a0c21bd"));
+    expect(deploymentName("SUBJECT_PREFIX")).toBe("portal_3f9a0c21bd");
   });
 });

@@ -177,6 +177,19 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 let cached: Config | undefined;
 
+/**
+ * A stream, subject prefix or Redis prefix of the process-wide configuration, for code that reaches
+ * NATS or Redis with it.
+ * @throws Error when the name is still to derive from the deployment (startRuntime not applied).
+ */
+export function deploymentName(name: DeploymentName): string {
+  const cfg = config();
+  if (cfg.derivedNames.includes(name)) {
+    throw new Error(`${name} is derived from the deployment: use startRuntime's config (runtime.config)`);
+  }
+  return cfg[name];
+}
+
 /** The process-wide configuration, parsed once. @throws ConfigError */
 export function config(): Config {
   cached ??= parseConfig();

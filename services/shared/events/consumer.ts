@@ -7,7 +7,7 @@ import {
   parseEnvelope,
   subjectFor,
 } from "../../../schema/events";
-import { config } from "../config";
+import { deploymentName } from "../config";
 import type { Db, Tx } from "../db";
 import { deploymentOf } from "../deployment";
 import { logger } from "../logger";
@@ -64,7 +64,7 @@ export interface StartConsumersOptions {
   maxDeliver?: number;
   /** redelivery delays after a failure (default 1 s, 5 s, 30 s, 2 min) */
   backoffMs?: number[];
-  /** subject prefix (default config().SUBJECT_PREFIX) */
+  /** subject prefix (default: the process-wide SUBJECT_PREFIX, once resolved) */
   subjectPrefix?: string;
   /** longest a handler's transaction may run (default 60 s) */
   handlerTimeoutMs?: number;
@@ -114,7 +114,7 @@ export async function startConsumers(options: StartConsumersOptions): Promise<Ru
   const { db, transport, consumers } = options;
   const maxDeliver = options.maxDeliver ?? 5;
   const backoffMs = options.backoffMs ?? [1000, 5000, 30_000, 120_000];
-  const prefix = options.subjectPrefix ?? config().SUBJECT_PREFIX;
+  const prefix = options.subjectPrefix ?? deploymentName("SUBJECT_PREFIX");
   const timeout = options.handlerTimeoutMs ?? 60_000;
   const deployment = options.deployment ?? (await deploymentOf(db)).id;
   const decoder = new TextDecoder();

@@ -1,4 +1,4 @@
-import { config } from "../config";
+import { deploymentName } from "../config";
 import type { Db } from "../db";
 import { deploymentOf } from "../deployment";
 import { Prisma } from "../generated/prisma/client";
@@ -23,8 +23,8 @@ export interface RelayOptions {
    */
   republishSince?: Date;
   /**
-   * Subjects are `${subjectPrefix}.${type}` (default config().SUBJECT_PREFIX, read at start): the
-   * prefix of the process that publishes, not the one recorded when the row was written.
+   * Subjects are `${subjectPrefix}.${type}` (default: the process-wide SUBJECT_PREFIX once resolved,
+   * read at start): the prefix of the process that publishes, not the one recorded in the row.
    */
   subjectPrefix?: string;
   /** stamped on every envelope published (default: the deployment of `db`) */
@@ -71,7 +71,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const retainMs = options.retainPublishedMs ?? 7 * 24 * 3600_000;
   const log = logger("relay");
   const encoder = new TextEncoder();
-  const prefix = options.subjectPrefix ?? config().SUBJECT_PREFIX;
+  const prefix = options.subjectPrefix ?? deploymentName("SUBJECT_PREFIX");
   const deployment = options.deployment ?? (await deploymentOf(db)).id;
   const stamped = (envelope: unknown): unknown =>
     typeof envelope === "object" && envelope !== null && !Array.isArray(envelope)
