@@ -10,10 +10,10 @@ WEB_OUT      := web/dist/index.html
 GRAPHIQL_OUT := gateway/graphiql/dist/index.html
 WEB_SOURCES  := $(shell find web/src web/index.html web/vite.config.ts web/public -type f 2>/dev/null | grep -v '/generated/')
 
-.PHONY: help start dev test test-only lint format codegen db-migrate db-seed build bench ci-env clean
+.PHONY: help start dev test test-only lint format codegen db-migrate db-seed admin-password build bench ci-env clean
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-11s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
 
 # `npm install` honours the lockfile; `npm ci` refuses it here because the registry this project
 # installs from lacks other platforms' optional packages (see docs/DECISIONS.md).
@@ -66,6 +66,9 @@ db-migrate: $(PRISMA_OUT) ## Apply pending migrations
 
 db-seed: $(PRISMA_OUT) ## Seed defaults and the first admin (idempotent)
 	npm run --silent db:seed
+
+admin-password: $(PRISMA_OUT) ## Set a new mainAdmin password: printed, or ADMIN_PASSWORD; ends their sessions
+	npm run --silent admin:password
 
 bench: build ci-env ## Run the benchmarks in bench/
 	npm run --silent bench

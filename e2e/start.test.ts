@@ -82,8 +82,10 @@ describe("the portal process (npm run start)", () => {
     try {
       const ready = (await (await fetch(`${started.url}/readyz`)).json()) as {
         checks: Record<string, string>;
+        modes: Record<string, string>;
       };
-      expect(ready.checks).toEqual({ postgres: "ok", redis: "ok", nats: "ok" });
+      expect(ready.checks).toEqual({ database: "ok", sessions: "ok", events: "ok" });
+      expect(ready.modes).toEqual({ database: "postgres", sessions: "redis", events: "jetstream" });
       expect(started.output()).toContain(
         "backing services: database=postgres sessions=redis events=jetstream",
       );
@@ -109,6 +111,12 @@ describe("the portal process (npm run start)", () => {
         "backing services: database=embedded sessions=memory events=in-process",
       );
       expect(started.output()).toMatch(/generated password \S+ — it is shown only this once/);
+      const ready = (await (await fetch(`${started.url}/readyz`)).json()) as Record<string, unknown>;
+      expect(ready).toEqual({
+        status: "ready",
+        checks: { database: "ok", sessions: "ok", events: "ok" },
+        modes: { database: "embedded", sessions: "memory", events: "in-process" },
+      });
       const graphql = await fetch(`${started.url}/graphql`, {
         method: "POST",
         headers: { "content-type": "application/json" },

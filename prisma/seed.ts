@@ -3,6 +3,7 @@ import { config as loadEnvFile } from "dotenv";
 import { type Config, config } from "../services/shared/config";
 import { connectPostgres, type Db, openEmbedded, type Tx } from "../services/shared/db";
 import { logger } from "../services/shared/logger";
+import { chooseBacking } from "../services/shared/runtime";
 import { hashPassword } from "../services/user/passwords";
 import { generateUniqueId } from "../services/user/uniqueId";
 import { DEFAULT_EMAIL_TEMPLATES } from "./emailTemplates";
@@ -40,8 +41,8 @@ const SEED_LOCK_KEY = 72707370;
 const PASSWORD_LETTERS = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 const PASSWORD_SPECIALS = "!@#$%^&*-_=+";
 
-/** A 20-character password with letters, a digit and a special character. */
-function generatePassword(): string {
+/** A random 20-character password with letters, a digit and a special character. */
+export function generatePassword(): string {
   const chars = Array.from({ length: 18 }, () => PASSWORD_LETTERS[randomInt(PASSWORD_LETTERS.length)] ?? "a");
   chars.splice(randomInt(chars.length + 1), 0, String(randomInt(10)));
   chars.splice(randomInt(chars.length + 1), 0, PASSWORD_SPECIALS[randomInt(PASSWORD_SPECIALS.length)] ?? "!");
@@ -102,7 +103,8 @@ async function seedAdmin(tx: Tx, cfg: Config): Promise<SeedResult["admin"]> {
 /**
  * Puts the rows a new portal needs in place: branding, storage, security and email settings, the
  * default email templates (only those missing) and a first mainAdmin (only when none exists; from
- * ADMIN_EMAIL/ADMIN_PASSWORD, or with a generated password logged once).
+ * ADMIN_EMAIL/ADMIN_PASSWORD, or with a generated password logged once). When the admin already
+ * exists it logs how to set a new password (`make admin-password`).
  * @throws when the database refuses a write (for example the admin's username or email is taken
  * by a user who is not a mainAdmin).
  */
@@ -127,6 +129,11 @@ export async function seed(db: Db, cfg: Config): Promise<SeedResult> {
     } else {
       log.info({ username: result.admin.username, email: result.admin.email }, "created the first mainAdmin");
     }
+  } else {
+    log.info(
+      `mainAdmin "${result.admin.username}" (${result.admin.email}) exists. To set a new password: ` +
+        "`make admin-password` prints a generated one, `ADMIN_PASSWORD=... make admin-password` sets yours.",
+    );
   }
   if (result.templatesCreated.length > 0) {
     log.info({ templates: result.templatesCreated }, "inserted default email templates");
@@ -137,10 +144,12 @@ export async function seed(db: Db, cfg: Config): Promise<SeedResult> {
 async function main(): Promise<void> {
   loadEnvFile({ quiet: true });
   const cfg = config();
+  // the database `make start` uses: DATABASE_URL, else the local port, else the embedded one
+  const { database } = await chooseBacking(cfg, true);
   let db: Db;
-  if (cfg.DATABASE_URL && !cfg.EMBEDDED) {
-    await migrateDatabase({ url: cfg.DATABASE_URL, createIfMissing: true });
-    db = await connectPostgres(cfg.DATABASE_URL);
+  if (database.kind === "url") {
+    await migrateDatabase({ url: database.url, createIfMissing: true });
+    db = await connectPostgres(database.url);
   } else {
     db = await openEmbedded(cfg.DATA_DIR);
   }

@@ -20,6 +20,8 @@ async function main(): Promise<void> {
     ...workloadFor(cfg.WORKERS),
     relay: cfg.RELAY,
   });
+  // the stream, subject prefix and Redis prefix derived from the deployment, where left unset
+  setConfig(runtime.config);
   log.info({ workers: cfg.WORKERS, relay: cfg.RELAY }, "worker started");
   const stop = async (signal: string) => {
     log.info({ signal }, "worker stopping");

@@ -20,7 +20,10 @@ beforeAll(async () => {
       postgres: async () => (await testDb()).ping(),
       redis: async () => void (await redis.ping()),
     },
-    metrics: { consumerLag: async () => ({ "email-sender": 3 }) },
+    metrics: {
+      consumerLag: async () => ({ "email-sender": 3 }),
+      droppedEvents: () => ({ email_registration: 2 }),
+    },
     webDist: web.dir,
   });
   app = built.app;
@@ -115,6 +118,7 @@ describe("metrics", () => {
       const deadLetters = Number(/^portal_dead_letters (\d+)$/m.exec(text)?.[1]);
       expect(deadLetters).toBeGreaterThanOrEqual(1);
       expect(text).toContain('portal_consumer_lag{consumer="email-sender"} 3');
+      expect(text).toContain('portal_foreign_events_dropped_total{consumer="email_registration"} 2');
       expect(text).toContain("process_cpu_user_seconds_total");
     } finally {
       await db.prisma.deadLetter.delete({ where: { id: dead.id } });

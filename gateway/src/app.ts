@@ -34,7 +34,10 @@ export interface AppDeps {
   sessionStore: Store;
   /** Named checks run by GET /readyz (postgres, redis, nats...); each must resolve when healthy. */
   readiness: ReadinessChecks;
-  metrics?: { consumerLag?: () => Promise<Record<string, number>> };
+  metrics?: {
+    consumerLag?: () => Promise<Record<string, number>>;
+    droppedEvents?: () => Record<string, number>;
+  };
   /** Built web app directory (default <repo>/web/dist). */
   webDist?: string;
   /**
@@ -84,7 +87,11 @@ export async function createApp(deps: AppDeps): Promise<App> {
     }),
   );
 
-  const metrics = createMetrics({ db: deps.db, consumerLag: deps.metrics?.consumerLag });
+  const metrics = createMetrics({
+    db: deps.db,
+    consumerLag: deps.metrics?.consumerLag,
+    droppedEvents: deps.metrics?.droppedEvents,
+  });
   app.use(metrics.observe);
   app.use(securityHeaders());
 

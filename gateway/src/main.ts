@@ -9,19 +9,23 @@ import { createApp } from "./app";
 
 /**
  * The portal's process entry (`make start`): resolves the backing services (machine services or the
- * embedded default), migrates and seeds, starts the outbox relay and the service workers named by
- * WORKERS, and serves HTTP on PORT until SIGTERM or SIGINT.
+ * embedded default) and the deployment's names, migrates and seeds (saying how to set a new admin
+ * password when the admin exists), starts the outbox relay and the service workers named by WORKERS,
+ * and serves HTTP on PORT until SIGTERM or SIGINT.
  */
 async function main(): Promise<void> {
-  const cfg = parseConfig();
-  setConfig(cfg);
+  const given = parseConfig();
+  setConfig(given);
   const log = logger("main");
 
-  const runtime = await startRuntime(cfg, {
+  const runtime = await startRuntime(given, {
     allowEmbedded: true,
-    ...workloadFor(cfg.WORKERS),
-    relay: cfg.RELAY,
+    ...workloadFor(given.WORKERS),
+    relay: given.RELAY,
   });
+  // the stream, subject prefix and Redis prefix derived from the deployment, where left unset
+  const cfg = runtime.config;
+  setConfig(cfg);
   await seed(runtime.db, cfg);
 
   const { app, stop } = await createApp({
@@ -30,7 +34,7 @@ async function main(): Promise<void> {
     sessionStore: runtime.sessionStore,
     redis: runtime.redis,
     readiness: runtime.readiness,
-    metrics: { consumerLag: runtime.consumerLag },
+    metrics: { consumerLag: runtime.consumerLag, droppedEvents: runtime.droppedEvents },
   });
 
   const server: Server = await new Promise((resolve, reject) => {

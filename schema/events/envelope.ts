@@ -11,9 +11,22 @@ export const actorSchema = z
 
 export type Actor = z.infer<typeof actorSchema>;
 
+/** A deployment id (services/shared/deployment.ts): short, safe in NATS subjects and Redis keys. */
+export const deploymentIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
+
 /**
  * The wire format of every event, in the outbox and on the bus. The payload is checked against the
  * schema of its type by `parseEnvelope` in ./index.
+ *
+ * Versioning: the envelope has no version of its own. A field is added to it only as an optional
+ * one, which older readers ignore (zod drops unknown keys) and newer readers do without, so old rows
+ * and old publishers stay readable. A payload change that an older reader would misread gets a new
+ * `version` of its event type; an added optional payload field does not.
+ *
+ * `deployment` (added after version 1 of every event, hence optional): the id of the deployment
+ * whose outbox the event came from. The relay stamps it on publish; outbox rows written before it
+ * existed carry none, and a consumer takes such an event as its own only when its own outbox holds
+ * the event's id.
  */
 export const envelopeSchema = z.object({
   id: z.uuidv7(),
@@ -22,6 +35,7 @@ export const envelopeSchema = z.object({
   occurredAt: z.iso.datetime({ offset: true }),
   actor: actorSchema,
   correlationId: z.string().min(1).max(200),
+  deployment: deploymentIdSchema.optional(),
   payload: z.unknown(),
 });
 
@@ -37,6 +51,8 @@ export type Envelope<E extends AnyEvent = AnyEvent> = E extends AnyEvent
       occurredAt: string;
       actor: Actor;
       correlationId: string;
+      /** the publishing deployment (absent on envelopes written before it existed) */
+      deployment?: string;
       payload: E["payload"];
     }
   : never;

@@ -9,7 +9,14 @@ import { userEvents } from "./user";
 export * from "./appointment";
 export type { EventDefinition } from "./define";
 export * from "./document";
-export { type Actor, actorSchema, type Envelope, envelopeSchema, newEventId } from "./envelope";
+export {
+  type Actor,
+  actorSchema,
+  deploymentIdSchema,
+  type Envelope,
+  envelopeSchema,
+  newEventId,
+} from "./envelope";
 export * from "./esrt";
 export * from "./user";
 
@@ -40,6 +47,8 @@ export interface EnvelopeOf<T extends EventType> {
   occurredAt: string;
   actor: Actor;
   correlationId: string;
+  /** the publishing deployment: stamped by the relay, so absent from what `emit` returns */
+  deployment?: string;
   payload: PayloadOf<T>;
 }
 

@@ -1,5 +1,13 @@
 import path from "node:path";
-import { ConfigError, parseConfig } from "./config";
+import {
+  ConfigError,
+  config,
+  deploymentName,
+  deploymentNames,
+  parseConfig,
+  resolveDeploymentNames,
+  setConfig,
+} from "./config";
 
 describe("parseConfig", () => {
   it("applies the documented defaults to an empty environment", () => {
@@ -71,5 +79,56 @@ describe("parseConfig", () => {
       PRO_APP_URL: "https://pro.esrt.app",
     });
     expect(cfg.PRO_APP_URL).toBe("https://pro.esrt.app");
+  });
+});
+
+describe("names derived from the deployment", () => {
+  it("derives the stream, subject prefix and Redis prefix left unset from the deployment id", () => {
+    const cfg = parseConfig({});
+    expect(cfg.derivedNames).toEqual(["REDIS_PREFIX", "EVENT_STREAM", "SUBJECT_PREFIX"]);
+    const resolved = resolveDeploymentNames(cfg, "3f9a0c21bd");
+    expect(resolved).toMatchObject({
+      EVENT_STREAM: "PORTAL_3f9a0c21bd",
+      SUBJECT_PREFIX: "portal_3f9a0c21bd",
+      REDIS_PREFIX: "portal:3f9a0c21bd:",
+      derivedNames: [],
+    });
+    // two deployments never share a name
+    const other = resolveDeploymentNames(cfg, "77c0de11aa");
+    for (const name of ["EVENT_STREAM", "SUBJECT_PREFIX", "REDIS_PREFIX"] as const) {
+      expect(other[name]).not.toBe(resolved[name]);
+    }
+    // the derived names pass the settings' own rules
+    expect(() =>
+      parseConfig({
+        EVENT_STREAM: resolved.EVENT_STREAM,
+        SUBJECT_PREFIX: resolved.SUBJECT_PREFIX,
+        REDIS_PREFIX: resolved.REDIS_PREFIX,
+      }),
+    ).not.toThrow();
+  });
+
+  it("keeps the names set explicitly, deriving only the others", () => {
+    const cfg = parseConfig({ EVENT_STREAM: "SHARED", SUBJECT_PREFIX: "shared" });
+    expect(cfg.derivedNames).toEqual(["REDIS_PREFIX"]);
+    expect(resolveDeploymentNames(cfg, "3f9a0c21bd")).toMatchObject({
+      EVENT_STREAM: "SHARED",
+      SUBJECT_PREFIX: "shared",
+      REDIS_PREFIX: "portal:3f9a0c21bd:",
+    });
+    expect(deploymentNames("abc").EVENT_STREAM).toBe("PORTAL_abc");
+  });
+});
+
+describe("deploymentName", () => {
+  const original = config();
+  afterEach(() => setConfig(original));
+
+  it("refuses a name still to derive, so nothing reaches NATS or Redis with a shared legacy name", () => {
+    setConfig(parseConfig({ EVENT_STREAM: "PINNED" }));
+    expect(deploymentName("EVENT_STREAM")).toBe("PINNED");
+    expect(() => deploymentName("SUBJECT_PREFIX")).toThrow(/SUBJECT_PREFIX is derived from the deployment/);
+    setConfig(resolveDeploymentNames(config(), "3f9a0c21bd"));
+    expect(deploymentName("SUBJECT_PREFIX")).toBe("portal_3f9a0c21bd");
   });
 });

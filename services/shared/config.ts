@@ -45,18 +45,19 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
 
   SESSION_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  // Unset: derived from the deployment's id once its database is known (see deploymentNames).
   REDIS_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9:_-]*$/, "may only hold letters, digits, ':', '_' and '-'")
-    .default("portal:"),
+    .optional(),
   EVENT_STREAM: z
     .string()
     .regex(/^[A-Za-z0-9_-]+$/, "may only hold letters, digits, '_' and '-'")
-    .default("PORTAL"),
+    .optional(),
   SUBJECT_PREFIX: z
     .string()
     .regex(/^[a-z0-9_-]+$/, "may only hold lower-case letters, digits, '_' and '-'")
-    .default("portal"),
+    .optional(),
 
   PRO_APP_URL: optionalUrl(["http:", "https:"]).transform((v) => v ?? "https://pro.esrt.example"),
 
@@ -85,10 +86,47 @@ const envSchema = z.object({
     .default("100kb"),
 });
 
-export type Config = Omit<z.infer<typeof envSchema>, "DATA_DIR"> & {
+/** The settings whose default derives from the deployment (its database). */
+export type DeploymentName = "REDIS_PREFIX" | "EVENT_STREAM" | "SUBJECT_PREFIX";
+
+const DEPLOYMENT_NAMES: readonly DeploymentName[] = ["REDIS_PREFIX", "EVENT_STREAM", "SUBJECT_PREFIX"];
+
+export type Config = Omit<z.infer<typeof envSchema>, "DATA_DIR" | DeploymentName> & {
   /** absolute path of the data directory */
   DATA_DIR: string;
+  /** prefix of every Redis key: set, or `portal:<deployment>:` once resolved */
+  REDIS_PREFIX: string;
+  /** JetStream stream: set, or `PORTAL_<deployment>` once resolved */
+  EVENT_STREAM: string;
+  /** subject prefix: set, or `portal_<deployment>` once resolved */
+  SUBJECT_PREFIX: string;
+  /**
+   * The names left unset, still to derive from the deployment's id (`resolveDeploymentNames`, which
+   * startRuntime applies). Until then they hold the shared legacy values `portal:`, `PORTAL` and
+   * `portal`, which nothing may use to reach Redis or NATS.
+   */
+  derivedNames: readonly DeploymentName[];
 };
+
+/** The default stream, subject prefix and Redis prefix of a deployment id. */
+export function deploymentNames(deploymentId: string): Record<DeploymentName, string> {
+  return {
+    REDIS_PREFIX: `portal:${deploymentId}:`,
+    EVENT_STREAM: `PORTAL_${deploymentId}`,
+    SUBJECT_PREFIX: `portal_${deploymentId}`,
+  };
+}
+
+/**
+ * The configuration with every name left unset derived from the deployment id; names set in the
+ * environment win.
+ */
+export function resolveDeploymentNames(cfg: Config, deploymentId: string): Config {
+  const derived = deploymentNames(deploymentId);
+  const resolved: Config = { ...cfg, derivedNames: [] };
+  for (const name of cfg.derivedNames) resolved[name] = derived[name];
+  return resolved;
+}
 
 /** Raised when the environment holds a value the portal cannot start with. */
 export class ConfigError extends Error {
@@ -127,10 +165,30 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!raw.PRO_APP_URL) missing.push("PRO_APP_URL: is required when NODE_ENV=production");
     if (missing.length > 0) throw new ConfigError(missing);
   }
-  return { ...cfg, DATA_DIR: path.resolve(cfg.DATA_DIR) };
+  return {
+    ...cfg,
+    DATA_DIR: path.resolve(cfg.DATA_DIR),
+    REDIS_PREFIX: cfg.REDIS_PREFIX ?? "portal:",
+    EVENT_STREAM: cfg.EVENT_STREAM ?? "PORTAL",
+    SUBJECT_PREFIX: cfg.SUBJECT_PREFIX ?? "portal",
+    derivedNames: DEPLOYMENT_NAMES.filter((name) => cfg[name] === undefined),
+  };
 }
 
 let cached: Config | undefined;
+
+/**
+ * A stream, subject prefix or Redis prefix of the process-wide configuration, for code that reaches
+ * NATS or Redis with it.
+ * @throws Error when the name is still to derive from the deployment (startRuntime not applied).
+ */
+export function deploymentName(name: DeploymentName): string {
+  const cfg = config();
+  if (cfg.derivedNames.includes(name)) {
+    throw new Error(`${name} is derived from the deployment: use startRuntime's config (runtime.config)`);
+  }
+  return cfg[name];
+}
 
 /** The process-wide configuration, parsed once. @throws ConfigError */
 export function config(): Config {

@@ -48,7 +48,7 @@ export const REDIS_COMMAND_TIMEOUT_MS = 500;
  * Longest pause between two reconnection attempts. Short, so that the portal is back within a
  * moment of Redis; an attempt against a refused port costs next to nothing.
  */
-export const REDIS_MAX_BACKOFF_MS = 250;
+export const REDIS_MAX_BACKOFF_MS = 200;
 
 /** Most commands waiting at once; beyond it a command fails at once rather than piling up. */
 export const REDIS_MAX_QUEUED_COMMANDS = 5000;

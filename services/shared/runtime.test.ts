@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { parseConfig } from "./config";
+import { deleteStream } from "./events/testing/bus";
+import { connectNats } from "./nats";
 import { BackingServiceError, chooseBacking, startRuntime } from "./runtime";
 
 const nothingAnswers = async () => false;
@@ -54,13 +59,70 @@ describe("startRuntime", () => {
     const runtime = await startRuntime(cfg, { allowEmbedded: false, consumers: [], relay: true });
     try {
       expect(runtime.modes).toEqual({ database: "postgres", sessions: "redis", events: "jetstream" });
-      expect(Object.keys(runtime.readiness).sort()).toEqual(["nats", "postgres", "redis"]);
-      for (const check of Object.values(runtime.readiness)) await expect(check()).resolves.toBeUndefined();
+      expect(runtime.readiness.database.mode).toBe("postgres");
+      expect(runtime.readiness.sessions.mode).toBe("redis");
+      expect(runtime.readiness.events.mode).toBe("jetstream");
+      for (const { check } of Object.values(runtime.readiness))
+        await expect(check()).resolves.toBeUndefined();
       expect(await runtime.consumerLag()).toEqual({});
     } finally {
       await runtime.close();
     }
   });
+
+  it("derives the stream, subject prefix and Redis prefix left unset from its database's deployment", async () => {
+    const { EVENT_STREAM: _s, SUBJECT_PREFIX: _p, REDIS_PREFIX: _r, ...env } = process.env;
+    const runtime = await startRuntime(parseConfig(env), {
+      allowEmbedded: false,
+      consumers: [],
+      relay: true,
+    });
+    try {
+      expect(runtime.deployment).toMatch(/^[0-9a-f]{10}$/);
+      expect(runtime.config).toMatchObject({
+        EVENT_STREAM: `PORTAL_${runtime.deployment}`,
+        SUBJECT_PREFIX: `portal_${runtime.deployment}`,
+        REDIS_PREFIX: `portal:${runtime.deployment}:`,
+        derivedNames: [],
+      });
+      // the same database gives the same deployment, and so the same names
+      const again = await startRuntime(parseConfig(env), {
+        allowEmbedded: false,
+        consumers: [],
+        relay: false,
+      });
+      expect(again.deployment).toBe(runtime.deployment);
+      await again.close();
+    } finally {
+      await runtime.close();
+      const nc = await connectNats(process.env.NATS_URL ?? "nats://127.0.0.1:4222");
+      await deleteStream(nc, `PORTAL_${runtime.deployment}`);
+      await nc.close();
+    }
+  });
+
+  it("reports each backing service and its mode in the embedded default", async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "portal-runtime-"));
+    const cfg = parseConfig({ EMBEDDED: "1", DATA_DIR: dataDir, LOG_LEVEL: "silent" });
+    const runtime = await startRuntime(cfg, { allowEmbedded: true, consumers: [], relay: true });
+    try {
+      expect(runtime.modes).toEqual({ database: "embedded", sessions: "memory", events: "in-process" });
+      expect(
+        Object.fromEntries(Object.entries(runtime.readiness).map(([name, c]) => [name, c.mode])),
+      ).toEqual({
+        database: "embedded",
+        sessions: "memory",
+        events: "in-process",
+      });
+      for (const { check } of Object.values(runtime.readiness))
+        await expect(check()).resolves.toBeUndefined();
+      expect(runtime.deployment).toMatch(/^[0-9a-f]{10}$/);
+      expect(runtime.config.SUBJECT_PREFIX).toBe(`portal_${runtime.deployment}`);
+    } finally {
+      await runtime.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it("stops with a clear error when a configured service does not answer", async () => {
     const cfg = parseConfig({ ...process.env, REDIS_URL: "redis://127.0.0.1:1" });

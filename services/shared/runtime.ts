@@ -1,8 +1,9 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import session from "express-session";
 import { migrateDatabase } from "../../prisma/migrate";
-import type { Config } from "./config";
+import { type Config, resolveDeploymentNames } from "./config";
 import { connectPostgres, type Db, openEmbedded } from "./db";
+import { deploymentOf, NEW_DEPLOYMENT_ID_SQL } from "./deployment";
 import { type Consumer, startConsumers } from "./events/consumer";
 import { jetStreamTransport } from "./events/jetstream";
 import { memoryTransport } from "./events/memory";
@@ -21,18 +22,35 @@ export interface Modes {
   events: "jetstream" | "in-process";
 }
 
+/** A readiness check of one backing service, with how that service is provided. */
+export interface ServiceCheck {
+  mode: string;
+  check: () => Promise<void>;
+}
+
+/** How long each backing service's own readiness check may run (the handler bounds it too). */
+const CHECK_TIMEOUT_MS = 400;
+
 /** Everything a process of the portal runs on: the database, sessions, the bus and its workers. */
 export interface Runtime {
+  /**
+   * The configuration in force: the one given, with the stream, subject prefix and Redis prefix left
+   * unset derived from the deployment. Make it the process-wide one (setConfig) before serving.
+   */
   config: Config;
+  /** the deployment's id, from its database */
+  deployment: string;
   db: Db;
   redis: RedisClient | undefined;
   sessionStore: session.Store;
   transport: EventTransport;
   modes: Modes;
-  /** the checks behind /readyz */
-  readiness: Record<string, () => Promise<void>>;
+  /** the checks behind /readyz: database, sessions and events, each with its mode */
+  readiness: Record<"database" | "sessions" | "events", ServiceCheck>;
   /** pending messages per consumer (Prometheus consumer lag) */
   consumerLag(): Promise<Record<string, number>>;
+  /** events of another deployment dropped per consumer since start (Prometheus) */
+  droppedEvents(): Record<string, number>;
   /** stops the workers and the relay, then closes every connection */
   close(): Promise<void>;
 }
@@ -61,6 +79,24 @@ const LOCAL = {
   redis: { port: 6379, url: "redis://127.0.0.1:6379" },
   nats: { port: 4222, url: "nats://127.0.0.1:4222" },
 } as const;
+
+/** Rejects when `work` has not settled within CHECK_TIMEOUT_MS (the work itself is left behind). */
+async function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`${what} did not answer within ${CHECK_TIMEOUT_MS} ms`)),
+          CHECK_TIMEOUT_MS,
+        );
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Where one backing service comes from. */
 export type Choice = { kind: "url"; url: string; configured: boolean } | { kind: "embedded" };
@@ -107,12 +143,14 @@ export async function chooseBacking(
 /**
  * Connects this process to its backing services, per service: the configured URL; else the standard
  * local port when something answers there; else, when `allowEmbedded`, the embedded default (PGlite
- * under DATA_DIR, in-memory sessions, the in-process bus). Starts the outbox relay and the given
- * consumers, and logs the mode of each service.
+ * under DATA_DIR, in-memory sessions, the in-process bus). Reads the deployment's id from the
+ * database and derives from it the stream, subject prefix and Redis prefix the configuration leaves
+ * unset (`runtime.config`). Starts the outbox relay and the given consumers, and logs the mode of
+ * each service and the names in use.
  * @throws BackingServiceError when a configured service does not answer, or none is found and the
  * embedded default is not allowed; ConfigError-like errors from migrations pass through.
  */
-export async function startRuntime(cfg: Config, options: RuntimeOptions): Promise<Runtime> {
+export async function startRuntime(given: Config, options: RuntimeOptions): Promise<Runtime> {
   const log = logger("runtime");
   const closers: (() => Promise<void>)[] = [];
   const closeAll = async () => {
@@ -120,7 +158,7 @@ export async function startRuntime(cfg: Config, options: RuntimeOptions): Promis
   };
 
   try {
-    const choices = await chooseBacking(cfg, options.allowEmbedded);
+    const choices = await chooseBacking(given, options.allowEmbedded);
     const { database: dbChoice, redis: redisChoice, nats: natsChoice } = choices;
 
     // Database (migrated before use; the embedded one migrates itself on open)
@@ -136,9 +174,21 @@ export async function startRuntime(cfg: Config, options: RuntimeOptions): Promis
         );
       }
     } else {
-      db = await openEmbedded(cfg.DATA_DIR);
+      db = await openEmbedded(given.DATA_DIR);
     }
     closers.push(() => db.close());
+
+    // The deployment: names left unset derive from its id
+    const deployment = await deploymentOf(db);
+    if (db.mode === "postgres" && deployment.databaseName !== deployment.currentDatabase) {
+      log.warn(
+        { deployment: deployment.id, madeIn: deployment.databaseName, now: deployment.currentDatabase },
+        `this database was made as "${deployment.databaseName}" and is now "${deployment.currentDatabase}": ` +
+          `if it is a copy of another portal's database, give it an id of its own before it shares NATS ` +
+          `or Redis with that portal: ${NEW_DEPLOYMENT_ID_SQL}`,
+      );
+    }
+    const cfg = resolveDeploymentNames(given, deployment.id);
 
     // Sessions
     let redis: RedisClient | undefined;
@@ -155,7 +205,11 @@ export async function startRuntime(cfg: Config, options: RuntimeOptions): Promis
       closers.push(async () => {
         if (client.isOpen) await client.quit();
       });
-      sessionStore = createSessionStore({ redis: client, prefix: cfg.REDIS_PREFIX });
+      sessionStore = createSessionStore({
+        redis: client,
+        prefix: cfg.REDIS_PREFIX,
+        deployment: deployment.id,
+      });
     } else {
       sessionStore = createSessionStore({ prefix: cfg.REDIS_PREFIX });
     }
@@ -166,7 +220,11 @@ export async function startRuntime(cfg: Config, options: RuntimeOptions): Promis
     if (natsChoice.kind === "url") {
       try {
         nc = await connectNats(natsChoice.url);
-        transport = await jetStreamTransport({ nc });
+        transport = await jetStreamTransport({
+          nc,
+          stream: cfg.EVENT_STREAM,
+          subjectPrefix: cfg.SUBJECT_PREFIX,
+        });
       } catch (err) {
         throw new BackingServiceError(
           `NATS at ${redactUrl(natsChoice.url)} failed: ${(err as Error).message}`,
@@ -192,6 +250,9 @@ export async function startRuntime(cfg: Config, options: RuntimeOptions): Promis
           dbChoice.kind === "url" ? redactUrl(dbChoice.url) : `embedded PGlite in ${cfg.DATA_DIR}/pglite`,
         sessions: redisChoice.kind === "url" ? redactUrl(redisChoice.url) : "in memory",
         events: natsChoice.kind === "url" ? redactUrl(natsChoice.url) : "in-process bus",
+        deployment: deployment.id,
+        ...(redis ? { redisPrefix: cfg.REDIS_PREFIX } : {}),
+        ...(nc ? { stream: cfg.EVENT_STREAM, subjectPrefix: cfg.SUBJECT_PREFIX } : {}),
       },
       `backing services: database=${modes.database} sessions=${modes.sessions} events=${modes.events}`,
     );
@@ -203,12 +264,20 @@ export async function startRuntime(cfg: Config, options: RuntimeOptions): Promis
         db,
         transport,
         republishSince: nc ? undefined : new Date(Date.now() - 24 * 3_600_000),
+        subjectPrefix: cfg.SUBJECT_PREFIX,
+        deployment: deployment.id,
       });
       closers.push(() => relay.stop());
     }
     const workers =
       options.consumers.length > 0
-        ? await startConsumers({ db, transport, consumers: options.consumers })
+        ? await startConsumers({
+            db,
+            transport,
+            consumers: options.consumers,
+            subjectPrefix: cfg.SUBJECT_PREFIX,
+            deployment: deployment.id,
+          })
         : undefined;
     if (workers) closers.push(() => workers.stop());
     for (const start of options.workers ?? []) {
@@ -216,24 +285,29 @@ export async function startRuntime(cfg: Config, options: RuntimeOptions): Promis
       closers.push(() => worker.stop());
     }
 
-    const readiness: Record<string, () => Promise<void>> = { postgres: () => db.ping(2000) };
-    if (redis) {
-      const client = redis;
-      readiness.redis = async () => {
-        if (!client.isReady) throw new Error("not connected");
-        await client.ping();
-      };
-    }
-    if (nc) {
-      const conn = nc;
-      readiness.nats = async () => {
-        if (conn.isClosed()) throw new Error("connection closed");
-        await conn.flush();
-      };
-    }
+    const readiness: Runtime["readiness"] = {
+      database: { mode: modes.database, check: () => db.ping(CHECK_TIMEOUT_MS) },
+      sessions: {
+        mode: modes.sessions,
+        check: async () => {
+          if (!redis) return;
+          if (!redis.isReady) throw new Error("not connected");
+          await withTimeout(redis.ping(), "Redis");
+        },
+      },
+      events: {
+        mode: modes.events,
+        check: async () => {
+          if (!nc) return;
+          if (nc.isClosed()) throw new Error("connection closed");
+          await withTimeout(nc.flush(), "NATS");
+        },
+      },
+    };
 
     return {
       config: cfg,
+      deployment: deployment.id,
       db,
       redis,
       sessionStore,
@@ -241,6 +315,7 @@ export async function startRuntime(cfg: Config, options: RuntimeOptions): Promis
       modes,
       readiness,
       consumerLag: async () => (workers ? workers.lag() : {}),
+      droppedEvents: () => (workers ? workers.dropped() : {}),
       close: closeAll,
     };
   } catch (err) {

@@ -33,14 +33,70 @@ export interface PortalSessionStore extends Store {
 
 const log = () => logger("session");
 
+type Stamped = SessionData & { deployment?: string };
+
 /**
  * Sessions in Redis (connect-redis): each key expires after {@link SESSION_IDLE_SECONDS}; a request
  * that is activity renews the expiry (EXPIRE) once its answer is on its way, without holding the
- * answer back for it.
+ * answer back for it. With a deployment id, each record carries it, and a record of another
+ * deployment (two portals configured with one REDIS_PREFIX on one Redis, or a cookie carried from one
+ * portal to another) or of none is no session here.
  */
 export class PortalRedisStore extends RedisStore implements PortalSessionStore {
-  constructor(options: { client: RedisClient; prefix: string }) {
-    super({ client: options.client, prefix: options.prefix, ttl: () => SESSION_IDLE_SECONDS });
+  private readonly deployment: string | undefined;
+
+  constructor(options: { client: RedisClient; prefix: string; deployment?: string }) {
+    const deployment = options.deployment;
+    super({
+      client: options.client,
+      prefix: options.prefix,
+      ttl: () => SESSION_IDLE_SECONDS,
+      serializer: {
+        parse: (text: string) => JSON.parse(text) as SessionData,
+        stringify: (sess: SessionData) => JSON.stringify(deployment ? { ...sess, deployment } : sess),
+      },
+    });
+    this.deployment = deployment;
+  }
+
+  private own(sess: Stamped | null | undefined): SessionData | null {
+    if (!sess) return null;
+    return this.deployment === undefined || sess.deployment === this.deployment ? sess : null;
+  }
+
+  override async get(sid: string, cb?: (err: unknown, sess?: SessionData | null) => void): Promise<void> {
+    let sess: SessionData | null;
+    try {
+      sess = this.own((await super.get(sid)) as Stamped | null);
+    } catch (err) {
+      cb?.(err, null);
+      return;
+    }
+    cb?.(null, sess);
+  }
+
+  /** This deployment's sessions (records of another deployment are left out). */
+  override async all(cb?: (err: unknown, sessions?: SessionData[] | null) => void): Promise<void> {
+    let sessions: SessionData[];
+    try {
+      const sids = ((await this.ids()) ?? []) as string[];
+      const raw: (string | null)[] =
+        sids.length > 0 ? await this.client.mGet(sids.map((sid) => this.prefix + sid)) : [];
+      sessions = [];
+      for (const [i, text] of raw.entries()) {
+        const sess = text === null ? null : this.own(JSON.parse(text) as Stamped);
+        if (sess) sessions.push({ ...sess, id: sids[i] } as SessionData);
+      }
+    } catch (err) {
+      cb?.(err, null);
+      return;
+    }
+    cb?.(null, sessions);
+  }
+
+  /** How many sessions of this deployment there are. */
+  override async length(cb?: (err: unknown, length?: number) => void): Promise<void> {
+    await this.all((err, sessions) => cb?.(err, sessions?.length ?? 0));
   }
 
   override async touch(sid: string, sess: SessionData, cb?: (err?: unknown) => void): Promise<void> {
@@ -106,10 +162,21 @@ export class PortalMemoryStore extends session.MemoryStore implements PortalSess
   }
 }
 
-/** The session store of a process: Redis when it has a client, else memory (the embedded mode). */
-export function createSessionStore(options: { redis?: RedisClient; prefix: string }): PortalSessionStore {
+/**
+ * The session store of a process: Redis when it has a client (its records stamped with the
+ * deployment's id when one is given), else memory (the embedded mode, one process of one deployment).
+ */
+export function createSessionStore(options: {
+  redis?: RedisClient;
+  prefix: string;
+  deployment?: string;
+}): PortalSessionStore {
   return options.redis
-    ? new PortalRedisStore({ client: options.redis, prefix: `${options.prefix}sess:` })
+    ? new PortalRedisStore({
+        client: options.redis,
+        prefix: `${options.prefix}sess:`,
+        deployment: options.deployment,
+      })
     : new PortalMemoryStore();
 }
 

@@ -107,15 +107,10 @@ async function expectFastRefusals(cookie: string, rounds: number, pauseMs: numbe
     const calls = outageCalls(cookie);
     const answers = await Promise.all([...calls.map(([, run]) => run()), call("GET", "/readyz")]);
     const names = [...calls.map(([name]) => name), "readyz"];
-    const seen = answers.map((answer, i) => ({
-      name: names[i],
-      status: answer.status,
-      fast: answer.ms < BUDGET_MS,
-    }));
-    expect({ round, seen }).toEqual({
-      round,
-      seen: names.map((name) => ({ name, status: 503, fast: true })),
-    });
+    const wrong = answers
+      .map((answer, i) => ({ round, name: names[i], status: answer.status, ms: Math.round(answer.ms) }))
+      .filter((seen) => seen.status !== 503 || seen.ms >= BUDGET_MS);
+    expect(wrong).toEqual([]);
     for (const answer of answers) expect(answer.body).not.toMatch(/ at |node_modules|\.ts:/);
     await new Promise((resolve) => setTimeout(resolve, pauseMs));
   }

@@ -1,11 +1,13 @@
 import type { NextFunction, Request, Response } from "express";
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Db } from "../../../services/shared/db";
 import { logger } from "../../../services/shared/logger";
 
 export interface MetricsDeps {
   db: Db;
   consumerLag?: () => Promise<Record<string, number>>;
+  /** events of another deployment each consumer dropped since start */
+  droppedEvents?: () => Record<string, number>;
 }
 
 export interface HttpMetrics {
@@ -27,9 +29,9 @@ export function routeLabel(req: Request, res: Response): string {
 
 /**
  * A Prometheus registry for one app: request durations by method, route and status, the outbox
- * backlog (events not yet published), dead letters, consumer lag per consumer and the default
- * process metrics. Gauges are read from the database at scrape time; a failing read is logged and
- * leaves the gauge at its last value.
+ * backlog (events not yet published), dead letters, consumer lag and another deployment's events
+ * dropped (per consumer), and the default process metrics. Gauges are read from the database at
+ * scrape time; a failing read is logged and leaves the gauge at its last value.
  */
 export function createMetrics(deps: MetricsDeps): HttpMetrics {
   const registry = new Registry();
@@ -85,6 +87,19 @@ export function createMetrics(deps: MetricsDeps): HttpMetrics {
       } catch (err) {
         log.warn({ err }, "could not read consumer lag");
       }
+    },
+  });
+
+  const droppedEvents = deps.droppedEvents;
+  new Counter({
+    name: "portal_foreign_events_dropped_total",
+    help: "Events of another deployment a consumer acknowledged without effect, per consumer",
+    labelNames: ["consumer"] as const,
+    registers: [registry],
+    collect() {
+      if (!droppedEvents) return;
+      this.reset();
+      for (const [consumer, value] of Object.entries(droppedEvents())) this.inc({ consumer }, value);
     },
   });
 

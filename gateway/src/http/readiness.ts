@@ -1,10 +1,17 @@
 import type { Request, Response } from "express";
 import { logger } from "../../../services/shared/logger";
 
-export type ReadinessChecks = Record<string, () => Promise<void>>;
+/** One readiness check: resolves when healthy. With a mode, /readyz also says how it is provided. */
+export type ReadinessCheck = (() => Promise<void>) | { mode: string; check: () => Promise<void> };
 
-/** How long one readiness check may take before it counts as failed. */
-export const READINESS_TIMEOUT_MS = 2000;
+export type ReadinessChecks = Record<string, ReadinessCheck>;
+
+/**
+ * How long one readiness check may take before it counts as failed ("timeout"). The checks run in
+ * parallel, so the whole answer comes within about this long even while a service is away or frozen:
+ * well under the 1 s a load balancer's probe allows.
+ */
+export const READINESS_TIMEOUT_MS = 500;
 
 type CheckResult = "ok" | "failed" | "timeout";
 
@@ -29,17 +36,26 @@ async function runCheck(name: string, check: () => Promise<void>, timeoutMs: num
 }
 
 /**
- * GET /readyz: runs every check in parallel, each bounded by {@link READINESS_TIMEOUT_MS}. Answers
- * 200 { status: "ready", checks } or 503 { status: "unavailable", checks, failing } naming each
- * failing check ("failed" or "timeout"); never a stack trace.
+ * GET /readyz: runs every check in parallel, each bounded by {@link READINESS_TIMEOUT_MS} (a check
+ * that never answers counts as "timeout", and is left behind). Answers 200 { status: "ready",
+ * checks } or 503 { status: "unavailable", checks, failing } naming each failing check ("failed" or
+ * "timeout"), plus { modes } naming how each service is provided when the checks say; never a stack
+ * trace.
  */
 export function readinessHandler(checks: ReadinessChecks, timeoutMs = READINESS_TIMEOUT_MS) {
+  const names = Object.keys(checks);
+  const modes: Record<string, string> = {};
+  for (const name of names) {
+    const entry = checks[name];
+    if (entry && typeof entry !== "function") modes[name] = entry.mode;
+  }
+  const hasModes = Object.keys(modes).length > 0;
   return async (_req: Request, res: Response): Promise<void> => {
-    const names = Object.keys(checks);
     const results = await Promise.all(
       names.map((name) => {
-        const check = checks[name];
-        return check ? runCheck(name, check, timeoutMs) : Promise.resolve<CheckResult>("failed");
+        const entry = checks[name];
+        if (!entry) return Promise.resolve<CheckResult>("failed");
+        return runCheck(name, typeof entry === "function" ? entry : entry.check, timeoutMs);
       }),
     );
     const byName: Record<string, CheckResult> = {};
@@ -47,12 +63,13 @@ export function readinessHandler(checks: ReadinessChecks, timeoutMs = READINESS_
       byName[name] = results[i] ?? "failed";
     });
     const failing = names.filter((name) => byName[name] !== "ok");
+    const described = hasModes ? { modes } : {};
     res.setHeader("Cache-Control", "no-store");
     if (failing.length === 0) {
-      res.status(200).json({ status: "ready", checks: byName });
+      res.status(200).json({ status: "ready", checks: byName, ...described });
     } else {
       logger("readiness").warn({ failing }, "not ready");
-      res.status(503).json({ status: "unavailable", checks: byName, failing });
+      res.status(503).json({ status: "unavailable", checks: byName, failing, ...described });
     }
   };
 }

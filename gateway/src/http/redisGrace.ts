@@ -6,7 +6,7 @@ import { type RedisClient, readyWithin } from "../../../services/shared/redis";
  * longest reconnection pause (services/shared/redis.ts), so a request made just after Redis returns
  * finds it connected; short enough that a request during an outage is still refused within a second.
  */
-export const REDIS_GRACE_MS = 400;
+export const REDIS_GRACE_MS = 350;
 
 /**
  * Gives a reconnecting Redis client a short grace before the request goes on. Never refuses anything

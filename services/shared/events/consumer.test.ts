@@ -1,7 +1,8 @@
 import type { NatsConnection } from "@nats-io/transport-node";
-import type { PayloadOf } from "../../../schema/events";
+import { newEventId, type PayloadOf } from "../../../schema/events";
 import { config, setConfig } from "../config";
 import type { Db } from "../db";
+import { deploymentOf } from "../deployment";
 import { connectNats } from "../nats";
 import { defineConsumer, startConsumers } from "./consumer";
 import { jetStreamTransport } from "./jetstream";
@@ -248,6 +249,71 @@ describe.each(["memory", "jetstream"] as const)("consumers on the %s transport",
       expect(await effects(name)).toBe(0);
       expect(await db.prisma.processedEvent.count({ where: { consumer: name } })).toBe(0);
       await waitFor(async () => (await running.lag())[name] === 0, "no lag");
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it("applies only its own deployment's events and drops another's, readable or not", async () => {
+    const name = `docs_${kind}_own`;
+    const own = (await deploymentOf(db)).id;
+    const seen: string[] = [];
+    const running = await startConsumers({
+      db,
+      transport: kit.transport,
+      consumers: [
+        defineConsumer({
+          name,
+          events: ["document.uploaded"],
+          async handle(envelope, tx) {
+            seen.push(envelope.id);
+            await tx.$executeRaw`INSERT INTO test_effects (consumer, event_id) VALUES (${name}, ${envelope.id}::uuid)`;
+          },
+        }),
+      ],
+      backoffMs: [50],
+    });
+    const subject = `${config().SUBJECT_PREFIX}.document.uploaded`;
+    const envelope = (extra: Record<string, unknown>) => ({
+      id: newEventId(),
+      type: "document.uploaded",
+      version: 1,
+      occurredAt: new Date().toISOString(),
+      actor: null,
+      correlationId: "c-1",
+      payload: uploaded(1),
+      ...extra,
+    });
+    const send = (env: { id: string }) =>
+      kit.transport.publish(subject, env.id, new TextEncoder().encode(JSON.stringify(env)));
+    try {
+      const foreign = envelope({ deployment: "a0b1c2d3e4" });
+      // a newer portal elsewhere: a version this one cannot read is still not its business
+      const foreignUnreadable = envelope({ deployment: "a0b1c2d3e4", version: 99 });
+      // an unstamped event (written before envelopes carried a deployment) that our outbox never held
+      const strayUnstamped = envelope({});
+      const ownStamped = envelope({ deployment: own });
+      // an unstamped event our own outbox did write
+      const [legacyId] = await db.prisma.$transaction(async (tx) => [
+        (await emit(tx, { type: "document.uploaded", payload: uploaded(2) })).id,
+      ]);
+      await db.prisma
+        .$executeRaw`UPDATE outbox_events SET "publishedAt" = now() WHERE id = ${legacyId}::uuid`;
+      const legacy = await db.prisma.outboxEvent.findUniqueOrThrow({ where: { id: legacyId } });
+      for (const env of [foreign, foreignUnreadable, strayUnstamped, ownStamped]) await send(env);
+      await kit.transport.publish(
+        subject,
+        `${legacyId}`,
+        new TextEncoder().encode(JSON.stringify(legacy.envelope)),
+      );
+
+      await waitFor(async () => (await effects(name)) === 2, "two effects");
+      await waitFor(async () => (await running.lag())[name] === 0, "no lag");
+      await settle();
+      expect([...seen].sort()).toEqual([ownStamped.id, legacyId].sort());
+      expect(running.dropped()).toEqual({ [name]: 3 });
+      expect(await db.prisma.deadLetter.count({ where: { consumer: name } })).toBe(0);
+      expect(await db.prisma.processedEvent.count({ where: { consumer: name } })).toBe(2);
     } finally {
       await running.stop();
     }

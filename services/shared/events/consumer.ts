@@ -7,8 +7,9 @@ import {
   parseEnvelope,
   subjectFor,
 } from "../../../schema/events";
-import { config } from "../config";
+import { deploymentName } from "../config";
 import type { Db, Tx } from "../db";
+import { deploymentOf } from "../deployment";
 import { logger } from "../logger";
 import {
   assertDurableName,
@@ -63,16 +64,31 @@ export interface StartConsumersOptions {
   maxDeliver?: number;
   /** redelivery delays after a failure (default 1 s, 5 s, 30 s, 2 min) */
   backoffMs?: number[];
-  /** subject prefix (default config().SUBJECT_PREFIX) */
+  /** subject prefix (default: the process-wide SUBJECT_PREFIX, once resolved) */
   subjectPrefix?: string;
   /** longest a handler's transaction may run (default 60 s) */
   handlerTimeoutMs?: number;
+  /** the deployment whose events these consumers apply (default: the deployment of `db`) */
+  deployment?: string;
 }
 
 export interface RunningConsumers {
   stop(): Promise<void>;
   /** unsettled messages per consumer name */
   lag(): Promise<Record<string, number>>;
+  /** events of another deployment acknowledged without effect, per consumer name, since start */
+  dropped(): Record<string, number>;
+}
+
+/** The durable name of a consumer of one deployment: its name, then the deployment id. */
+export function durableName(consumer: string, deployment: string): string {
+  return `${consumer}_${deployment}`;
+}
+
+/** The deployment an envelope says it comes from, read before the envelope is checked. */
+function claimedDeployment(raw: unknown): string | undefined {
+  if (typeof raw !== "object" || raw === null || !("deployment" in raw)) return undefined;
+  return typeof raw.deployment === "string" ? raw.deployment : String(raw.deployment);
 }
 
 function errorText(err: unknown): string {
@@ -85,15 +101,24 @@ function errorText(err: unknown): string {
  * before the ack; a redelivery that finds the row is acked without running the handler. A failing
  * handler is retried with backoff; after maxDeliver deliveries the event goes to dead_letters.
  * An envelope that cannot be read goes to dead_letters at once.
- * @throws Error when a subscription cannot be created (the others are stopped).
+ *
+ * Only the deployment's own events are applied: an envelope stamped with another deployment's id
+ * is acknowledged without effect (logged, counted in `dropped()`), even on a stream two deployments
+ * were configured to share; one without a stamp (written before envelopes carried it) is applied
+ * only when this database's outbox holds its id. Each consumer's durable is named for its deployment
+ * (`durableName`), so deployments sharing a stream never take each other's deliveries.
+ * @throws Error when a subscription cannot be created (the others are stopped), or the deployment
+ * cannot be read from the database.
  */
 export async function startConsumers(options: StartConsumersOptions): Promise<RunningConsumers> {
   const { db, transport, consumers } = options;
   const maxDeliver = options.maxDeliver ?? 5;
   const backoffMs = options.backoffMs ?? [1000, 5000, 30_000, 120_000];
-  const prefix = options.subjectPrefix ?? config().SUBJECT_PREFIX;
+  const prefix = options.subjectPrefix ?? deploymentName("SUBJECT_PREFIX");
   const timeout = options.handlerTimeoutMs ?? 60_000;
+  const deployment = options.deployment ?? (await deploymentOf(db)).id;
   const decoder = new TextDecoder();
+  const droppedCounts = new Map<string, number>();
   const names = new Set<string>();
   for (const c of consumers) {
     if (names.has(c.name)) throw new Error(`two consumers are named ${c.name}`);
@@ -118,12 +143,38 @@ export async function startConsumers(options: StartConsumersOptions): Promise<Ru
 
   function handlerFor(consumer: Consumer) {
     const log = logger("consumer").child({ consumer: consumer.name });
+    const warnedAbout = new Set<string>();
+    const dropForeign = async (msg: TransportMessage, from: string, eventId: unknown): Promise<void> => {
+      droppedCounts.set(consumer.name, (droppedCounts.get(consumer.name) ?? 0) + 1);
+      const fields = { subject: msg.subject, eventId, from, deployment };
+      if (warnedAbout.has(from)) log.debug(fields, "another deployment's event dropped");
+      else {
+        warnedAbout.add(from);
+        log.warn(
+          fields,
+          "dropped an event of another deployment: two portals share this stream (later ones are logged at debug)",
+        );
+      }
+      await msg.ack();
+    };
     return async (msg: TransportMessage): Promise<void> => {
       const text = decoder.decode(msg.data);
       let raw: unknown;
-      let envelope: Envelope<DomainEvent>;
+      let parseError: unknown;
       try {
         raw = JSON.parse(text);
+      } catch (err) {
+        parseError = err;
+      }
+      const claimed = claimedDeployment(raw);
+      if (claimed !== undefined && claimed !== deployment) {
+        const id = typeof raw === "object" && raw !== null && "id" in raw ? raw.id : undefined;
+        await dropForeign(msg, claimed, id);
+        return;
+      }
+      let envelope: Envelope<DomainEvent>;
+      try {
+        if (parseError !== undefined) throw parseError;
         envelope = parseEnvelope(raw);
       } catch (err) {
         const rawId = typeof raw === "object" && raw !== null && "id" in raw ? String(raw.id) : "";
@@ -149,6 +200,23 @@ export async function startConsumers(options: StartConsumersOptions): Promise<Ru
       if (!consumer.accepts(envelope)) {
         await msg.ack();
         return;
+      }
+      if (claimed === undefined) {
+        // Published before envelopes carried their deployment: ours only if our outbox wrote it.
+        let ours: boolean;
+        try {
+          const [row] = await db.prisma.$queryRaw<{ n: number }[]>`
+            SELECT count(*)::int AS n FROM outbox_events WHERE id = ${envelope.id}::uuid`;
+          ours = (row?.n ?? 0) > 0;
+        } catch (err) {
+          log.warn({ err, eventId: envelope.id }, "could not look up an unstamped event; will retry");
+          await msg.nak(backoffFor(backoffMs, msg.deliveryCount));
+          return;
+        }
+        if (!ours) {
+          await dropForeign(msg, "unknown (unstamped)", envelope.id);
+          return;
+        }
       }
       const eventLog = log.child({ eventId: envelope.id, type: envelope.type, delivery: msg.deliveryCount });
       try {
@@ -190,7 +258,7 @@ export async function startConsumers(options: StartConsumersOptions): Promise<Ru
     for (const consumer of consumers) {
       subscriptions.push(
         await transport.subscribe({
-          durable: consumer.name,
+          durable: durableName(consumer.name, deployment),
           subjects: consumer.events.map((type) => subjectFor(prefix, type)),
           maxDeliver,
           backoffMs,
@@ -209,9 +277,17 @@ export async function startConsumers(options: StartConsumersOptions): Promise<Ru
     },
     async lag() {
       const entries = await Promise.all(
-        consumers.map(async (c): Promise<[string, number]> => [c.name, await transport.pending(c.name)]),
+        consumers.map(
+          async (c): Promise<[string, number]> => [
+            c.name,
+            await transport.pending(durableName(c.name, deployment)),
+          ],
+        ),
       );
       return Object.fromEntries(entries);
+    },
+    dropped() {
+      return Object.fromEntries(consumers.map((c) => [c.name, droppedCounts.get(c.name) ?? 0]));
     },
   };
 }

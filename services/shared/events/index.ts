@@ -3,6 +3,7 @@ export {
   type Consumer,
   type ConsumerDefinition,
   defineConsumer,
+  durableName,
   type RunningConsumers,
   startConsumers,
 } from "./consumer";

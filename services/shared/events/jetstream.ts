@@ -12,7 +12,7 @@ import {
   StorageType,
 } from "@nats-io/jetstream";
 import { type NatsConnection, nanos } from "@nats-io/transport-node";
-import { config } from "../config";
+import { deploymentName } from "../config";
 import { logger } from "../logger";
 import {
   assertDurableName,
@@ -27,9 +27,9 @@ import {
 export interface JetStreamTransportOptions {
   /** the connection, from connectNats; the transport does not close it */
   nc: NatsConnection;
-  /** stream name (default config().EVENT_STREAM) */
+  /** stream name (default: the process-wide EVENT_STREAM, once resolved) */
   stream?: string;
-  /** the stream holds `${subjectPrefix}.>` (default config().SUBJECT_PREFIX) */
+  /** the stream holds `${subjectPrefix}.>` (default: the process-wide SUBJECT_PREFIX, once resolved) */
   subjectPrefix?: string;
   /** Nats-Msg-Id dedupe window (default 2 minutes) */
   duplicateWindowMs?: number;
@@ -60,8 +60,8 @@ function versionAtLeast(version: string | undefined, major: number, minor: numbe
  */
 export async function jetStreamTransport(options: JetStreamTransportOptions): Promise<EventTransport> {
   const { nc } = options;
-  const stream = options.stream ?? config().EVENT_STREAM;
-  const prefix = options.subjectPrefix ?? config().SUBJECT_PREFIX;
+  const stream = options.stream ?? deploymentName("EVENT_STREAM");
+  const prefix = options.subjectPrefix ?? deploymentName("SUBJECT_PREFIX");
   const publishTimeoutMs = options.publishTimeoutMs ?? 3000;
   const ackWaitMs = options.ackWaitMs ?? 30_000;
   const batch = options.batch ?? 16;

@@ -4,6 +4,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import type { PayloadOf } from "../../../schema/events";
 import { config, setConfig } from "../config";
 import { connectPostgres, type Db } from "../db";
+import { deploymentOf } from "../deployment";
 import { connectNats } from "../nats";
 import { jetStreamTransport } from "./jetstream";
 import { memoryTransport } from "./memory";
@@ -252,9 +253,53 @@ describe("outbox relay while NATS is down", () => {
   }, 40_000);
 });
 
+describe("outbox relay and the deployment", () => {
+  it("stamps its deployment on every envelope and publishes on its own prefix, old rows included", async () => {
+    const { prefix } = takeUniqueBus();
+    const [id] = await commitEvents(1);
+    // a row written before envelopes carried a deployment, under another prefix
+    await db.prisma.$executeRaw`
+      UPDATE outbox_events SET subject = 'portal.user.updated', envelope = envelope - 'deployment'
+      WHERE id = ${id}::uuid`;
+    const transport = memoryTransport();
+    const received: { subject: string; envelope: Record<string, unknown> }[] = [];
+    const sub = await transport.subscribe({
+      durable: "stamp_reader",
+      subjects: [`${prefix}.>`, "portal.>"],
+      maxDeliver: 3,
+      backoffMs: [50],
+      handler: async (m) => {
+        received.push({ subject: m.subject, envelope: JSON.parse(new TextDecoder().decode(m.data)) });
+        await m.ack();
+      },
+    });
+    const relay = await startRelay({ db, transport, pollMs: 60_000 });
+    try {
+      await relay.drain();
+      await waitFor(() => received.length >= 1, "the event");
+      await settle(100);
+      const own = (await deploymentOf(db)).id;
+      expect(own).toMatch(/^[0-9a-f]{10}$/);
+      expect(received).toEqual([
+        { subject: `${prefix}.user.updated`, envelope: expect.objectContaining({ id, deployment: own }) },
+      ]);
+      // the row itself is left as it was written
+      const row = await db.prisma.outboxEvent.findUniqueOrThrow({ where: { id } });
+      expect(row.envelope).not.toHaveProperty("deployment");
+    } finally {
+      await relay.stop();
+      await sub.stop();
+      await transport.close();
+    }
+  });
+});
+
 describe("outbox relay on the in-process bus", () => {
   it("publishes recent events again after a restart, since the bus kept nothing", async () => {
     const { prefix } = takeUniqueBus();
+    // earlier tests' rows (the relay publishes every row on its own prefix) are older than the window
+    await db.prisma.$executeRaw`
+      UPDATE outbox_events SET "publishedAt" = now() - interval '1 hour' WHERE "publishedAt" IS NOT NULL`;
     const before = memoryTransport();
     const first = await startRelay({ db, transport: before, pollMs: 60_000 });
     const emitted = await commitEvents(3);

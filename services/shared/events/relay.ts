@@ -1,4 +1,6 @@
+import { deploymentName } from "../config";
 import type { Db } from "../db";
+import { deploymentOf } from "../deployment";
 import { Prisma } from "../generated/prisma/client";
 import { logger } from "../logger";
 import type { EventTransport } from "./transport";
@@ -20,6 +22,13 @@ export interface RelayOptions {
    * repeats harmless.
    */
   republishSince?: Date;
+  /**
+   * Subjects are `${subjectPrefix}.${type}` (default: the process-wide SUBJECT_PREFIX once resolved,
+   * read at start): the prefix of the process that publishes, not the one recorded in the row.
+   */
+  subjectPrefix?: string;
+  /** stamped on every envelope published (default: the deployment of `db`) */
+  deployment?: string;
 }
 
 export interface Relay {
@@ -36,7 +45,7 @@ export interface Relay {
 
 interface Row {
   id: string;
-  subject: string;
+  type: string;
   envelope: unknown;
 }
 
@@ -51,8 +60,9 @@ const PRUNE_EVERY_MS = 10 * 60_000;
  * Starts the outbox relay: wakes on NOTIFY outbox_events (sent when an emitting transaction
  * commits) and on a fallback timer, and publishes unpublished rows in order, each with its event id
  * as message id. Rows are claimed with FOR UPDATE SKIP LOCKED, so several relays may run at once;
- * a batch stops at its first failure, and attempts back off while the bus is down.
- * @throws when the database refuses the LISTEN.
+ * a batch stops at its first failure, and attempts back off while the bus is down. Each envelope is
+ * published with this database's deployment id, also on rows written before envelopes carried it.
+ * @throws when the database refuses the LISTEN or its deployment cannot be read.
  */
 export async function startRelay(options: RelayOptions): Promise<Relay> {
   const { db, transport } = options;
@@ -61,6 +71,12 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const retainMs = options.retainPublishedMs ?? 7 * 24 * 3600_000;
   const log = logger("relay");
   const encoder = new TextEncoder();
+  const prefix = options.subjectPrefix ?? deploymentName("SUBJECT_PREFIX");
+  const deployment = options.deployment ?? (await deploymentOf(db)).id;
+  const stamped = (envelope: unknown): unknown =>
+    typeof envelope === "object" && envelope !== null && !Array.isArray(envelope)
+      ? { ...envelope, deployment }
+      : envelope;
 
   let stopped = false;
   let wanted = false;
@@ -81,7 +97,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       db.prisma.$transaction(
         async (tx) => {
           const rows = await tx.$queryRaw<Row[]>`
-            SELECT id::text AS id, subject, envelope FROM outbox_events
+            SELECT id::text AS id, type, envelope FROM outbox_events
             WHERE "publishedAt" IS NULL
             ORDER BY "createdAt", id
             LIMIT ${batchSize}
@@ -90,7 +106,11 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
           let error: Error | undefined;
           for (const row of rows) {
             try {
-              await transport.publish(row.subject, row.id, encoder.encode(JSON.stringify(row.envelope)));
+              await transport.publish(
+                `${prefix}.${row.type}`,
+                row.id,
+                encoder.encode(JSON.stringify(stamped(row.envelope))),
+              );
               published.push(row.id);
             } catch (err) {
               error = err instanceof Error ? err : new Error(String(err));
