@@ -32,6 +32,11 @@ export interface AppDeps {
   config: Config;
   db: Db;
   sessionStore: Store;
+  /**
+   * The deployment's id (services/shared/deployment): keys of the session index and the rate limits
+   * carry it, so two deployments configured with one REDIS_PREFIX never touch each other's.
+   */
+  deployment?: string;
   /** Named checks run by GET /readyz (postgres, redis, nats...); each must resolve when healthy. */
   readiness: ReadinessChecks;
   metrics?: {
@@ -114,12 +119,13 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const redis =
     deps.redis ??
     (deps.sessionStore instanceof RedisStore ? (deps.sessionStore.client as RedisClient) : undefined);
+  const keyPrefix = deps.deployment ? `${cfg.REDIS_PREFIX}${deps.deployment}:` : cfg.REDIS_PREFIX;
   const identity: IdentityDeps = {
     config: cfg,
     db: deps.db,
     store: deps.sessionStore,
-    sessions: createSessionIndex({ redis, prefix: cfg.REDIS_PREFIX }),
-    limiter: createRateLimiter({ redis, prefix: cfg.REDIS_PREFIX, rules: deps.rateLimits }),
+    sessions: createSessionIndex({ redis, prefix: keyPrefix }),
+    limiter: createRateLimiter({ redis, prefix: keyPrefix, rules: deps.rateLimits }),
   };
   const currentUser = loadSessionUser(identity);
   // a reconnecting Redis gets a moment before the session is read (see ./http/redisGrace)

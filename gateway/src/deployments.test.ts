@@ -47,6 +47,7 @@ async function startPortal(names: Record<string, string>): Promise<Portal> {
     db: runtime.db,
     sessionStore: runtime.sessionStore,
     redis: runtime.redis,
+    deployment: runtime.deployment,
     readiness: runtime.readiness,
     webDist: web.dir,
   });
@@ -160,6 +161,26 @@ async function expectApart(a: Portal, b: Portal): Promise<void> {
   expect((await request(a.app).get("/api/user").set("Cookie", bob.cookie)).status).toBe(401);
   // and B's refusal did not end Ada's session on A
   expect((await request(a.app).get("/api/user").set("Cookie", ada.cookie)).status).toBe(200);
+
+  // a password change on A ends Ada's other sessions there, and none of B's, though two fresh
+  // databases give their first people the same id
+  const login = async (portal: Portal, email: string) => {
+    await portal.runtime.db.prisma.user.update({ where: { email }, data: { emailVerified: true } });
+    const res = await request(portal.app).post("/api/login").send({ login: email, password: TEST_PASSWORD });
+    expect(res.status).toBe(200);
+    return sessionCookie(res);
+  };
+  const adaElsewhere = await login(a, ada.email);
+  const bobElsewhere = await login(b, bob.email);
+  expect((await request(a.app).get("/api/user").set("Cookie", adaElsewhere)).status).toBe(200);
+  const changed = await request(a.app)
+    .post("/api/user/password")
+    .set("Cookie", ada.cookie)
+    .send({ currentPassword: TEST_PASSWORD, newPassword: "Quiet-Harbour-64!" });
+  expect(changed.status).toBe(200);
+  expect((await request(a.app).get("/api/user").set("Cookie", adaElsewhere)).status).toBe(401);
+  expect((await request(b.app).get("/api/user").set("Cookie", bob.cookie)).status).toBe(200);
+  expect((await request(b.app).get("/api/user").set("Cookie", bobElsewhere)).status).toBe(200);
 }
 
 describe("two portals on one NATS and one Redis", () => {

@@ -33,6 +33,7 @@ async function main(): Promise<void> {
     db: runtime.db,
     sessionStore: runtime.sessionStore,
     redis: runtime.redis,
+    deployment: runtime.deployment,
     readiness: runtime.readiness,
     metrics: { consumerLag: runtime.consumerLag, droppedEvents: runtime.droppedEvents },
   });
