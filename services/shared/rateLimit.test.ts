@@ -44,8 +44,25 @@ function behaves(name: string, make: () => Promise<{ limiter: RateLimiter; close
       await expectLimited(limiter.checkBackoff("loginAccount", key), 2);
       await limiter.fail("loginAccount", key);
       await expectLimited(limiter.checkBackoff("loginAccount", key), 2);
-      await limiter.succeed("loginAccount", key);
+      await limiter.succeed(["loginAccount", key]);
       await expect(limiter.checkBackoff("loginAccount", key)).resolves.toBeUndefined();
+    });
+
+    it("clears several keys' failures and delays with one success, counting afresh after it", async () => {
+      const pair = randomBytes(4).toString("hex");
+      const account = randomBytes(4).toString("hex");
+      for (let i = 0; i < 3; i++) await limiter.fail("loginAccount", pair);
+      // loginAccountAny keeps its default rule: 10 free failures
+      for (let i = 0; i < 11; i++) await limiter.fail("loginAccountAny", account);
+      await expectLimited(limiter.checkBackoff("loginAccount", pair), 1);
+      await expectLimited(limiter.checkBackoff("loginAccountAny", account), 1);
+      await limiter.succeed(["loginAccount", pair], ["loginAccountAny", account]);
+      await expect(limiter.checkBackoff("loginAccount", pair)).resolves.toBeUndefined();
+      await expect(limiter.checkBackoff("loginAccountAny", account)).resolves.toBeUndefined();
+      // the failures before the success no longer count: two more are still free
+      await limiter.fail("loginAccount", pair);
+      await limiter.fail("loginAccount", pair);
+      await expect(limiter.checkBackoff("loginAccount", pair)).resolves.toBeUndefined();
     });
   });
 }

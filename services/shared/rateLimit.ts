@@ -109,8 +109,8 @@ export interface RateLimiter {
   checkBackoff(rule: BackoffName, key: string): Promise<void>;
   /** Records a failure of `key`; past the free failures it starts (or doubles) the delay. */
   fail(rule: BackoffName, key: string): Promise<void>;
-  /** Clears a key's failures and delay (after a success). */
-  succeed(rule: BackoffName, key: string): Promise<void>;
+  /** Clears the failures and delays of each (rule, key) (after a success), in one round trip. */
+  succeed(...cleared: [rule: BackoffName, key: string][]): Promise<void>;
 }
 
 /**
@@ -181,8 +181,21 @@ export function createRateLimiter(options: {
         await guarded(() => get(blocks, rule).block(key, delay));
       }
     },
-    async succeed(rule, key) {
-      await guarded(() => Promise.all([get(failures, rule).delete(key), get(blocks, rule).delete(key)]));
+    async succeed(...cleared) {
+      const redis = options.redis;
+      if (redis) {
+        const keys = cleared.flatMap(([rule, key]) => [
+          get(failures, rule).getKey(key),
+          get(blocks, rule).getKey(key),
+        ]);
+        await guarded(() => redis.del(keys));
+        return;
+      }
+      await guarded(() =>
+        Promise.all(
+          cleared.flatMap(([rule, key]) => [get(failures, rule).delete(key), get(blocks, rule).delete(key)]),
+        ),
+      );
     },
   };
 }

@@ -5,13 +5,14 @@ import { Prisma, type User } from "../shared/generated/prisma/client";
 // the same connection pool, selecting exactly the model's columns, so that the answer is the same
 // User Prisma would give (findSessionUser.test.ts compares them) at a fraction of the work.
 
-const COLUMNS = Object.values(Prisma.UserScalarFieldEnum)
+/** Every column of the User model, quoted: a select list that gives exactly what Prisma gives. */
+export const USER_COLUMNS = Object.values(Prisma.UserScalarFieldEnum)
   .map((column) => `"${column}"`)
   .join(", ");
 
 const USER_BY_ID: PreparedStatement = {
   name: "session_user_by_id",
-  text: `SELECT ${COLUMNS} FROM users WHERE id = $1`,
+  text: `SELECT ${USER_COLUMNS} FROM users WHERE id = $1`,
 };
 
 /**

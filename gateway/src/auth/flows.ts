@@ -63,18 +63,22 @@ export async function signIn(
 ): Promise<SafeUser | SecurityChallenge> {
   const ip = clientIp(req);
   // a used-up IP window refuses every attempt, so the answer never tells a right password apart
-  await deps.limiter.check("loginIp", ip);
-  const account = await findLoginAccount({ db: deps.db, login: input.login });
+  const [account] = await Promise.all([
+    findLoginAccount({ db: deps.db, login: input.login }),
+    deps.limiter.check("loginIp", ip),
+  ]);
   const accountKey = account ? `user:${account.id}` : `login:${input.login.trim().toLowerCase()}`;
   const pairKey = `${accountKey}|${ip}`;
-  // failures from everywhere slow unknown devices only: the owner's known browser is exempt
-  if (!(account && isKnownDevice(deps.config, req, account.id))) {
-    await deps.limiter.checkBackoff("loginAccountAny", accountKey);
-  }
-  await deps.limiter.checkBackoff("loginAccount", pairKey);
+  await Promise.all([
+    // failures from everywhere slow unknown devices only: the owner's known browser is exempt
+    account && isKnownDevice(deps.config, req, account.id)
+      ? undefined
+      : deps.limiter.checkBackoff("loginAccountAny", accountKey),
+    deps.limiter.checkBackoff("loginAccount", pairKey),
+  ]);
   let outcome: Awaited<ReturnType<typeof loginUser>>;
   try {
-    outcome = await loginUser({ db: deps.db, login: input.login, password: input.password, ip });
+    outcome = await loginUser({ db: deps.db, login: input.login, password: input.password, ip, account });
   } catch (err) {
     if (
       err instanceof UserError &&
@@ -89,8 +93,7 @@ export async function signIn(
     }
     throw err;
   }
-  await deps.limiter.succeed("loginAccount", pairKey);
-  await deps.limiter.succeed("loginAccountAny", accountKey);
+  await deps.limiter.succeed(["loginAccount", pairKey], ["loginAccountAny", accountKey]);
   rememberDevice(deps.config, req, res, outcome.user.id);
   if (outcome.kind === "challenge") {
     req.session.pendingSecurity = {
@@ -174,7 +177,7 @@ export async function confirmPasswordReset(
     ip: clientIp(req),
   });
   // whoever holds the emailed link is the owner: their sign-in is not slowed by others' failures
-  await deps.limiter.succeed("loginAccountAny", `user:${user.id}`);
+  await deps.limiter.succeed(["loginAccountAny", `user:${user.id}`]);
   // a signed-in user resetting their own password keeps this session; every other one ends
   const own = req.session?.userId === user.id;
   if (own) await restampSession(req);
@@ -286,7 +289,7 @@ export async function answerSecurityQuestions(
     await deps.limiter.fail("securityAnswers", key);
     throw err;
   }
-  await deps.limiter.succeed("securityAnswers", key);
+  await deps.limiter.succeed(["securityAnswers", key]);
   if (!pendingHere) return { verified: true };
   const user = await recordLogin({
     db: deps.db,
@@ -332,8 +335,7 @@ export async function changeOwnPassword(
     }
     throw err;
   }
-  await deps.limiter.succeed("loginAccount", pairKey);
-  await deps.limiter.succeed("loginAccountAny", accountKey);
+  await deps.limiter.succeed(["loginAccount", pairKey], ["loginAccountAny", accountKey]);
   const oldSid = req.sessionID;
   await revokeSessions(deps, user.id, oldSid);
   await startSession(deps, req, res, user, { keepLoginAt: true });
