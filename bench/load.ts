@@ -136,20 +136,29 @@ export interface LoadResult {
 export async function load(
   server: ServerProcess,
   requests: readonly LoadRequest[],
-  options: { connections: number; seconds: number },
+  options: {
+    connections: number;
+    seconds: number;
+    /** the requests of connection `i` (overrides `requests`): e.g. each as a user of its own */
+    perConnection?: (i: number) => readonly LoadRequest[];
+  },
 ): Promise<LoadResult> {
   const cpuBefore = server.cpuMs();
+  const toAutocannon = (list: readonly LoadRequest[]) =>
+    list.map((r) => ({ method: r.method ?? "GET", path: r.path, headers: r.headers, body: r.body }));
+  let connection = 0;
+  const perConnection = options.perConnection;
   const result = await autocannon({
     url: server.url,
     connections: options.connections,
     duration: options.seconds,
     timeout: 10,
-    requests: requests.map((r) => ({
-      method: r.method ?? "GET",
-      path: r.path,
-      headers: r.headers,
-      body: r.body,
-    })),
+    requests: toAutocannon(requests),
+    setupClient: perConnection
+      ? (client) => {
+          client.setRequests(toAutocannon(perConnection(connection++)));
+        }
+      : undefined,
   });
   const cpu = server.cpuMs() - cpuBefore;
   const total = result.requests.total;

@@ -1,6 +1,9 @@
 import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { unwrapResolverError } from "@apollo/server/errors";
-import { ApolloServerPluginLandingPageDisabled } from "@apollo/server/plugin/disabled";
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from "@apollo/server/plugin/disabled";
 import { ApolloArmor } from "@escape.tech/graphql-armor";
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import type { Config } from "../../../services/shared/config";
@@ -114,7 +117,14 @@ export async function createGraphQLServer(cfg: Config): Promise<ApolloServer<Gra
     formatError: formatGraphQLError(cfg),
     parseOptions: { maxTokens: GRAPHQL_MAX_TOKENS },
     validationRules: protection.validationRules,
-    plugins: [...protection.plugins, ApolloServerPluginLandingPageDisabled(), errorLoggingPlugin()],
+    plugins: [
+      ...protection.plugins,
+      ApolloServerPluginLandingPageDisabled(),
+      // Every answer is the signed-in user's own and never cached by a CDN: cache hints would only
+      // cost a hook on every field of every answer.
+      ApolloServerPluginCacheControlDisabled(),
+      errorLoggingPlugin(),
+    ],
   });
   await server.start();
   return server;
