@@ -88,8 +88,9 @@ export function formatGraphQLError() {
 
 /**
  * Logs every error with the request id: unexpected ones at error level with their detail, a
- * request the client got wrong (not a typed AppError result) at warn. On the way out it gives each
- * masked error the request id to quote, and answers a request refused as a whole with 400.
+ * request the client got wrong (not a typed AppError result) at warn with its code (never a message
+ * that could quote a variable). On the way out it gives each masked error the request id to quote,
+ * and answers a request refused as a whole with 400.
  */
 function errorPlugin(log: Logger): ApolloServerPlugin<GraphQLContext> {
   return {
@@ -100,8 +101,10 @@ function errorPlugin(log: Logger): ApolloServerPlugin<GraphQLContext> {
             const context = { requestId: contextValue.requestId, operationName, path: error.path };
             if (isAppError(unwrapResolverError(error))) continue;
             if (isClientError(error, { message: error.message, extensions: error.extensions })) {
+              // a verdict's message describes the request; others may quote a variable's value
+              const verdict = isRequestVerdict(error) ? { message: error.message } : {};
               log.warn(
-                { ...context, code: error.extensions.code, message: error.message },
+                { ...context, code: error.extensions.code ?? "BAD_REQUEST", ...verdict },
                 "GraphQL request refused",
               );
             } else {
