@@ -75,29 +75,20 @@ describe("malformed bookings", () => {
 });
 
 describe("NUL and unpaired surrogates", () => {
+  const typed = "{ __typename ... on AppError { code message } }";
+  const fields: Record<string, string> = {
+    updateNotes: `mutation($s: String!) { updateNotes(notes: $s) ${typed} }`,
+    login: `mutation($s: String!) { login(login: $s, password: "x") ${typed} }`,
+    userByUniqueId: `query($s: String!) { userByUniqueId(uniqueId: $s) ${typed} }`,
+  };
+
   it.each([
-    [
-      "updateNotes",
-      "mutation($s: String!) { updateNotes(notes: $s) { __typename ... on AppError { code message } } }",
-      "a\u0000",
-    ],
-    [
-      "updateNotes",
-      "mutation($s: String!) { updateNotes(notes: $s) { __typename ... on AppError { code message } } }",
-      "caf\ud800e",
-    ],
-    [
-      "login",
-      'mutation($s: String!) { login(login: $s, password: "x") { __typename ... on AppError { code message } } }',
-      "a\u0000",
-    ],
-    [
-      "userByUniqueId",
-      "query($s: String!) { userByUniqueId(uniqueId: $s) { __typename ... on AppError { code message } } }",
-      "\u0000",
-    ],
-  ])("%s answers %j as a typed VALIDATION_FAILED", async (field, query, s) => {
-    const res = await gql({ query, variables: { s } }, admin);
+    ["updateNotes", "a NUL", "a\u0000"],
+    ["updateNotes", "a lone surrogate", "caf\ud800e"],
+    ["login", "a NUL", "a\u0000"],
+    ["userByUniqueId", "a NUL", "\u0000"],
+  ])("%s answers %s as a typed VALIDATION_FAILED", async (field, _name, s) => {
+    const res = await gql({ query: fields[field], variables: { s } }, admin);
     expect(res.errors).toEqual([]);
     expect(res.data[field]).toEqual({
       __typename: "AppError",
