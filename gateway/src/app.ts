@@ -13,6 +13,7 @@ import { permissionsOf } from "./auth/permissions";
 import { createSessionIndex } from "./auth/sessionIndex";
 import { graphiqlRouter } from "./graphiql/router";
 import type { GraphQLContext } from "./graphql/context";
+import { graphqlOriginGuard } from "./graphql/originGuard";
 import { createGraphQLServer } from "./graphql/server";
 import { currentServerConfig } from "./graphql/types/serverConfig";
 import { apiNotFound, errorHandler } from "./http/errorHandler";
@@ -160,6 +161,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       if (!Object.hasOwn(req, "body")) req.body = undefined;
       next();
     },
+    graphqlOriginGuard(cfg),
     sessions,
     currentUser,
     expressMiddleware(graphql, {

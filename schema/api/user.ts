@@ -47,6 +47,10 @@ export interface PermissionCheckResult {
 /** Error bodies of the REST shims (spec §8 reads status and needsVerification on login). */
 export interface ApiErrorBody {
   message: string;
+  /** the error's code (VALIDATION_FAILED, UNAUTHENTICATED, ... INTERNAL) */
+  code?: string;
+  /** on a server error (5xx): the request's id, for the user to quote; the details are in the log */
+  requestId?: string;
   status?: string;
   needsVerification?: boolean;
   /** POST /api/user/notes failures carry the reason here (spec §8, 'Update Failed') */

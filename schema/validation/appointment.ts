@@ -1,9 +1,11 @@
-import { DateTime } from "luxon";
+import { DateTime, IANAZone } from "luxon";
 import { z } from "zod";
+import { id, text } from "./primitives";
 
 // Validation of appointment bookings, shared by the web form and the server (spec §5, §9 and
 // DECISIONS.md "Appointments"): the spec's messages word for word, and the weekday, business-hours
 // and slot rules in business time (America/Los_Angeles), whatever the zone of the browser or server.
+// Text fields are text() and ids id() (./primitives), so nothing the database refuses gets past.
 
 export const APPOINTMENT_TYPES = ["phone", "zoom", "teams"] as const;
 export type AppointmentTypeName = (typeof APPOINTMENT_TYPES)[number];
@@ -72,18 +74,41 @@ export function slotsOfBusinessDay(date: string): Date[] {
 
 export const appointmentTypeSchema = z.enum(APPOINTMENT_TYPES, { error: APPOINTMENT_MESSAGES.type });
 
-export const appointmentNotesSchema = z
-  .string()
+export const appointmentNotesSchema = text()
   .trim()
   .max(APPOINTMENT_NOTES_MAX, APPOINTMENT_MESSAGES.notesTooLong)
   .nullish()
   .transform((v) => (v === "" || v === undefined ? null : v));
 
-/** An ISO 8601 instant with its offset, as a Date. */
-export const appointmentDateTimeSchema = z
-  .string({ error: APPOINTMENT_MESSAGES.dateTime })
+/** Whether `value` is a Date that holds an instant (not an Invalid Date). */
+function isInstant(value: unknown): value is Date {
+  return value instanceof Date && !Number.isNaN(value.getTime());
+}
+
+/**
+ * An ISO 8601 instant with its offset ("2030-01-07T17:00:00Z", "...-08:00"), as a Date. Anything else
+ * (a number, "next tuesday", "", a date without time or offset, a day the month lacks) fails with
+ * 'Please select a date and time for your appointment'.
+ */
+export const appointmentDateTimeSchema = text({ error: APPOINTMENT_MESSAGES.dateTime })
   .pipe(z.iso.datetime({ offset: true, error: APPOINTMENT_MESSAGES.dateTime }))
-  .transform((v) => new Date(v));
+  .transform((v, ctx) => {
+    const instant = new Date(v);
+    if (isInstant(instant)) return instant;
+    ctx.issues.push({ code: "custom", message: APPOINTMENT_MESSAGES.dateTime, input: v });
+    return z.NEVER;
+  });
+
+export const TIME_ZONE_MESSAGE = "The time zone must be an IANA time zone name, such as America/New_York";
+
+/**
+ * The booking browser's IANA time zone (DECISIONS.md: kept so emails can show the client's own time):
+ * absent, null or a name luxon does not know becomes null (dropped); a value that is not text fails.
+ */
+export const timeZoneSchema = text({ error: TIME_ZONE_MESSAGE })
+  .trim()
+  .nullish()
+  .transform((v) => (v && v.length <= 100 && IANAZone.isValidZone(v) ? v : null));
 
 /**
  * POST /api/appointments (spec §7: userId, appointmentType, dateTime, status, notes) with the slot
@@ -92,13 +117,16 @@ export const appointmentDateTimeSchema = z
 export function bookingSchema(now: Date = new Date()) {
   return z
     .object({
-      userId: z.coerce.number().int().positive().optional(),
+      userId: id("userId must be a user's id").optional(),
       appointmentType: appointmentTypeSchema,
       dateTime: appointmentDateTimeSchema,
       status: z.unknown().optional(),
       notes: appointmentNotesSchema,
     })
     .superRefine((value, ctx) => {
+      // zod runs an object's refinements even when a field failed: a dateTime that did not parse is
+      // still the raw input here, and has its issue already
+      if (!isInstant(value.dateTime)) return;
       const problem = slotRuleViolation(value.dateTime, now);
       if (problem) ctx.addIssue({ code: "custom", path: ["dateTime"], message: problem });
     });
@@ -107,12 +135,13 @@ export function bookingSchema(now: Date = new Date()) {
 export type BookingInput = z.output<ReturnType<typeof bookingSchema>>;
 
 /** A business date, YYYY-MM-DD. */
-export const businessDateSchema = z.iso.date({ error: "Dates must be written YYYY-MM-DD" });
+export const businessDateSchema = text({ error: "Dates must be written YYYY-MM-DD" }).pipe(
+  z.iso.date({ error: "Dates must be written YYYY-MM-DD" }),
+);
 
 /** Cancelling by an administrator: the reason the client will read. */
 export const cancelReasonSchema = z.object({
-  reason: z
-    .string({ error: APPOINTMENT_MESSAGES.reason })
+  reason: text({ error: APPOINTMENT_MESSAGES.reason })
     .trim()
     .min(1, APPOINTMENT_MESSAGES.reason)
     .max(500, "The reason cannot exceed 500 characters"),

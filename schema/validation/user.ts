@@ -1,7 +1,9 @@
 import { z } from "zod";
+import { id, text } from "./primitives";
 
 // Validation of identity input, shared by the web forms (react-hook-form + zod) and the server's
-// REST shims and GraphQL mutations, so both show the spec's messages (spec §5) word for word.
+// REST shims and GraphQL mutations, so both show the spec's messages (spec §5) word for word. Every
+// text field is a text() and every id an id() (./primitives): nothing the database refuses gets past.
 
 /** User kinds of spec §3. */
 export const USER_TYPES = ["user", "prospect", "client", "mainAdmin", "userAdmin"] as const;
@@ -15,56 +17,47 @@ export const NOTES_MAX_WORDS = 250;
 export const NOTES_TOO_LONG_MESSAGE = "Notes are limited to 250 words.";
 
 const optionalText = (max: number, message: string) =>
-  z
-    .string()
+  text()
     .trim()
     .max(max, message)
     .optional()
     .transform((v) => (v === "" ? undefined : v));
 
-export const usernameSchema = z
-  .string()
+export const usernameSchema = text()
   .trim()
   .min(3, "Username must be at least 3 characters")
   .max(50, "Username must be less than 50 characters")
   // a login with "@" is an email: a username holding one could shadow someone's address
   .refine((v) => !v.includes("@"), "Username cannot contain @");
 
-export const emailSchema = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .pipe(z.email("Please enter a valid email address"));
+export const emailSchema = text().trim().toLowerCase().pipe(z.email("Please enter a valid email address"));
 
-export const passwordSchema = z
-  .string()
+export const passwordSchema = text()
   .min(8, "Password must be at least 8 characters")
   .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`)
   .regex(/\d/, "Password must contain at least one number")
   .regex(/[^A-Za-z0-9\s]/, "Password must contain at least one special character");
 
-export const phoneSchema = z
-  .string()
-  .trim()
-  .regex(/^\+?[\d\s\-()]{10,}$/, "Please enter a valid phone number");
+const PHONE = /^\+?[\d\s\-()]{10,}$/;
+
+export const phoneSchema = text().trim().regex(PHONE, "Please enter a valid phone number");
 
 /** The registration form and POST /api/register (spec §5, Registration). */
 export const registrationSchema = z.object({
   username: usernameSchema,
   email: emailSchema,
   password: passwordSchema,
-  firstName: z
-    .string()
+  firstName: text()
     .trim()
     .min(1, "First name is required")
     .max(100, "First name must be at most 100 characters"),
-  lastName: z
-    .string()
+  lastName: text()
     .trim()
     .min(1, "Last name is required")
     .max(100, "Last name must be at most 100 characters"),
-  phone: z
-    .union([z.literal(""), phoneSchema])
+  phone: text()
+    .trim()
+    .refine((v) => v === "" || PHONE.test(v), "Please enter a valid phone number")
     .optional()
     .transform((v) => (v === "" ? undefined : v)),
   companyName: optionalText(200, "Company name must be at most 200 characters"),
@@ -78,8 +71,8 @@ export type Registration = z.output<typeof registrationSchema>;
 
 /** POST /api/login: a username or an email, and a password. */
 export const loginSchema = z.object({
-  login: z.string().trim().min(1, "Username or email is required").max(254, "Username or email is too long"),
-  password: z.string().min(1, "Password is required").max(PASSWORD_MAX_LENGTH, "Invalid login credentials"),
+  login: text().trim().min(1, "Username or email is required").max(254, "Username or email is too long"),
+  password: text().min(1, "Password is required").max(PASSWORD_MAX_LENGTH, "Invalid login credentials"),
 });
 export type LoginInput = z.input<typeof loginSchema>;
 
@@ -88,33 +81,30 @@ export const resetRequestSchema = z.object({ email: emailSchema });
 
 /** Setting a new password with the emailed token. */
 export const resetConfirmSchema = z.object({
-  token: z.string().trim().min(16, "The reset link is invalid").max(512, "The reset link is invalid"),
+  token: text().trim().min(16, "The reset link is invalid").max(512, "The reset link is invalid"),
   password: passwordSchema,
 });
 
 /** POST /api/verify-email. */
 export const verifyEmailSchema = z.object({
-  token: z
-    .string()
+  token: text()
     .trim()
     .min(16, "The verification link is invalid")
     .max(512, "The verification link is invalid"),
 });
 
-const question = z
-  .string()
+const question = text()
   .trim()
   .min(5, "Each question must be at least 5 characters")
   .max(200, "Each question must be at most 200 characters");
-const answer = z
-  .string()
+const answer = text()
   .trim()
   .min(2, "Each answer must be at least 2 characters")
   .max(200, "Each answer must be at most 200 characters");
 
 /** POST /api/security-questions: userId and three questions with their answers (spec §5). */
 export const securityQuestionsSchema = z.object({
-  userId: z.coerce.number().int().positive("userId is required"),
+  userId: id("userId must be a user's id"),
   questions: z
     .array(z.object({ question, answer }))
     .length(3, "Exactly three security questions are required")
@@ -127,7 +117,7 @@ export type SecurityQuestionsInput = z.input<typeof securityQuestionsSchema>;
 
 /** POST /api/verify-security-answers: the answer to the question the server asked. */
 export const securityAnswersSchema = z.object({
-  userId: z.coerce.number().int().positive("userId is required"),
+  userId: id("userId must be a user's id"),
   answers: z
     .array(z.object({ questionIndex: z.number().int().min(0).max(2), answer }))
     .min(1, "An answer is required")
@@ -142,8 +132,7 @@ export function countWords(text: string): number {
 
 /** POST /api/user/notes: up to 250 words (spec §5, User notes). */
 export const notesSchema = z.object({
-  notes: z
-    .string()
+  notes: text()
     .max(20_000, NOTES_TOO_LONG_MESSAGE)
     .refine((v) => countWords(v) <= NOTES_MAX_WORDS, NOTES_TOO_LONG_MESSAGE),
 });
@@ -151,8 +140,7 @@ export const notesSchema = z.object({
 /** POST /api/user/password: a signed-in user changes their password. */
 export const changePasswordSchema = z
   .object({
-    currentPassword: z
-      .string()
+    currentPassword: text()
       .min(1, "Current password is required")
       .max(PASSWORD_MAX_LENGTH, "Current password is incorrect"),
     newPassword: passwordSchema,
@@ -162,3 +150,9 @@ export const changePasswordSchema = z
     path: ["newPassword"],
   });
 export type ChangePasswordInput = z.input<typeof changePasswordSchema>;
+
+/** A user's public unique id (GET /api/users/by-uniqueid/{uniqueId}, the userByUniqueId query). */
+export const uniqueIdSchema = text({ error: "A unique id is required" })
+  .trim()
+  .min(1, "A unique id is required")
+  .max(64, "A unique id is at most 64 characters");

@@ -5,6 +5,7 @@ import {
   BUSINESS_TIME_ZONE,
   businessDateSchema,
 } from "../../schema/validation/appointment";
+import { id } from "../../schema/validation/primitives";
 import type { Db } from "../shared/db";
 import { AppointmentError } from "./errors";
 import { type AppointmentView, presentAppointment } from "./present";
@@ -26,7 +27,7 @@ export const adminListFiltersSchema = z.object({
   status: z
     .enum(APPOINTMENT_STATUSES, { error: "Status must be pending, confirmed or cancelled" })
     .optional(),
-  userId: z.coerce.number().int().positive().optional(),
+  userId: id("userId must be a user's id").optional(),
   sort: z
     .enum(APPOINTMENT_SORTS, { error: `Sort must be one of ${APPOINTMENT_SORTS.join(", ")}` })
     .optional(),

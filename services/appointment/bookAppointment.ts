@@ -1,5 +1,4 @@
-import { IANAZone } from "luxon";
-import { bookingSchema } from "../../schema/validation/appointment";
+import { bookingSchema, timeZoneSchema } from "../../schema/validation/appointment";
 import type { Db } from "../shared/db";
 import { emit } from "../shared/events";
 import type { UserType } from "../shared/generated/prisma/enums";
@@ -26,7 +25,7 @@ export function upcomingLimitOf(userType: UserType): number {
  * slot, and writes the row and appointment.scheduled in one transaction. The partial unique index
  * appointments_live_slot_key on (dateTime, seat) makes overbooking impossible; a booking that lost
  * its seat to a concurrent one tries the next while seats remain.
- * @throws AppointmentError INVALID_APPOINTMENT (a rule's message), NOT_ALLOWED (booking for
+ * @throws AppointmentError INVALID_APPOINTMENT (a rule's message, or a time zone that is not text), NOT_ALLOWED (booking for
  * another user without manage:appointments), USER_NOT_FOUND, LIMIT_REACHED, SLOT_TAKEN.
  */
 export async function bookAppointment(props: {
@@ -34,14 +33,20 @@ export async function bookAppointment(props: {
   actor: AppointmentActor;
   /** the request body: userId, appointmentType, dateTime, status (ignored), notes */
   input: unknown;
-  /** the client's IANA time zone, when known (an invalid one is dropped) */
-  timeZone?: string | null;
+  /** the client's IANA time zone, when known: an unknown name is dropped, a value not text refused */
+  timeZone?: unknown;
   /** bookings one slot may hold (default APPOINTMENT_SLOT_CAPACITY) */
   capacity?: number;
   now?: Date;
 }): Promise<AppointmentView> {
   const capacity = props.capacity ?? slotCapacity();
   const now = props.now ?? new Date();
+  const zone = timeZoneSchema.safeParse(props.timeZone);
+  if (!zone.success) {
+    const message = zone.error.issues[0]?.message ?? "Invalid time zone";
+    throw new AppointmentError("INVALID_APPOINTMENT", message, { errors: { timeZone: [message] } });
+  }
+  const timeZone = zone.data;
   const parsed = bookingSchema(now).safeParse(props.input ?? {});
   if (!parsed.success) {
     const message = parsed.error.issues[0]?.message ?? "Invalid appointment";
@@ -56,7 +61,6 @@ export async function bookAppointment(props: {
   if (userId !== props.actor.id && !props.actor.manages) {
     throw new AppointmentError("NOT_ALLOWED", "You can only book appointments for yourself.");
   }
-  const timeZone = props.timeZone && IANAZone.isValidZone(props.timeZone) ? props.timeZone : null;
   try {
     return await retryLostSeat(capacity, () =>
       props.db.prisma.$transaction(async (tx) => {

@@ -1,4 +1,5 @@
 import type { AppointmentStatusName, AppointmentTypeName } from "../../schema/validation/appointment";
+import { idSchema } from "../../schema/validation/primitives";
 import type { Tx } from "../shared/db";
 import type { Appointment, User } from "../shared/generated/prisma/client";
 import { APPOINTMENT_NOT_FOUND_MESSAGE, AppointmentError } from "./errors";
@@ -69,10 +70,14 @@ export function eventFields(row: AppointmentWithUser) {
 }
 
 /**
- * Loads an appointment and its user, locking the row for the rest of the transaction.
+ * Loads an appointment and its user, locking the row for the rest of the transaction. An id outside
+ * the database's range (the shared idSchema) names no appointment and never reaches the database.
  * @throws AppointmentError APPOINTMENT_NOT_FOUND.
  */
 export async function lockAppointment(tx: Tx, id: number): Promise<AppointmentWithUser> {
+  if (!idSchema.safeParse(id).success) {
+    throw new AppointmentError("APPOINTMENT_NOT_FOUND", APPOINTMENT_NOT_FOUND_MESSAGE);
+  }
   const locked = await tx.$queryRaw<
     { id: number }[]
   >`SELECT id FROM appointments WHERE id = ${id} FOR UPDATE`;

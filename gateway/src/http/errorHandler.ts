@@ -5,7 +5,9 @@ import { toHttpError } from "../errors";
 /**
  * Last Express error handler: answers JSON { message, code } with the status of the error's code
  * (malformed JSON 400, body too large 413, store unavailable 503, anything unknown 500 "Internal
- * server error") and logs it with the request id. Never sends a stack trace.
+ * server error") and logs it with the request id. A server error's body also carries that
+ * `requestId`, for the client to quote; its detail stays in the log, in every mode. Never sends a
+ * stack trace.
  */
 export function errorHandler(): ErrorRequestHandler {
   return (err: unknown, req: Request, res: Response, next) => {
@@ -18,7 +20,8 @@ export function errorHandler(): ErrorRequestHandler {
       return;
     }
     if (status === 503) res.setHeader("Retry-After", "5");
-    res.status(status).json(body);
+    const requestId = req.id === undefined ? undefined : String(req.id);
+    res.status(status).json(status >= 500 && requestId ? { ...body, requestId } : body);
   };
 }
 

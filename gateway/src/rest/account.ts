@@ -1,5 +1,6 @@
 import { Router } from "express";
 import { z } from "zod";
+import { id } from "../../../schema/validation/primitives";
 import {
   changePasswordSchema,
   emailSchema,
@@ -8,6 +9,7 @@ import {
   resetRequestSchema,
   securityAnswersSchema,
   securityQuestionsSchema,
+  uniqueIdSchema,
   verifyEmailSchema,
 } from "../../../schema/validation/user";
 import { AppError } from "../../../services/shared/errors";
@@ -27,11 +29,9 @@ import { type IdentityDeps, requireUser } from "../auth/identity";
 import { csrfGuard } from "./guards";
 import { handle, parse } from "./handle";
 
-const userIdParam = z.object({
-  userId: z.coerce.number().int().positive("userId must be a positive number"),
-});
+const userIdParam = z.object({ userId: id("userId must be a user's id") });
 const resendVerificationSchema = z.object({ email: emailSchema.optional() });
-const uniqueIdParam = z.object({ uniqueId: z.string().trim().min(1).max(64) });
+const uniqueIdParam = z.object({ uniqueId: uniqueIdSchema });
 
 /**
  * REST shims of spec §7 for the account: password reset, email verification, security questions and

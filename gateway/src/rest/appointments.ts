@@ -1,4 +1,5 @@
 import { type Request, Router } from "express";
+import { idSchema } from "../../../schema/validation/primitives";
 import { adminCancelAppointment } from "../../../services/appointment/adminCancelAppointment";
 import { adminListAppointments } from "../../../services/appointment/adminListAppointments";
 import { bookAppointment } from "../../../services/appointment/bookAppointment";
@@ -33,11 +34,14 @@ function requireManager(res: Parameters<typeof requireUser>[0]): User {
   return user;
 }
 
-/** The positive integer id of the `:id` route parameter. @throws AppError NOT_FOUND otherwise. */
+/**
+ * The id of the `:id` route parameter (the shared idSchema: 1 to 2147483647).
+ * @throws AppError NOT_FOUND otherwise: such a path names no appointment.
+ */
 function appointmentId(req: Request): number {
-  const id = Number(req.params.id);
-  if (!Number.isSafeInteger(id) || id <= 0) throw new AppError("NOT_FOUND", "Appointment not found");
-  return id;
+  const parsed = idSchema.safeParse(req.params.id);
+  if (!parsed.success) throw new AppError("NOT_FOUND", "Appointment not found");
+  return parsed.data;
 }
 
 /** A query parameter as one string, or undefined. */
@@ -61,14 +65,16 @@ export function appointmentsRouter(deps: { db: Db; config: Config }): Router {
     guard,
     handle(async (req, res) => {
       const user = requireUser(res);
-      const timeZone = req.get("x-time-zone") ?? null;
       const body: unknown = req.body;
       const appointment = await bookAppointment({
         db,
         actor: { id: user.id, manages: managesAppointments(user) },
         input: body,
+        // the body's timeZone, else the X-Time-Zone header; the use case validates either
         timeZone:
-          typeof body === "object" && body !== null && "timeZone" in body ? String(body.timeZone) : timeZone,
+          typeof body === "object" && body !== null && "timeZone" in body
+            ? body.timeZone
+            : (req.get("x-time-zone") ?? null),
       });
       res.status(201).json(appointment);
     }),

@@ -13,6 +13,7 @@ import { listMyAppointments } from "../../../../services/appointment/listMyAppoi
 import type { AppointmentView } from "../../../../services/appointment/present";
 import { rescheduleAppointment } from "../../../../services/appointment/rescheduleAppointment";
 import { AppError } from "../../../../services/shared/errors";
+import { parseId } from "../args";
 import { builder } from "../builder";
 import type { GraphQLContext } from "../context";
 import { runIdentity } from "./identityRun";
@@ -148,7 +149,9 @@ builder.mutationField("cancelMyAppointment", (t) =>
     errors: { types: [AppError] },
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) =>
-      runIdentity(() => cancelMyAppointment({ db: ctx.db, userId: actorId(ctx), appointmentId: args.id })),
+      runIdentity(async () =>
+        cancelMyAppointment({ db: ctx.db, userId: actorId(ctx), appointmentId: parseId(args.id) }),
+      ),
   }),
 );
 
@@ -160,7 +163,9 @@ builder.mutationField("confirmAppointment", (t) =>
     errors: { types: [AppError] },
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) =>
-      runIdentity(() => confirmAppointment({ db: ctx.db, adminId: actorId(ctx), appointmentId: args.id })),
+      runIdentity(async () =>
+        confirmAppointment({ db: ctx.db, adminId: actorId(ctx), appointmentId: parseId(args.id) }),
+      ),
   }),
 );
 
@@ -172,11 +177,11 @@ builder.mutationField("adminCancelAppointment", (t) =>
     errors: { types: [AppError] },
     args: { id: t.arg.int({ required: true }), reason: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) =>
-      runIdentity(() =>
+      runIdentity(async () =>
         adminCancelAppointment({
           db: ctx.db,
           adminId: actorId(ctx),
-          appointmentId: args.id,
+          appointmentId: parseId(args.id),
           reason: args.reason,
         }),
       ),
@@ -191,11 +196,11 @@ builder.mutationField("rescheduleAppointment", (t) =>
     errors: { types: [AppError] },
     args: { id: t.arg.int({ required: true }), dateTime: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) =>
-      runIdentity(() =>
+      runIdentity(async () =>
         rescheduleAppointment({
           db: ctx.db,
           adminId: actorId(ctx),
-          appointmentId: args.id,
+          appointmentId: parseId(args.id),
           dateTime: args.dateTime,
         }),
       ),

@@ -4,6 +4,7 @@ import { AppError } from "../../../../services/shared/errors";
 import { adminChangeStatus, adminChangeType, register, signIn, signOut } from "../../auth/flows";
 import { present, requireUser } from "../../auth/identity";
 import { parse } from "../../rest/handle";
+import { parseId } from "../args";
 import { builder, PUBLIC } from "../builder";
 import { runIdentity } from "./identityRun";
 
@@ -137,7 +138,10 @@ builder.mutationField("changeUserStatus", (t) =>
     args: { userId: t.arg.int({ required: true }), status: t.arg({ type: UserStatusEnum, required: true }) },
     resolve: (_root, args, ctx) =>
       runIdentity(() =>
-        adminChangeStatus(ctx.identity, ctx.req, ctx.res, { userId: args.userId, status: args.status }),
+        adminChangeStatus(ctx.identity, ctx.req, ctx.res, {
+          userId: parseId(args.userId),
+          status: args.status,
+        }),
       ),
   }),
 );
@@ -152,7 +156,10 @@ builder.mutationField("changeUserType", (t) =>
     args: { userId: t.arg.int({ required: true }), userType: t.arg({ type: UserTypeEnum, required: true }) },
     resolve: (_root, args, ctx) =>
       runIdentity(() =>
-        adminChangeType(ctx.identity, ctx.req, ctx.res, { userId: args.userId, userType: args.userType }),
+        adminChangeType(ctx.identity, ctx.req, ctx.res, {
+          userId: parseId(args.userId),
+          userType: args.userType,
+        }),
       ),
   }),
 );

@@ -8,6 +8,7 @@ import {
   resetRequestSchema,
   securityAnswersSchema,
   securityQuestionsSchema,
+  uniqueIdSchema,
   verifyEmailSchema,
 } from "../../../../schema/validation/user";
 import { AppError } from "../../../../services/shared/errors";
@@ -26,6 +27,7 @@ import {
   saveSecurityQuestions,
 } from "../../auth/flows";
 import { parse } from "../../rest/handle";
+import { parseId } from "../args";
 import { builder, PUBLIC } from "../builder";
 import { runIdentity } from "./identityRun";
 import { UserRef } from "./user";
@@ -179,7 +181,7 @@ builder.queryField("securityQuestions", (t) =>
     errors: { types: [AppError] },
     args: { userId: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) =>
-      runIdentity(() => readSecurityQuestions(ctx.identity, ctx.req, ctx.res, args.userId)),
+      runIdentity(async () => readSecurityQuestions(ctx.identity, ctx.req, ctx.res, parseId(args.userId))),
   }),
 );
 
@@ -195,7 +197,7 @@ const UserCardRef = builder.objectRef<UserCard>("UserCard").implement({
   }),
 });
 
-const uniqueIdArgs = z.object({ uniqueId: z.string().trim().min(1).max(64) });
+const uniqueIdArgs = z.object({ uniqueId: uniqueIdSchema });
 
 builder.queryField("userByUniqueId", (t) =>
   t.field({

@@ -1,0 +1,54 @@
+import { z } from "zod";
+
+// The building blocks of every input schema (docs/DECISIONS.md, Input): text that PostgreSQL can
+// store, ids in the range of its integer columns. Each input schema of schema/validation uses them
+// for every free-text and id field, so a handler never sees a value the database would refuse.
+
+/** The largest id PostgreSQL's `integer` (int4) holds: the type of every id column. */
+export const MAX_DB_ID = 2_147_483_647;
+
+export const UNSAFE_TEXT_MESSAGE = "Text cannot contain NUL characters or unpaired surrogates";
+export const ID_MESSAGE = `Ids are whole numbers from 1 to ${MAX_DB_ID}`;
+
+// A high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Whether `value` holds a character PostgreSQL refuses: NUL (text columns, SQLSTATE 22021) or an
+ * unpaired UTF-16 surrogate (JSON columns, 22P02; text columns would silently store U+FFFD).
+ */
+export function hasUnsafeCharacters(value: string): boolean {
+  return value.includes("\u0000") || LONE_SURROGATE.test(value);
+}
+
+/**
+ * A string the database can store: no NUL, no unpaired surrogate. Use it for every text field of an
+ * input schema and chain the field's own rules on it (`text().trim().min(1, "...")`); `params` are
+ * z.string()'s (the message for a value that is not a string).
+ */
+export function text(params?: Parameters<typeof z.string>[0]) {
+  return z.string(params).refine((v) => !hasUnsafeCharacters(v), UNSAFE_TEXT_MESSAGE);
+}
+
+/**
+ * An id of a database row: a whole number from 1 to 2147483647, given as a number (JSON bodies,
+ * GraphQL) or as a string of digits (route and query parameters). Anything else, `true`, `"1e3"`,
+ * `" 7"` or `2147483648` included, fails with `message`.
+ */
+export function id(message: string = ID_MESSAGE) {
+  return z
+    .union(
+      [
+        z.number(),
+        z
+          .string()
+          .regex(/^\d{1,10}$/)
+          .transform(Number),
+      ],
+      { error: message },
+    )
+    .pipe(z.number().int(message).min(1, message).max(MAX_DB_ID, message));
+}
+
+/** An id with the generic message ({@link id}). */
+export const idSchema = id();
