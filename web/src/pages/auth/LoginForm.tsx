@@ -1,10 +1,12 @@
 import { Button, Intent } from "@blueprintjs/core";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { Link } from "react-router-dom";
-import { type LoginInput, loginSchema } from "../../../../schema/validation/user";
+import type { LoginInput } from "../../../../schema/validation/user";
 import { isSecurityChallenge, type SafeUser, type SecurityChallenge, useLogin } from "../../lib/auth";
+import { lazyResolver } from "../../lib/lazyResolver";
 import { TextField } from "./TextField";
+
+const validation = lazyResolver(() => import("./loginValidation").then((m) => m.loginResolver));
 
 /** Props of the login form. */
 export interface LoginFormProps {
@@ -12,14 +14,20 @@ export interface LoginFormProps {
   onChallenge(challenge: SecurityChallenge): void;
 }
 
-/** Login with a username or email and a password; failures show the 'Login failed' toast (spec §8). */
+/**
+ * Login with a username or email and a password; failures show the 'Login failed' toast (spec §8).
+ * The validation code loads when the form is first focused.
+ */
 export function LoginForm({ onSignedIn, onChallenge }: LoginFormProps) {
   const login = useLogin();
   const {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { login: "", password: "" } });
+  } = useForm<LoginInput>({ resolver: validation.resolver, defaultValues: { login: "", password: "" } });
+
+  // a failed download is tried again when the form is submitted
+  const handlePreload = () => void validation.preload().catch(() => undefined);
 
   const handleLogin = handleSubmit(async (input) => {
     const result = await login.run(input);
@@ -29,7 +37,7 @@ export function LoginForm({ onSignedIn, onChallenge }: LoginFormProps) {
   });
 
   return (
-    <form onSubmit={handleLogin} noValidate aria-label="Login">
+    <form onSubmit={handleLogin} onFocus={handlePreload} noValidate aria-label="Login">
       <TextField
         id="login-login"
         label="Username or email"
