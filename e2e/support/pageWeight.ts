@@ -1,5 +1,8 @@
 import type { Browser, Page, Request } from "playwright-core";
 
+/** The goal: at most this much compressed JavaScript before /auth is usable (170 KB). */
+export const FIRST_PAGE_JS_GOAL_BYTES = 170 * 1024;
+
 /** What one page load fetched, as the browser counted it. */
 export interface PageWeight {
   /** transferred (encoded) bytes of JavaScript response bodies */
