@@ -89,7 +89,9 @@ const INDEX_HTML = `<!doctype html><html><head><title>ESRT Portal</title></head>
 beforeAll(async () => {
   // A built app: a script with brotli and gzip copies, a stylesheet with only a gzip copy, a small
   // script with none, and an index.html large enough to be compressed on the fly.
-  dist = mkdtempSync(path.join(tmpdir(), "portal-web-compressed-"));
+  // Its folder's name starts with a dot, as a checkout under ~/.cache would: only the path inside
+  // the build may be refused as a dot-file.
+  dist = mkdtempSync(path.join(tmpdir(), ".portal-web-compressed-"));
   mkdirSync(path.join(dist, "assets"));
   writeFileSync(path.join(dist, "index.html"), INDEX_HTML);
   writeFileSync(path.join(dist, "assets", "app-abc123.js"), SCRIPT);

@@ -106,10 +106,13 @@ function precompressedFiles(webDist: string): RequestHandler {
     const coding = chooseCoding(req.headers["accept-encoding"], available);
     const suffix = PRECOMPRESSED_CODINGS.find((c) => c.coding === coding)?.suffix;
     if (!coding || !suffix) return next();
+    const relative = path.relative(root, file);
     res.type(path.extname(file));
     res.setHeader("Content-Encoding", coding);
-    res.setHeader("Cache-Control", cacheControlFor(path.relative(root, file).split(path.sep).join("/")));
-    res.sendFile(file + suffix, { cacheControl: false, acceptRanges: false, dotfiles: "deny" }, (err) => {
+    res.setHeader("Cache-Control", cacheControlFor(relative.split(path.sep).join("/")));
+    // relative to the build's root, so only the path inside the build is checked for dot-files
+    const options = { root, cacheControl: false, acceptRanges: false, dotfiles: "deny" as const };
+    res.sendFile(relative + suffix, options, (err) => {
       if (!err) return;
       if (res.headersSent) return next(err);
       res.removeHeader("Content-Encoding");
@@ -159,7 +162,7 @@ export function webAppRouter(webDist: string): Router {
     }
     res.locals.metricsRoute = "spa";
     res.setHeader("Cache-Control", "no-cache");
-    res.sendFile(indexHtml, { cacheControl: false }, (err) => {
+    res.sendFile("index.html", { root: webDist, cacheControl: false }, (err) => {
       if (err) next(err);
     });
   });
