@@ -1,9 +1,11 @@
 import { Button, Intent } from "@blueprintjs/core";
+import type { FormEvent } from "react";
 import { useForm } from "react-hook-form";
 import { Link } from "react-router-dom";
 import type { LoginInput } from "../../../../schema/validation/user";
 import { isSecurityChallenge, type SafeUser, type SecurityChallenge, useLogin } from "../../lib/auth";
 import { lazyResolver } from "../../lib/lazyResolver";
+import { showToast } from "../../lib/toast";
 import { TextField } from "./TextField";
 
 const validation = lazyResolver(() => import("./loginValidation").then((m) => m.loginResolver));
@@ -29,12 +31,21 @@ export function LoginForm({ onSignedIn, onChallenge }: LoginFormProps) {
   // a failed download is tried again when the form is submitted
   const handlePreload = () => void validation.preload().catch(() => undefined);
 
-  const handleLogin = handleSubmit(async (input) => {
+  const submit = handleSubmit(async (input) => {
     const result = await login.run(input);
     if (!result) return;
     if (isSecurityChallenge(result)) onChallenge(result);
     else onSignedIn(result);
   });
+  // Only loading the validation code can throw here (login.run never does): the network is away.
+  const handleLogin = (event: FormEvent<HTMLFormElement>) =>
+    submit(event).catch(() =>
+      showToast({
+        title: "Login failed",
+        description: "The portal could not be reached. Check your connection and try again.",
+        intent: "destructive",
+      }),
+    );
 
   return (
     <form onSubmit={handleLogin} onFocus={handlePreload} noValidate aria-label="Login">
