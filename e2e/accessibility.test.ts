@@ -26,11 +26,20 @@ const PHONE: PortalOptions = { bypassCSP: true, viewport: { width: 375, height: 
 
 const CONSOLE_TABS = ["Welcome", "Benefits", "Notes", "Appointments"] as const;
 
-/** Waits until the page shows its heading, no spinner and no request in flight. */
+/** True once no finite animation (a fade, a popover opening) runs; a spinner's endless one may. */
+const FINITE_ANIMATIONS_DONE = `document.getAnimations().every(
+  (a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity,
+)`;
+
+/**
+ * Waits until the page shows its heading, no spinner, no request in flight and no running animation
+ * (a fade's passing colours are not the page's).
+ */
 async function settle(page: Page): Promise<void> {
   await page.locator("main h1").first().waitFor();
   await page.waitForFunction("document.querySelector('main .bp6-spinner') === null");
   await page.waitForLoadState("networkidle");
+  await page.waitForFunction(FINITE_ANIMATIONS_DONE);
 }
 
 type Findings = Record<string, AxeFinding[]>;
@@ -63,6 +72,8 @@ async function auditEveryRoute(page: Page, found: Findings): Promise<string[]> {
 
 /** Opens each tab of the console on the current page and audits it. */
 async function auditConsoleTabs(page: Page, found: Findings): Promise<void> {
+  await page.getByRole("tab", { name: "Welcome" }).waitFor();
+  await settle(page);
   const overlay = page.getByRole("button", { name: "Continue to my console" });
   if (await overlay.isVisible()) {
     await overlay.click();
@@ -155,9 +166,14 @@ describe("the top bar on a 375 px wide screen (WCAG 1.4.10 Reflow)", () => {
   /** Waits for the top bar's menu to have opened, its opening animation over (axe measures sizes). */
   const menuOpened = async (page: Page) => {
     await page.getByRole("menu", { name: "Main menu" }).waitFor();
-    await page.waitForFunction(
-      "document.querySelector('.bp6-popover-enter, .bp6-popover-enter-active') === null",
-    );
+    // the popover grows from a scaled-down box: wait until it is drawn at its laid-out size
+    await page.waitForFunction(`(() => {
+      const menu = document.querySelector('[role="menu"][aria-label="Main menu"]');
+      if (!menu) return false;
+      const box = menu.getBoundingClientRect();
+      return Math.abs(box.width - menu.offsetWidth) < 0.5 && Math.abs(box.height - menu.offsetHeight) < 0.5;
+    })()`);
+    await page.waitForFunction(FINITE_ANIMATIONS_DONE);
   };
 
   it("folds a signed-in user's links and account items into one menu that fits and passes axe", async () => {

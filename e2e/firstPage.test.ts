@@ -1,5 +1,8 @@
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
 import type { Browser } from "playwright-core";
 import { FIRST_PAGE_JS_GOAL_BYTES, measurePageWeight } from "./support/pageWeight";
+import { WEB_DIST } from "./support/server";
 import { browserSuite } from "./support/suite";
 
 // The first page is light and compressed (issue "A light first page", benchmark P6): /auth arrives
@@ -43,5 +46,19 @@ describe("the first page", () => {
     expect(weight.files.filter((file) => file.encoding !== "identity")).toEqual([]);
     expect(weight.jsBytes).toBe(weight.jsRawBytes);
     expect(weight.jsBytes).toBeGreaterThan(FIRST_PAGE_JS_GOAL_BYTES);
+  });
+});
+
+describe("the build", () => {
+  it("has brotli and gzip copies of every script and stylesheet of 1 KB or more, and no icon font", () => {
+    const assets = path.join(WEB_DIST, "assets");
+    const files = new Set(readdirSync(assets));
+    const missing: string[] = [];
+    for (const name of files) {
+      if (!/\.(js|css)$/.test(name) || statSync(path.join(assets, name)).size < 1024) continue;
+      for (const copy of [`${name}.br`, `${name}.gz`]) if (!files.has(copy)) missing.push(copy);
+    }
+    expect(missing).toEqual([]);
+    expect([...files].filter((name) => /\.(ttf|eot|woff2?)$|blueprint-icons/.test(name))).toEqual([]);
   });
 });
