@@ -10,12 +10,27 @@ export interface PortalPage {
   close(): Promise<void>;
 }
 
+/** How a test's browser context differs from the default (a 1280×800 screen, the app's CSP enforced). */
+export interface PortalOptions {
+  viewport?: { width: number; height: number };
+  /** lets a test inject a script (axe-core) that the app's Content Security Policy would refuse */
+  bypassCSP?: boolean;
+}
+
 /**
- * Opens a page in a new context (so no session is shared between tests) on a large screen, with a
- * short default timeout; `expected` names console errors the test provokes on purpose.
+ * Opens a page in a new context (so no session is shared between tests) on a large screen unless
+ * `options` says otherwise, with a short default timeout; `expected` names console errors the test
+ * provokes on purpose.
  */
-export async function openPortal(browser: Browser, expected: readonly RegExp[] = []): Promise<PortalPage> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+export async function openPortal(
+  browser: Browser,
+  expected: readonly RegExp[] = [],
+  options: PortalOptions = {},
+): Promise<PortalPage> {
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1280, height: 800 },
+    bypassCSP: options.bypassCSP ?? false,
+  });
   const page = await context.newPage();
   // Generous enough for a loaded 2-core CI machine; a real failure still fails within the test's timeout.
   page.setDefaultTimeout(15_000);
@@ -47,7 +62,7 @@ export async function signInThroughForm(
  */
 export async function signInThroughApi(
   page: Page,
-  server: TestServer,
+  server: Pick<TestServer, "url">,
   login: string,
   password: string = TEST_PASSWORD,
 ): Promise<void> {

@@ -3,17 +3,20 @@ import type { Db } from "../../services/shared/db";
 import type { User } from "../../services/shared/generated/prisma/client";
 import { testDb } from "../../services/shared/testing/db";
 import { launchBrowser } from "./browser";
-import { openPortal, type PortalPage, signInThroughApi } from "./portal";
+import { openPortal, type PortalOptions, type PortalPage, signInThroughApi } from "./portal";
 import { startTestServer, type TestServer } from "./server";
 
 /** What a browser test file works with, ready once its beforeAll has run. */
 export interface BrowserSuite {
   server(): TestServer;
   db(): Db;
-  /** Opens a new context (its own cookies); `expected` names problems the test provokes on purpose. */
-  open(expected?: readonly RegExp[]): Promise<PortalPage>;
+  /**
+   * Opens a new context (its own cookies); `expected` names problems the test provokes on purpose,
+   * `options` a screen size or a bypassed CSP.
+   */
+  open(expected?: readonly RegExp[], options?: PortalOptions): Promise<PortalPage>;
   /** Opens a new context signed in as `user` (POST /api/login) on `path`. */
-  signedIn(user: User, path: string): Promise<Page>;
+  signedIn(user: User, path: string, options?: PortalOptions): Promise<Page>;
 }
 
 /**
@@ -48,8 +51,8 @@ export function browserSuite(env: Record<string, string> = {}): BrowserSuite {
     if (value === undefined) throw new Error(`${name} is not ready: use it inside a test`);
     return value;
   };
-  const open = async (expected: readonly RegExp[] = []) => {
-    const portal = await openPortal(ready(browser, "the browser"), expected);
+  const open = async (expected: readonly RegExp[] = [], options: PortalOptions = {}) => {
+    const portal = await openPortal(ready(browser, "the browser"), expected, options);
     portals.push(portal);
     return portal;
   };
@@ -57,8 +60,8 @@ export function browserSuite(env: Record<string, string> = {}): BrowserSuite {
     server: () => ready(server, "the server"),
     db: () => ready(db, "the database"),
     open,
-    async signedIn(user, path) {
-      const portal = await open();
+    async signedIn(user, path, options = {}) {
+      const portal = await open([], options);
       const url = ready(server, "the server").url;
       await signInThroughApi(portal.page, ready(server, "the server"), user.username);
       await portal.page.goto(`${url}${path}`);

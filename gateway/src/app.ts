@@ -1,4 +1,5 @@
 import { expressMiddleware } from "@as-integrations/express5";
+import compression from "compression";
 import { RedisStore } from "connect-redis";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { Store } from "express-session";
@@ -100,6 +101,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
   });
   app.use(metrics.observe);
   app.use(securityHeaders());
+  // Text answers over 1 KB (JSON, HTML) go out brotli- or gzip-compressed; built assets have
+  // precompressed copies (./http/webApp) and are not compressed twice.
+  app.use(compression({ threshold: 1024 }));
 
   app.get("/healthz", (_req: Request, res: Response) => {
     res.setHeader("Cache-Control", "no-store");

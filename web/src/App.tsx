@@ -1,27 +1,25 @@
-import { ApolloProvider } from "@apollo/client/react";
 import { BlueprintProvider } from "@blueprintjs/core";
-import { useState } from "react";
-import { createBrowserRouter, RouterProvider } from "react-router-dom";
+import { BrowserRouter, Route, Routes } from "react-router-dom";
 import { Layout } from "./components/Layout";
 import { RouteElement } from "./components/RouteElement";
-import { createApolloClient } from "./lib/apollo";
 import { routes } from "./routes";
 
-const router = createBrowserRouter([
-  {
-    element: <Layout />,
-    children: routes.map((route) => ({ path: route.path, element: <RouteElement route={route} /> })),
-  },
-]);
-
-/** The whole web app: Blueprint's context, the GraphQL client and the router. */
+/**
+ * The whole web app: Blueprint's context and the router. GraphQL is provided by the screens that
+ * use it (lib/GraphQLProvider), so the first page loads without Apollo Client.
+ */
 export function App() {
-  const [client] = useState(createApolloClient);
   return (
     <BlueprintProvider>
-      <ApolloProvider client={client}>
-        <RouterProvider router={router} />
-      </ApolloProvider>
+      <BrowserRouter>
+        <Routes>
+          <Route element={<Layout />}>
+            {routes.map((route) => (
+              <Route key={route.path} path={route.path} element={<RouteElement route={route} />} />
+            ))}
+          </Route>
+        </Routes>
+      </BrowserRouter>
     </BlueprintProvider>
   );
 }

@@ -1,8 +1,9 @@
 import { Spinner, SpinnerSize } from "@blueprintjs/core";
-import { Suspense } from "react";
+import { Suspense, useRef } from "react";
 import { Outlet, useNavigate } from "react-router-dom";
 import { useCurrentUser, useLogout } from "../lib/auth";
 import { useBranding } from "../lib/branding";
+import { useFocusHeadingAfterNavigation } from "../lib/pageFocus";
 import { useSessionTracking } from "../lib/sessionTracking";
 import { Toasts } from "./Toasts";
 import { TopBar } from "./TopBar";
@@ -11,14 +12,17 @@ export { DEFAULT_BRAND_TITLE } from "../lib/branding";
 
 /**
  * The frame of every page: top bar, the page (lazy, with a spinner meanwhile), footer and toasts; it
- * also runs the session idle tracking while a user is signed in.
+ * also runs the session idle tracking while a user is signed in, and after a navigation that left
+ * focus nowhere moves it to the new page's heading.
  */
 export function Layout() {
   const { user } = useCurrentUser();
   const { title } = useBranding();
   const logout = useLogout();
   const navigate = useNavigate();
+  const mainRef = useRef<HTMLElement>(null);
   useSessionTracking({ enabled: user !== null });
+  useFocusHeadingAfterNavigation(mainRef);
 
   const handleLogout = async () => {
     if (await logout.run()) navigate("/auth");
@@ -32,7 +36,7 @@ export function Layout() {
         onLogout={() => void handleLogout()}
         loggingOut={logout.isPending}
       />
-      <main className="portal-main">
+      <main className="portal-main" ref={mainRef}>
         <Suspense fallback={<Spinner className="portal-page-spinner" size={SpinnerSize.STANDARD} />}>
           <Outlet />
         </Suspense>

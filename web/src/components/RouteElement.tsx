@@ -1,3 +1,5 @@
+import { useBranding } from "../lib/branding";
+import { useDocumentTitle } from "../lib/pageFocus";
 import type { PortalRoute } from "../routes";
 import { AdminGuard } from "./AdminGuard";
 import { ClientOnlyRoute } from "./ClientOnlyRoute";
@@ -11,10 +13,11 @@ export interface RouteElementProps {
 /**
  * A route's page behind the guards its access rule asks for (spec §2, §4): sign-in for every
  * non-public route, then the admin-area guard for permission routes and the client-only guard for
- * client pages.
+ * client pages. The document title names the route's page.
  */
 export function RouteElement({ route }: RouteElementProps) {
   const { access, clientOnly, component: Page } = route;
+  useDocumentTitle(route.title, useBranding().title);
   if (access === "public") return <Page />;
   let page = <Page />;
   if (clientOnly) page = <ClientOnlyRoute>{page}</ClientOnlyRoute>;

@@ -1,17 +1,10 @@
 import { Classes, OverlayToaster, Position } from "@blueprintjs/core";
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect } from "react";
 import { dismissToasts, MAX_TOASTS, registerToaster } from "../lib/toast";
+import { LARGE_SCREEN_QUERY, useMediaQuery } from "../lib/useMediaQuery";
 
 /** Spec §4/§9: a swipe of 50 px to the right dismisses the toast. */
 export const SWIPE_DISMISS_PX = 50;
-
-const LARGE_SCREEN = "(min-width: 768px)";
-
-function subscribeToScreen(onChange: () => void): () => void {
-  const query = window.matchMedia(LARGE_SCREEN);
-  query.addEventListener("change", onChange);
-  return () => query.removeEventListener("change", onChange);
-}
 
 /** Focuses the toast area on F8 (spec §4), so keyboard users can reach a toast. */
 function useF8ToFocusToasts(): void {
@@ -64,11 +57,7 @@ function useSwipeToDismiss(): void {
 
 /** The one toast region: bottom right on large screens, top on small ones, one toast at a time. */
 export function Toasts() {
-  const large = useSyncExternalStore(
-    subscribeToScreen,
-    () => window.matchMedia(LARGE_SCREEN).matches,
-    () => true,
-  );
+  const large = useMediaQuery(LARGE_SCREEN_QUERY);
   useF8ToFocusToasts();
   useSwipeToDismiss();
   return (

@@ -1,6 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { apiRequest, getQueryFn } from "./api";
+import { apiRequest, discardBody, getQueryFn } from "./api";
 
 interface Seen {
   method?: string;
@@ -77,6 +77,18 @@ describe("getQueryFn", () => {
     await expect(fetchUser(`${base}/api/signed-out`)).resolves.toBeNull();
   });
 
+  it("reads the body of the 401 it turns into null, so the browser finishes the request", async () => {
+    const fetchSpy = jest.spyOn(globalThis, "fetch");
+    try {
+      await getQueryFn({ on401: "returnNull" })(`${base}/api/signed-out`);
+      const res = await (fetchSpy.mock.results[0]?.value as Promise<Response>);
+      expect(res.status).toBe(401);
+      expect(res.bodyUsed).toBe(true);
+    } finally {
+      fetchSpy.mockRestore();
+    }
+  });
+
   it("throws on a 401 otherwise", async () => {
     const fetchUser = getQueryFn({ on401: "throw" });
     await expect(fetchUser(`${base}/api/signed-out`)).rejects.toThrow("401: Not signed in");
@@ -85,5 +97,15 @@ describe("getQueryFn", () => {
   it("still throws for other failures when a 401 would be null", async () => {
     const fetchUser = getQueryFn({ on401: "returnNull" });
     await expect(fetchUser(`${base}/api/broken`)).rejects.toThrow("500: Internal Server Error");
+  });
+});
+
+describe("discardBody", () => {
+  it("reads a body nobody needs, once, and never throws", async () => {
+    const res = new Response("Logged out", { status: 200 });
+    await discardBody(res);
+    expect(res.bodyUsed).toBe(true);
+    await expect(discardBody(res)).resolves.toBeUndefined();
+    await expect(discardBody(new Response(null, { status: 204 }))).resolves.toBeUndefined();
   });
 });

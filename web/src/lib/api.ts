@@ -25,6 +25,16 @@ export async function throwIfResNotOk(res: Response): Promise<void> {
 }
 
 /**
+ * Reads and drops the body of an answer whose content the caller does not need (a 401 meaning
+ * "signed out", a logout). A body left unread keeps the request open in the browser, so the page
+ * never goes network-idle; reading it lets the request finish. Never throws.
+ */
+export async function discardBody(res: Response): Promise<void> {
+  if (res.bodyUsed || res.body === null) return;
+  await res.arrayBuffer().catch(() => undefined);
+}
+
+/**
  * Sends one REST request with cookies, `Accept: application/json` and, when `body` is given, a JSON
  * body. Resolves with the response so callers choose whether to read it.
  * @throws Error `${status}: ${bodyText || statusText}` for a non-OK answer; TypeError on network failure.
@@ -51,7 +61,10 @@ export async function apiRequest(method: HttpMethod, path: string, body?: unknow
 export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): (path: string) => Promise<T | null> {
   return async (path: string) => {
     const res = await fetch(path, { credentials: "include", headers: { Accept: "application/json" } });
-    if (options.on401 === "returnNull" && res.status === 401) return null;
+    if (options.on401 === "returnNull" && res.status === 401) {
+      await discardBody(res);
+      return null;
+    }
     await throwIfResNotOk(res);
     return (await res.json()) as T;
   };

@@ -1,6 +1,6 @@
 import type { SafeUser, SecurityChallenge } from "../../../schema/api/user";
 import type { LoginInput, RegistrationInput } from "../../../schema/validation/user";
-import { apiRequest, getQueryFn } from "./api";
+import { apiRequest, discardBody, getQueryFn } from "./api";
 import { loginFailureMessage, serverMessage } from "./apiErrors";
 import { useBranding } from "./branding";
 import { type Mutation, useMutation } from "./mutation";
@@ -116,13 +116,13 @@ export function useRegister(): Mutation<RegistrationInput, SafeUser> {
 }
 
 /**
- * POST /api/logout (answer not read): clears the cached user; `run` resolves true once signed out. A
+ * POST /api/logout (answer read and dropped): clears the cached user; `run` resolves true once signed out. A
  * failure shows 'Logout failed'.
  */
 export function useLogout(): Mutation<void, true> {
   return useMutation<void, true>({
     mutate: async () => {
-      await apiRequest("POST", "/api/logout");
+      await discardBody(await apiRequest("POST", "/api/logout"));
       return true;
     },
     onSuccess: () => setCurrentUser(null),

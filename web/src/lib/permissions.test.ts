@@ -27,6 +27,17 @@ describe("the permission check (spec §7)", () => {
     expect(warnLog).toHaveBeenCalled();
   });
 
+  it("reads the body of a refused or failed check, so the browser finishes the request", async () => {
+    for (const status of [401, 500]) {
+      const res = new Response("Not signed in", { status });
+      await fetchPermissionCheck(
+        ["manage:users"],
+        jest.fn(async () => res),
+      );
+      expect(res.bodyUsed).toBe(true);
+    }
+  });
+
   it("reads another failure as not admin with the status text, and logs it", async () => {
     await expect(
       fetchPermissionCheck(["manage:users"], answer(500, "Internal Server Error")),

@@ -1,4 +1,5 @@
 import type { PermissionCheckResult } from "../../../schema/api/user";
+import { discardBody } from "./api";
 import { type RestQueryOptions, useRestQuery } from "./restCache";
 
 export type { PermissionCheckResult } from "../../../schema/api/user";
@@ -42,10 +43,12 @@ export async function fetchPermissionCheck(
     throw error;
   }
   if (res.status === 401) {
+    await discardBody(res);
     console.warn("Permission check: not signed in");
     return notAdmin("Unauthorized - Please log in");
   }
   if (!res.ok) {
+    await discardBody(res);
     const result = notAdmin(`Failed to check permissions: ${res.statusText}`);
     console.error(result.message);
     return result;

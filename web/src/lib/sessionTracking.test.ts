@@ -39,6 +39,19 @@ describe("the server session check (spec §4)", () => {
     await expect(renewServerSession(answering(401))).resolves.toBe("expired");
   });
 
+  it("reads every answer's body, so no check is left open in the browser", async () => {
+    for (const [check, status] of [
+      [checkServerSession, 200],
+      [checkServerSession, 401],
+      [renewServerSession, 200],
+      [renewServerSession, 401],
+    ] as const) {
+      const res = new Response(JSON.stringify({ message: "checked" }), { status });
+      await check(jest.fn(async () => res));
+      expect(res.bodyUsed).toBe(true);
+    }
+  });
+
   it("reads a refusal as expired but a server error as unknown (a brief outage signs nobody out)", async () => {
     await expect(checkServerSession(answering(503))).resolves.toBe("unknown");
     await expect(renewServerSession(answering(503))).resolves.toBe("unknown");

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useNavigate } from "react-router-dom";
+import { discardBody } from "./api";
 import { setCurrentUser } from "./auth";
 import {
   checkIdle,
@@ -62,7 +63,7 @@ function shareActivity(at: number): void {
 }
 
 /**
- * GET /api/session-check with caching disabled; the body is not read. A non-OK answer means the
+ * GET /api/session-check with caching disabled; the body is read and dropped, never used. A non-OK answer means the
  * session is gone; a network error is ignored ('unknown', treated as valid).
  */
 export async function checkServerSession(fetchImpl: typeof fetch = fetch): Promise<SessionCheckOutcome> {
@@ -72,6 +73,7 @@ export async function checkServerSession(fetchImpl: typeof fetch = fetch): Promi
       cache: "no-store",
       headers: { Accept: "application/json" },
     });
+    await discardBody(res);
     return outcomeOf(res.status);
   } catch {
     return "unknown";
@@ -89,6 +91,7 @@ export async function renewServerSession(fetchImpl: typeof fetch = fetch): Promi
       cache: "no-store",
       headers: { Accept: "application/json" },
     });
+    await discardBody(res);
     return outcomeOf(res.status);
   } catch {
     return "unknown";
@@ -153,7 +156,9 @@ export function useSessionTracking({ enabled, clock = browserClock }: SessionTra
         // finishes even if the tab closes right after
         keepalive: true,
         headers: { Accept: "application/json" },
-      }).catch(() => undefined);
+      })
+        .then(discardBody)
+        .catch(() => undefined);
       navigateRef.current("/auth", { replace: true });
     };
 

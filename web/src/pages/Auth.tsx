@@ -1,16 +1,32 @@
 import { Card, H1, Spinner, SpinnerSize, Tab, Tabs } from "@blueprintjs/core";
-import { type ReactNode, useState } from "react";
+import { lazy, type ReactNode, Suspense, useState } from "react";
 import { Navigate, useNavigate, useSearchParams } from "react-router-dom";
 import { type SafeUser, type SecurityChallenge, useCurrentUser } from "../lib/auth";
-import { ChangePasswordForm } from "./auth/ChangePasswordForm";
 import { LoginForm } from "./auth/LoginForm";
-import { RegisterForm } from "./auth/RegisterForm";
-import { ResendVerificationForm } from "./auth/ResendVerificationForm";
-import { ResetPasswordForm } from "./auth/ResetPasswordForm";
-import { ResetRequestForm } from "./auth/ResetRequestForm";
-import { SecurityAnswerStep } from "./auth/SecurityAnswerStep";
-import { SecurityQuestionsSetup } from "./auth/SecurityQuestionsSetup";
-import { VerifyEmail } from "./auth/VerifyEmail";
+
+// Only the login form loads with /auth; every other screen of the page loads when it is opened.
+const RegisterForm = lazy(() => import("./auth/RegisterForm").then((m) => ({ default: m.RegisterForm })));
+const SecurityAnswerStep = lazy(() =>
+  import("./auth/SecurityAnswerStep").then((m) => ({ default: m.SecurityAnswerStep })),
+);
+const ResetRequestForm = lazy(() =>
+  import("./auth/ResetRequestForm").then((m) => ({ default: m.ResetRequestForm })),
+);
+const ResetPasswordForm = lazy(() =>
+  import("./auth/ResetPasswordForm").then((m) => ({ default: m.ResetPasswordForm })),
+);
+const VerifyEmail = lazy(() => import("./auth/VerifyEmail").then((m) => ({ default: m.VerifyEmail })));
+const ResendVerificationForm = lazy(() =>
+  import("./auth/ResendVerificationForm").then((m) => ({ default: m.ResendVerificationForm })),
+);
+const SecurityQuestionsSetup = lazy(() =>
+  import("./auth/SecurityQuestionsSetup").then((m) => ({ default: m.SecurityQuestionsSetup })),
+);
+const ChangePasswordForm = lazy(() =>
+  import("./auth/ChangePasswordForm").then((m) => ({ default: m.ChangePasswordForm })),
+);
+
+const loading = <Spinner className="portal-page-spinner" size={SpinnerSize.STANDARD} />;
 
 type AuthTab = "login" | "register";
 
@@ -27,7 +43,7 @@ function SignIn() {
     navigate("/dashboard");
   };
 
-  if (isLoading) return <Spinner className="portal-page-spinner" size={SpinnerSize.STANDARD} />;
+  if (isLoading) return loading;
   if (user && !signingIn) return <Navigate to="/dashboard" replace />;
   if (challenge) {
     return (
@@ -38,6 +54,8 @@ function SignIn() {
       />
     );
   }
+  // `disabled={false}` on each tab: Blueprint's arrow keys move only between tabs marked
+  // aria-disabled="false", which it no longer sets by default under React 19.
   return (
     <Tabs
       id="auth-tabs"
@@ -48,9 +66,15 @@ function SignIn() {
       <Tab
         id="login"
         title="Login"
+        disabled={false}
         panel={<LoginForm onSignedIn={handleSignedIn} onChallenge={setChallenge} />}
       />
-      <Tab id="register" title="Register" panel={<RegisterForm onRegistered={handleSignedIn} />} />
+      <Tab
+        id="register"
+        title="Register"
+        disabled={false}
+        panel={tab === "register" ? <RegisterForm onRegistered={handleSignedIn} /> : undefined}
+      />
     </Tabs>
   );
 }
@@ -91,7 +115,9 @@ export function AuthPage() {
   return (
     <section className="portal-page portal-auth">
       <H1>Login / Register</H1>
-      <Card className="portal-auth-card">{content}</Card>
+      <Card className="portal-auth-card">
+        <Suspense fallback={loading}>{content}</Suspense>
+      </Card>
     </section>
   );
 }

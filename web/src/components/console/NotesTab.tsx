@@ -50,7 +50,8 @@ export function NotesTab({ initialNotes, preview, onSaved }: NotesTabProps) {
     }
     setSaving(true);
     try {
-      await apiRequest("POST", "/api/user/notes", { notes });
+      // spec §7: the answer is read as JSON
+      await (await apiRequest("POST", "/api/user/notes", { notes })).json();
       showToast({
         title: NOTES_TEXT.updatedTitle,
         description: NOTES_TEXT.updatedDescription,

@@ -1,10 +1,19 @@
 import "./console.css";
-import { Button, ButtonVariant, Classes, H1, Tab, type TabId, Tabs } from "@blueprintjs/core";
+import {
+  Button,
+  ButtonVariant,
+  Classes,
+  H1,
+  Spinner,
+  SpinnerSize,
+  Tab,
+  type TabId,
+  Tabs,
+} from "@blueprintjs/core";
 import { Help } from "@blueprintjs/icons";
-import { useReducer, useState } from "react";
+import { lazy, Suspense, useReducer, useState } from "react";
 import { proAppUserUrl } from "../../lib/qr";
 import { useServerConfig } from "../../lib/serverConfig";
-import { AppointmentsTab } from "./AppointmentsTab";
 import { BenefitsTab } from "./BenefitsTab";
 import type { ConsoleUser } from "./consoleUser";
 import { GuidedTour } from "./GuidedTour";
@@ -12,6 +21,10 @@ import { useLookupByUniqueIdOnce } from "./lookupByUniqueId";
 import { NotesTab } from "./NotesTab";
 import { TOUR_CLOSED, tourReducer } from "./tour";
 import { WelcomeTab } from "./WelcomeTab";
+
+// The booking form (date picker, GraphQL client, time zones) loads when the Appointments tab is
+// first opened, not with the console.
+const AppointmentsTab = lazy(() => import("./AppointmentsTab").then((m) => ({ default: m.AppointmentsTab })));
 
 /** Props of the user console: whose it is, and whether it is the public preview. */
 export interface UserConsoleProps {
@@ -29,6 +42,7 @@ export interface UserConsoleProps {
 export function UserConsole({ user, preview, onNotesSaved }: UserConsoleProps) {
   const { config } = useServerConfig();
   const [tab, setTab] = useState<TabId>("welcome");
+  const [appointmentsOpened, setAppointmentsOpened] = useState(false);
   const [tour, dispatchTour] = useReducer(
     (state: Parameters<typeof tourReducer>[0], action: Parameters<typeof tourReducer>[1]) =>
       tourReducer(state, action),
@@ -37,7 +51,10 @@ export function UserConsole({ user, preview, onNotesSaved }: UserConsoleProps) {
   useLookupByUniqueIdOnce(user.uniqueId, !preview);
   const proAppLink = proAppUserUrl(config.proAppUrl, user.uniqueId);
 
-  const handleTabChange = (next: TabId) => setTab(next);
+  const handleTabChange = (next: TabId) => {
+    if (next === "appointments") setAppointmentsOpened(true);
+    setTab(next);
+  };
   const handleStartTour = () => dispatchTour({ type: "open" });
 
   return (
@@ -56,18 +73,38 @@ export function UserConsole({ user, preview, onNotesSaved }: UserConsoleProps) {
           A demo of the client console with a made-up user. Sign in to see your own details.
         </p>
       ) : null}
+      {/* `disabled={false}`: Blueprint's arrow keys move only between tabs marked
+          aria-disabled="false", which it no longer sets by default under React 19. */}
       <Tabs id="user-console" selectedTabId={tab} onChange={handleTabChange} large className="console-tabs">
-        <Tab id="welcome" title="Welcome" panel={<WelcomeTab user={user} proAppLink={proAppLink} />} />
-        <Tab id="benefits" title="Benefits" panel={<BenefitsTab proAppLink={proAppLink} />} />
+        <Tab
+          id="welcome"
+          title="Welcome"
+          disabled={false}
+          panel={<WelcomeTab user={user} proAppLink={proAppLink} />}
+        />
+        <Tab
+          id="benefits"
+          title="Benefits"
+          disabled={false}
+          panel={<BenefitsTab proAppLink={proAppLink} />}
+        />
         <Tab
           id="notes"
           title="Notes"
+          disabled={false}
           panel={<NotesTab initialNotes={user.notes} preview={preview} onSaved={onNotesSaved} />}
         />
         <Tab
           id="appointments"
           title={<span data-tour="appointments-link">Appointments</span>}
-          panel={<AppointmentsTab preview={preview} />}
+          disabled={false}
+          panel={
+            appointmentsOpened || tab === "appointments" ? (
+              <Suspense fallback={<Spinner size={SpinnerSize.STANDARD} aria-label="Loading appointments" />}>
+                <AppointmentsTab preview={preview} />
+              </Suspense>
+            ) : undefined
+          }
         />
       </Tabs>
       {tour.open ? <GuidedTour step={tour.step} dispatch={dispatchTour} /> : null}

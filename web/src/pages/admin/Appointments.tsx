@@ -22,6 +22,7 @@ import type { AppointmentStatusName } from "../../../../schema/validation/appoin
 import { APPOINTMENT_TYPE_LABELS, pacificLabel } from "../../components/appointments/booking";
 import { STATUS_TAGS } from "../../components/appointments/MyAppointmentsList";
 import { type AdminAppointmentFieldsFragment, useAdminAppointmentsQuery } from "../../generated/graphql";
+import { GraphQLProvider } from "../../lib/GraphQLProvider";
 import { type AppointmentAction, AppointmentActionDialog } from "./appointments/AppointmentDialogs";
 import {
   businessToday,
@@ -49,6 +50,14 @@ type View = "table" | "week";
  * with a reason, and reschedule, each after a confirmation dialog.
  */
 export function AdminAppointmentsPage() {
+  return (
+    <GraphQLProvider>
+      <AdminAppointments />
+    </GraphQLProvider>
+  );
+}
+
+function AdminAppointments() {
   const [view, setView] = useState<View>("table");
   const [action, setAction] = useState<AppointmentAction | null>(null);
   return (

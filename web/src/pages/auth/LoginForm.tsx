@@ -1,10 +1,14 @@
 import { Button, Intent } from "@blueprintjs/core";
-import { zodResolver } from "@hookform/resolvers/zod";
+import type { FormEvent } from "react";
 import { useForm } from "react-hook-form";
 import { Link } from "react-router-dom";
-import { type LoginInput, loginSchema } from "../../../../schema/validation/user";
+import type { LoginInput } from "../../../../schema/validation/user";
 import { isSecurityChallenge, type SafeUser, type SecurityChallenge, useLogin } from "../../lib/auth";
+import { lazyResolver } from "../../lib/lazyResolver";
+import { showToast } from "../../lib/toast";
 import { TextField } from "./TextField";
+
+const validation = lazyResolver(() => import("./loginValidation").then((m) => m.loginResolver));
 
 /** Props of the login form. */
 export interface LoginFormProps {
@@ -12,24 +16,39 @@ export interface LoginFormProps {
   onChallenge(challenge: SecurityChallenge): void;
 }
 
-/** Login with a username or email and a password; failures show the 'Login failed' toast (spec §8). */
+/**
+ * Login with a username or email and a password; failures show the 'Login failed' toast (spec §8).
+ * The validation code loads when the form is first focused.
+ */
 export function LoginForm({ onSignedIn, onChallenge }: LoginFormProps) {
   const login = useLogin();
   const {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { login: "", password: "" } });
+  } = useForm<LoginInput>({ resolver: validation.resolver, defaultValues: { login: "", password: "" } });
 
-  const handleLogin = handleSubmit(async (input) => {
+  // a failed download is tried again when the form is submitted
+  const handlePreload = () => void validation.preload().catch(() => undefined);
+
+  const submit = handleSubmit(async (input) => {
     const result = await login.run(input);
     if (!result) return;
     if (isSecurityChallenge(result)) onChallenge(result);
     else onSignedIn(result);
   });
+  // Only loading the validation code can throw here (login.run never does): the network is away.
+  const handleLogin = (event: FormEvent<HTMLFormElement>) =>
+    submit(event).catch(() =>
+      showToast({
+        title: "Login failed",
+        description: "The portal could not be reached. Check your connection and try again.",
+        intent: "destructive",
+      }),
+    );
 
   return (
-    <form onSubmit={handleLogin} noValidate aria-label="Login">
+    <form onSubmit={handleLogin} onFocus={handlePreload} noValidate aria-label="Login">
       <TextField
         id="login-login"
         label="Username or email"

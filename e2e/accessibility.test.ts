@@ -1,0 +1,221 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { Page } from "playwright-core";
+import type { User } from "../services/shared/generated/prisma/client";
+import { createAdmin, createAppointment, createUser } from "../services/shared/testing/factories";
+import { type AxeFinding, axeFindings } from "./support/axe";
+import type { PortalOptions } from "./support/portal";
+import { browserSuite } from "./support/suite";
+
+// WCAG 2.2 A and AA (axe-core in Chromium) over every route of web/src/routes.tsx for a signed-out
+// visitor, a prospect, a client and a mainAdmin, each tab of the console, and a phone-sized screen
+// with the top bar's menu closed and open. Every page must show no violation at all.
+
+const suite = browserSuite();
+
+/**
+ * Each route's path in web/src/routes.tsx (read as text: the route table is JSX-free but a .tsx
+ * file), as a browser opens it; the catch-all route is any unknown path.
+ */
+const ROUTE_PATHS = [
+  ...readFileSync(path.resolve(__dirname, "../web/src/routes.tsx"), "utf8").matchAll(/\bpath: "([^"]+)"/g),
+].map((match) => (match[1] === "*" ? "/no-such-page" : (match[1] ?? "")));
+
+const AUDIT: PortalOptions = { bypassCSP: true };
+const PHONE: PortalOptions = { bypassCSP: true, viewport: { width: 375, height: 740 } };
+
+const CONSOLE_TABS = ["Welcome", "Benefits", "Notes", "Appointments"] as const;
+
+/** True once no finite animation (a fade, a popover opening) runs; a spinner's endless one may. */
+const FINITE_ANIMATIONS_DONE = `document.getAnimations().every(
+  (a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity,
+)`;
+
+/**
+ * Waits until the page shows its heading, no spinner, no request in flight and no running animation
+ * (a fade's passing colours are not the page's).
+ */
+async function settle(page: Page): Promise<void> {
+  await page.locator("main h1").first().waitFor();
+  await page.waitForFunction("document.querySelector('main .bp6-spinner') === null");
+  await page.waitForLoadState("networkidle");
+  await page.waitForFunction(FINITE_ANIMATIONS_DONE);
+}
+
+type Findings = Record<string, AxeFinding[]>;
+
+/** Audits the page as it is now, filing what axe finds under `name`. */
+async function audit(page: Page, name: string, found: Findings): Promise<void> {
+  await settle(page);
+  const findings = await axeFindings(page);
+  if (findings.length > 0) found[name] = findings;
+}
+
+/**
+ * Opens every route in turn and audits it, named by where the visitor landed after redirects; a
+ * redirect to a page already audited is not audited again.
+ */
+async function auditEveryRoute(page: Page, found: Findings): Promise<string[]> {
+  expect(ROUTE_PATHS.length).toBeGreaterThanOrEqual(20);
+  const landed: string[] = [];
+  for (const route of ROUTE_PATHS) {
+    await page.goto(`${suite.server().url}${route}`);
+    await settle(page);
+    const at = new URL(page.url()).pathname;
+    const seen = landed.includes(at);
+    landed.push(at);
+    if (at !== route && seen) continue;
+    await audit(page, at === route ? route : `${route} (sent to ${at})`, found);
+  }
+  return landed;
+}
+
+/** Opens each tab of the console on the current page and audits it. */
+async function auditConsoleTabs(page: Page, found: Findings): Promise<void> {
+  await page.getByRole("tab", { name: "Welcome" }).waitFor();
+  await settle(page);
+  const overlay = page.getByRole("button", { name: "Continue to my console" });
+  if (await overlay.isVisible()) {
+    await overlay.click();
+    await overlay.waitFor({ state: "detached" });
+  }
+  for (const name of CONSOLE_TABS) {
+    const tab = page.getByRole("tab", { name });
+    await tab.click();
+    await page.waitForFunction(
+      `document.querySelector('[role="tab"][aria-selected="true"]')?.textContent === ${JSON.stringify(name)}`,
+    );
+    await audit(page, `${new URL(page.url()).pathname} tab ${name}`, found);
+  }
+}
+
+async function signedInAs(user: User, options: PortalOptions = AUDIT): Promise<Page> {
+  return suite.signedIn(user, "/", options);
+}
+
+describe("accessibility (WCAG 2.2 A and AA, axe-core)", () => {
+  jest.setTimeout(240_000);
+
+  it("shows a signed-out visitor no violation on any route, nor in the preview console's tabs", async () => {
+    const { page } = await suite.open([], AUDIT);
+    const found: Findings = {};
+    const landed = await auditEveryRoute(page, found);
+    // the protected routes send a signed-out visitor to /auth
+    expect(landed).toContain("/auth");
+    await page.goto(`${suite.server().url}/preview-user-console`);
+    await auditConsoleTabs(page, found);
+    expect(found).toEqual({});
+  });
+
+  it("shows a prospect no violation on any route, nor in the console's tabs", async () => {
+    const page = await signedInAs(await createUser(suite.db(), { userType: "prospect", firstName: "Pat" }));
+    const found: Findings = {};
+    const landed = await auditEveryRoute(page, found);
+    // client-only pages send a prospect to /prospect-landing
+    expect(landed).toContain("/prospect-landing");
+    await page.goto(`${suite.server().url}/dashboard`);
+    await auditConsoleTabs(page, found);
+    expect(found).toEqual({});
+  });
+
+  it("shows a client no violation on any route, nor in the console's tabs", async () => {
+    const client = await createUser(suite.db(), { userType: "client", firstName: "Cleo" });
+    await createAppointment(suite.db(), { userId: client.id });
+    const page = await signedInAs(client);
+    const found: Findings = {};
+    const landed = await auditEveryRoute(page, found);
+    expect(landed).toContain("/appointments");
+    await page.goto(`${suite.server().url}/dashboard`);
+    await auditConsoleTabs(page, found);
+    expect(found).toEqual({});
+  });
+
+  it("shows a mainAdmin no violation on any route (appointments listed), nor in the console's tabs", async () => {
+    const client = await createUser(suite.db(), { userType: "client", firstName: "Ada" });
+    await createAppointment(suite.db(), { userId: client.id });
+    const page = await signedInAs(await createAdmin(suite.db(), { firstName: "Grace" }));
+    const found: Findings = {};
+    const landed = await auditEveryRoute(page, found);
+    expect(landed).toContain("/admin/appointments");
+    await page.goto(`${suite.server().url}/admin/appointments`);
+    await page.getByRole("table", { name: "Appointments" }).locator("tbody tr").first().waitFor();
+    await audit(page, "/admin/appointments with a pending appointment", found);
+    await page.goto(`${suite.server().url}/dashboard`);
+    await auditConsoleTabs(page, found);
+    expect(found).toEqual({});
+  });
+});
+
+describe("the top bar on a 375 px wide screen (WCAG 1.4.10 Reflow)", () => {
+  jest.setTimeout(120_000);
+
+  /** Whether anything of the page reaches past the screen's right or left edge. */
+  const overflows = (page: Page) =>
+    page.evaluate(
+      `(() => {
+        const width = document.documentElement.clientWidth;
+        if (document.documentElement.scrollWidth > width) return "the page scrolls sideways";
+        for (const el of document.querySelectorAll(".portal-topbar *")) {
+          const box = el.getBoundingClientRect();
+          if (box.width > 0 && (box.left < 0 || box.right > width)) return el.outerHTML.slice(0, 120);
+        }
+        return null;
+      })()`,
+    );
+
+  /** Waits for the top bar's menu to have opened, its opening animation over (axe measures sizes). */
+  const menuOpened = async (page: Page) => {
+    await page.getByRole("menu", { name: "Main menu" }).waitFor();
+    // the popover grows from a scaled-down box: wait until it is drawn at its laid-out size
+    await page.waitForFunction(`(() => {
+      const menu = document.querySelector('[role="menu"][aria-label="Main menu"]');
+      if (!menu) return false;
+      const box = menu.getBoundingClientRect();
+      return Math.abs(box.width - menu.offsetWidth) < 0.5 && Math.abs(box.height - menu.offsetHeight) < 0.5;
+    })()`);
+    await page.waitForFunction(FINITE_ANIMATIONS_DONE);
+  };
+
+  it("folds a signed-in user's links and account items into one menu that fits and passes axe", async () => {
+    const page = await signedInAs(await createAdmin(suite.db(), { firstName: "Grace" }), PHONE);
+    await page.goto(`${suite.server().url}/pro-app-features`);
+    await settle(page);
+    await expect(overflows(page)).resolves.toBeNull();
+    const found: Findings = {};
+    await audit(page, "top bar closed", found);
+
+    const menuButton = page.getByRole("button", { name: "Welcome, Grace" });
+    await menuButton.click();
+    const menu = page.getByRole("menu", { name: "Main menu" });
+    await menuOpened(page);
+    const items = await menu.getByRole("menuitem").allInnerTexts();
+    expect(items.map((text) => text.trim())).toEqual([
+      "Dashboard",
+      "Admin Dashboard",
+      "Pro App Features",
+      "Security questions",
+      "Change password",
+      "Logout",
+    ]);
+    await expect(overflows(page)).resolves.toBeNull();
+    const findings = await axeFindings(page);
+    if (findings.length > 0) found["top bar menu open"] = findings;
+    expect(found).toEqual({});
+
+    // the Dashboard link (unreachable before: it ran off the left edge) opens the dashboard
+    await menu.getByRole("menuitem", { name: "Dashboard", exact: true }).click();
+    await page.waitForURL(`${suite.server().url}/dashboard`);
+  });
+
+  it("gives a signed-out visitor the same menu, with Login / Register", async () => {
+    const { page } = await suite.open([], PHONE);
+    await page.goto(`${suite.server().url}/`);
+    await settle(page);
+    await expect(overflows(page)).resolves.toBeNull();
+    await page.getByRole("button", { name: "Menu" }).click();
+    await menuOpened(page);
+    const items = await page.getByRole("menu", { name: "Main menu" }).getByRole("menuitem").allInnerTexts();
+    expect(items.map((text) => text.trim())).toEqual(["Pro App Features", "Login / Register"]);
+    await expect(axeFindings(page)).resolves.toEqual([]);
+  });
+});

@@ -1,0 +1,66 @@
+import type { Page } from "playwright-core";
+import { waitForToast } from "./support/portal";
+import { browserSuite } from "./support/suite";
+
+// Where the shell puts things (spec §2): toasts at the bottom right of a large screen and at the top
+// of a small one, at most 420 px wide; and each route's own document title (WCAG 2.4.2).
+
+const suite = browserSuite();
+
+/** Shows the preview console's 'Preview only' toast (submitting notes in the preview sends nothing). */
+async function showPreviewToast(page: Page): Promise<void> {
+  await page.goto(`${suite.server().url}/preview-user-console`);
+  await page.getByRole("tab", { name: "Notes" }).click();
+  await page.getByLabel("Your notes").fill("Please call me back");
+  await page.getByRole("button", { name: "Submit Notes" }).click();
+  await waitForToast(page, /^Preview only/);
+}
+
+/** The visible toast's box and the screen's size. */
+async function toastBox(page: Page) {
+  const box = await page.locator(".portal-toaster .bp6-toast").first().boundingBox();
+  if (!box) throw new Error("no toast on screen");
+  const viewport = page.viewportSize();
+  if (!viewport) throw new Error("no viewport");
+  return { ...box, right: box.x + box.width, bottom: box.y + box.height, viewport };
+}
+
+describe("toasts", () => {
+  it("sit at the bottom right of a 1280 px wide screen, at most 420 px wide", async () => {
+    const { page } = await suite.open();
+    await showPreviewToast(page);
+    const box = await toastBox(page);
+    expect(box.width).toBeLessThanOrEqual(420);
+    expect(box.x).toBeGreaterThanOrEqual(box.viewport.width - 420);
+    expect(box.right).toBeGreaterThan(box.viewport.width - 40);
+    expect(box.bottom).toBeGreaterThan(box.viewport.height - 80);
+  });
+
+  it("sit at the top of a 375 px wide screen", async () => {
+    const { page } = await suite.open([], { viewport: { width: 375, height: 740 } });
+    await showPreviewToast(page);
+    const box = await toastBox(page);
+    expect(box.y).toBeLessThan(80);
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.right).toBeLessThanOrEqual(box.viewport.width);
+  });
+});
+
+describe("document titles", () => {
+  it("names each page in the title", async () => {
+    const { page } = await suite.open();
+    const titles: Record<string, string> = {};
+    for (const path of ["/", "/auth", "/preview-user-console", "/no-such-page"]) {
+      await page.goto(`${suite.server().url}${path}`);
+      await page.locator("main h1").first().waitFor();
+      await page.waitForFunction("document.title !== 'ESRT Portal'");
+      titles[path] = await page.title();
+    }
+    expect(titles).toEqual({
+      "/": "Home – ESRT Portal",
+      "/auth": "Login / Register – ESRT Portal",
+      "/preview-user-console": "Client Console Preview – ESRT Portal",
+      "/no-such-page": "Page Not Found – ESRT Portal",
+    });
+  });
+});

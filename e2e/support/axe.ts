@@ -1,0 +1,46 @@
+import axe from "axe-core";
+import type { Page } from "playwright-core";
+
+/** The WCAG 2.2 A and AA rule sets (axe-core tags) the accessibility tests hold every page to. */
+export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] as const;
+
+/** One rule a page breaks, with the elements that break it. */
+export interface AxeFinding {
+  rule: string;
+  impact: string;
+  help: string;
+  nodes: Array<{ target: string; summary: string }>;
+}
+
+interface AxeRunResult {
+  violations: Array<{
+    id: string;
+    impact?: string | null;
+    help: string;
+    nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+  }>;
+}
+
+/**
+ * Runs axe-core (from npm, injected into the page; the page's context must bypass the CSP, which
+ * forbids inline scripts) over the whole document with the WCAG 2.2 A and AA rules, and returns what
+ * it found, empty when the page passes.
+ */
+export async function axeFindings(page: Page): Promise<AxeFinding[]> {
+  // evaluated as text: this code is type-checked without the DOM's types
+  const loaded = await page.evaluate("typeof window.axe !== 'undefined'");
+  if (loaded !== true) await page.addScriptTag({ content: axe.source });
+  const options = { runOnly: { type: "tag", values: WCAG_TAGS }, resultTypes: ["violations"] };
+  const result = (await page.evaluate(
+    `window.axe.run(document, ${JSON.stringify(options)})`,
+  )) as AxeRunResult;
+  return result.violations.map((violation) => ({
+    rule: violation.id,
+    impact: violation.impact ?? "unknown",
+    help: violation.help,
+    nodes: violation.nodes.map((node) => ({
+      target: node.target.map(String).join(" "),
+      summary: node.failureSummary ?? "",
+    })),
+  }));
+}
