@@ -4,5 +4,5 @@
 set -euo pipefail
 trap 'kill 0' EXIT INT TERM
 npx tsx watch gateway/src/main.ts &
-npx vite --config web/vite.config.ts &
+npx vite --configLoader runner --config web/vite.config.ts &
 wait
