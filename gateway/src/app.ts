@@ -84,8 +84,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxySetting(cfg.TRUST_PROXY));
-  // API answers are no-store; hashing each body for an ETag would buy nothing (static files keep theirs)
-  app.set("etag", false);
+  // Express hands this setting to res.sendFile too: the built files' ETags depend on it
+  app.set("etag", "strong");
 
   app.use(
     requestLog({
