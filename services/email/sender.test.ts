@@ -3,12 +3,12 @@ import type { Db } from "../shared/db";
 import { settle, waitFor } from "../shared/events/testing/bus";
 import type { EmailAttachment } from "./attachments";
 import { invitationAttachment } from "./invitation";
-import { loadMailContext, type MailContext } from "./mailContext";
+import { loadMailContext } from "./mailContext";
 import { smtpTransport } from "./mailTransport";
 import { queueEmail } from "./queueEmail";
 import { type EmailSender, startEmailSender } from "./sender";
 import { startTestSmtp, type TestSmtp } from "./testing/smtpServer";
-import { emailDatabase } from "./testing/world";
+import { emailDatabase, queuePasswordChanged } from "./testing/world";
 
 let world: Awaited<ReturnType<typeof emailDatabase>>;
 let db: Db;
@@ -42,23 +42,8 @@ async function sender(options: Partial<Parameters<typeof startEmailSender>[0]> =
 }
 
 /** Queues password_changed notices to the given addresses, committed in one transaction. */
-async function queue(addresses: string[], attachments?: EmailAttachment[]): Promise<string> {
-  const eventId = randomUUID();
-  await db.prisma.$transaction(async (tx) => {
-    const context: MailContext = await loadMailContext(tx);
-    for (const to of addresses) {
-      await queueEmail({
-        tx,
-        eventId,
-        templateKey: "password_changed",
-        to,
-        context,
-        variables: { firstName: "Ada", changedAt: "today", link: "https://portal.test/auth" },
-        attachments,
-      });
-    }
-  });
-  return eventId;
+function queue(addresses: string[], attachments?: EmailAttachment[]): Promise<string> {
+  return queuePasswordChanged(db, addresses, attachments);
 }
 
 async function rowsTo(address: string) {
