@@ -30,14 +30,18 @@ export function publicUrl(): string {
  * @throws when the database refuses the reads.
  */
 export async function loadMailContext(tx: Tx): Promise<MailContext> {
-  const [branding, settings] = await Promise.all([
-    tx.brandingConfig.findFirst({ orderBy: { id: "asc" }, select: { title: true, supportPhone: true } }),
-    tx.emailSettings.findUnique({ where: { id: 1 }, select: { teamAddress: true } }),
-  ]);
+  // one round trip: a consumer's transaction reads this for every email it queues
+  const [row] = await tx.$queryRaw<
+    { title: string | null; supportPhone: string | null; teamAddress: string | null }[]
+  >`
+    SELECT b.title, b."supportPhone", s."teamAddress"
+    FROM (SELECT 1) AS one
+    LEFT JOIN LATERAL (SELECT title, "supportPhone" FROM branding_config ORDER BY id LIMIT 1) AS b ON true
+    LEFT JOIN email_settings AS s ON s.id = 1`;
   return {
-    productName: branding?.title ?? FALLBACK_PRODUCT,
-    supportPhone: branding?.supportPhone ?? "",
-    teamAddress: config().TEAM_EMAIL ?? settings?.teamAddress ?? FALLBACK_TEAM,
+    productName: row?.title ?? FALLBACK_PRODUCT,
+    supportPhone: row?.supportPhone ?? "",
+    teamAddress: config().TEAM_EMAIL ?? row?.teamAddress ?? FALLBACK_TEAM,
     publicUrl: publicUrl(),
   };
 }

@@ -43,18 +43,15 @@ export async function queueEmail(props: QueueEmailProps): Promise<QueueEmailResu
     supportPhone: context.supportPhone,
     ...props.variables,
   });
-  const { count } = await tx.emailMessage.createMany({
-    data: [
-      {
-        dedupeKey: `${eventId}:${templateKey}:${to}`,
-        templateKey,
-        toAddress: to,
-        ...rendered,
-        ...(props.attachments?.length ? { attachments: props.attachments } : {}),
-      },
-    ],
-    skipDuplicates: true,
-  });
-  if (count > 0) await tx.$executeRaw`NOTIFY email_messages`;
-  return { queued: count > 0 };
+  const attachments = props.attachments?.length ? JSON.stringify(props.attachments) : null;
+  // one round trip: the row, and the NOTIFY only when the row is new
+  const inserted = await tx.$queryRaw<{ id: number }[]>`
+    WITH inserted AS (
+      INSERT INTO email_messages ("dedupeKey", "templateKey", "toAddress", subject, html, text, attachments)
+      VALUES (${`${eventId}:${templateKey}:${to}`}, ${templateKey}, ${to}, ${rendered.subject}, ${rendered.html},
+        ${rendered.text}, ${attachments}::jsonb)
+      ON CONFLICT DO NOTHING
+      RETURNING id)
+    SELECT id, pg_notify('email_messages', '')::text AS notified FROM inserted`;
+  return { queued: inserted.length > 0 };
 }

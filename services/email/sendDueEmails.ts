@@ -33,32 +33,6 @@ export interface ClaimedEmail {
   attempts: number;
 }
 
-/** What the sender reads from email_settings before each claim. */
-export interface SendingSettings {
-  /** false: email is switched off in the settings, messages are captured instead of sent */
-  enabled: boolean;
-  from: OutgoingMail["from"];
-}
-
-/**
- * Whether email is enabled in email_settings, and the sender address: `from` when given, else
- * `"{fromName}" <{fromAddress}>` of email_settings (read at use, so a change needs no restart).
- * @throws when the database refuses the read.
- */
-export async function sendingSettings(db: Db, from: string | undefined): Promise<SendingSettings> {
-  const settings = await db.prisma.emailSettings.findUnique({
-    where: { id: 1 },
-    select: { enabled: true, fromName: true, fromAddress: true },
-  });
-  return {
-    enabled: settings?.enabled !== false,
-    from: from ?? {
-      name: settings?.fromName ?? "Receivable Services & Consulting",
-      address: settings?.fromAddress ?? "no-reply@portal.localhost",
-    },
-  };
-}
-
 /** Replaces the value of every `token=` parameter in links with "redacted". */
 export function redactTokens(body: string): string {
   return body.replace(/([?&](?:amp;)?token(?:=|&#x3D;))[^"'&\s<>]+/gi, "$1redacted");
@@ -93,27 +67,63 @@ export async function captureDueEmails(props: { db: Db; limit: number }): Promis
   return captured.length;
 }
 
+/** What one claim answers: the messages it took, and email_settings as they are now. */
+export interface Claim {
+  /** false: email is switched off in email_settings; nothing was claimed */
+  enabled: boolean;
+  /** `"{fromName}" <{fromAddress}>` of email_settings */
+  from: { name: string; address: string };
+  emails: ClaimedEmail[];
+}
+
+type ClaimRow = { enabled: boolean; fromName: string | null; fromAddress: string | null } & (
+  | ClaimedEmail
+  | { [K in keyof ClaimedEmail]: null }
+);
+
 /**
- * Claims up to `limit` due messages (status queued, nextAttemptAt unset or past, retries first)
- * with FOR UPDATE SKIP LOCKED and reserves them for `leaseMs` by moving their nextAttemptAt: the
- * claiming transaction commits before the answer, so several senders in several processes never
- * take the same message, and a message whose sender died is due again when its lease ends.
+ * Reads email_settings and, when email is enabled there, claims up to `limit` due messages (status
+ * queued, nextAttemptAt unset or past, retries first) with FOR UPDATE SKIP LOCKED, reserving them
+ * for `leaseMs` by moving their nextAttemptAt, all in one statement (the settings are read at use,
+ * without a round trip of their own). The statement commits before the answer, so several senders
+ * in several processes never take the same message, and a message whose sender died is due again
+ * when its lease ends.
  * @throws when the database refuses the claim.
  */
-export async function claimDueEmails(props: {
-  db: Db;
-  limit: number;
-  leaseMs: number;
-}): Promise<ClaimedEmail[]> {
-  return props.db.prisma.$queryRaw<ClaimedEmail[]>`
-    UPDATE email_messages
-    SET "nextAttemptAt" = now() + ${props.leaseMs}::int * interval '1 millisecond', "updatedAt" = now()
-    WHERE id IN (
-      SELECT id FROM email_messages
-      WHERE status = 'queued' AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= now())
-      ORDER BY "nextAttemptAt" NULLS FIRST, id LIMIT ${props.limit}
-      FOR UPDATE SKIP LOCKED)
-    RETURNING id, "toAddress", subject, html, text, attachments, attempts`;
+export async function claimDueEmails(props: { db: Db; limit: number; leaseMs: number }): Promise<Claim> {
+  const rows = await props.db.prisma.$queryRaw<ClaimRow[]>`
+    WITH settings AS (
+      SELECT coalesce(e.enabled, true) AS enabled, e."fromName", e."fromAddress"
+      FROM (SELECT 1) AS one LEFT JOIN email_settings AS e ON e.id = 1
+    ), claimed AS (
+      UPDATE email_messages
+      SET "nextAttemptAt" = now() + ${props.leaseMs}::int * interval '1 millisecond', "updatedAt" = now()
+      WHERE (SELECT enabled FROM settings) AND id IN (
+        SELECT id FROM email_messages
+        WHERE status = 'queued' AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= now())
+        ORDER BY "nextAttemptAt" NULLS FIRST, id LIMIT ${props.limit}
+        FOR UPDATE SKIP LOCKED)
+      RETURNING id, "toAddress", subject, html, text, attachments, attempts
+    )
+    SELECT s.enabled, s."fromName", s."fromAddress",
+      c.id, c."toAddress", c.subject, c.html, c.text, c.attachments, c.attempts
+    FROM settings AS s LEFT JOIN claimed AS c ON true
+    ORDER BY c.id`;
+  const [first] = rows;
+  const emails: ClaimedEmail[] = [];
+  for (const row of rows) {
+    if (row.id === null) continue;
+    const { enabled: _enabled, fromName: _name, fromAddress: _address, ...email } = row;
+    emails.push(email);
+  }
+  return {
+    enabled: first?.enabled !== false,
+    from: {
+      name: first?.fromName ?? "Receivable Services & Consulting",
+      address: first?.fromAddress ?? "no-reply@portal.localhost",
+    },
+    emails,
+  };
 }
 
 /** What became of one claimed message. */

@@ -99,6 +99,25 @@ describe("email sender", () => {
     expect(row?.sentAt).toBeNull();
   });
 
+  it("keeps the messages, marked captured, while email is switched off in the settings", async () => {
+    await db.prisma.emailSettings.update({ where: { id: 1 }, data: { enabled: false } });
+    try {
+      await sender();
+      await queue(["switched-off@client.test"]);
+      await waitFor(
+        async () => (await rowsTo("switched-off@client.test"))[0]?.status === "captured",
+        "captured",
+      );
+    } finally {
+      await db.prisma.emailSettings.update({ where: { id: 1 }, data: { enabled: true } });
+    }
+    await queue(["switched-on@client.test"]);
+    await waitFor(() => smtp.to("switched-on@client.test").length === 1, "sent once switched on");
+    await settle(200);
+    expect(smtp.to("switched-off@client.test")).toHaveLength(0);
+    expect((await rowsTo("switched-on@client.test"))[0]?.status).toBe("sent");
+  });
+
   it("marks a message failed at once when the server refuses the address for good (5xx)", async () => {
     await sender();
     await queue(["gone@client.test"]);

@@ -8,7 +8,6 @@ import {
   claimDueEmails,
   deliverClaimedEmail,
   type RetryPolicy,
-  sendingSettings,
 } from "./sendDueEmails";
 
 export interface EmailSenderOptions {
@@ -109,16 +108,16 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Ema
     while (wanted && !stopped && inFlight.size < concurrency) {
       wanted = false;
       try {
-        const settings = await sendingSettings(db, from);
-        if (transport === null || !settings.enabled) {
-          const captured = await captureDueEmails({ db, limit: batchSize });
-          if (captured >= batchSize) wanted = true;
-          continue;
+        if (transport !== null) {
+          const limit = Math.min(batchSize, concurrency - inFlight.size);
+          const taken = await claimDueEmails({ db, limit, leaseMs });
+          for (const email of taken.emails) deliver(transport, email, from ?? taken.from);
+          if (taken.emails.length >= limit) wanted = true;
+          if (taken.enabled) continue;
         }
-        const limit = Math.min(batchSize, concurrency - inFlight.size);
-        const claimed = await claimDueEmails({ db, limit, leaseMs });
-        for (const email of claimed) deliver(transport, email, settings.from);
-        if (claimed.length >= limit) wanted = true;
+        // no SMTP, or email switched off in the settings: keep the messages, marked captured
+        const captured = await captureDueEmails({ db, limit: batchSize });
+        if (captured >= batchSize) wanted = true;
       } catch (err) {
         log.warn({ err }, "email sender could not claim messages; will try again");
         return;
