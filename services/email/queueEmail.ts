@@ -32,10 +32,15 @@ export interface QueueEmailResult {
  */
 export async function queueEmail(props: QueueEmailProps): Promise<QueueEmailResult> {
   const { tx, eventId, templateKey, to, context } = props;
-  const stored = await tx.emailTemplate.findUnique({
-    where: { key: templateKey },
-    select: { subject: true, html: true, text: true },
-  });
+  // read with the context when the consumer asked for it (null: no stored row), else here
+  const preloaded = context.templates?.get(templateKey);
+  const stored =
+    preloaded !== undefined
+      ? preloaded
+      : await tx.emailTemplate.findUnique({
+          where: { key: templateKey },
+          select: { subject: true, html: true, text: true },
+        });
   const template = stored ?? DEFAULT_EMAIL_TEMPLATES.find((t) => t.key === templateKey);
   if (!template) throw new Error(`email template "${templateKey}" does not exist`);
   const rendered = renderEmail(template, {

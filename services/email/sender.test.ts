@@ -67,6 +67,37 @@ describe("email sender", () => {
     expect(await rowsTo("nobody@client.test")).toHaveLength(0);
   });
 
+  it("reads the templates it is asked for with the context, and the seeded default of a missing one", async () => {
+    await db.prisma.emailTemplate.update({
+      where: { key: "welcome" },
+      data: { subject: "Ready, {{firstName}}?" },
+    });
+    const removed = await db.prisma.emailTemplate.delete({ where: { key: "team_note_notification" } });
+    try {
+      const context = await db.prisma.$transaction((tx) =>
+        loadMailContext(tx, ["welcome", "team_note_notification"]),
+      );
+      expect(context.templates?.get("welcome")?.subject).toBe("Ready, {{firstName}}?");
+      expect(context.templates?.get("team_note_notification")).toBeNull();
+      await db.prisma.$transaction(async (tx) => {
+        const context = await loadMailContext(tx, ["team_note_notification"]);
+        await queueEmail({
+          tx,
+          eventId: randomUUID(),
+          templateKey: "team_note_notification",
+          to: "defaulted@client.test",
+          context,
+          variables: { userName: "Ada Lovelace", notes: "Call me" },
+        });
+      });
+    } finally {
+      await db.prisma.emailTemplate.create({ data: removed });
+    }
+    const [row] = await rowsTo("defaulted@client.test");
+    // the seeded default: the row is gone
+    expect(row?.subject).toBe("New note from Ada Lovelace");
+  });
+
   it("queues one message per event, template and address, however often it is asked", async () => {
     const eventId = randomUUID();
     for (let i = 0; i < 2; i++) {
