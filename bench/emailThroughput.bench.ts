@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, fork, spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -33,7 +33,8 @@ import {
 // processes: this one plays the gateway, booking appointments with the booking use case at a steady
 // rate and relaying the outbox to JetStream; the real email worker (`npm run worker -- email`, its
 // own process) consumes appointment.scheduled, queues the client's confirmation and the team's
-// notice, and its sender delivers them to a local smtp-server in this process. PostgreSQL and NATS
+// notice, and its sender delivers them to a local smtp-server in a third process, as a relay would
+// be on a host of its own (this file, forked with BENCH_EMAIL_SMTP_SERVER=1). PostgreSQL and NATS
 // are the machine's; each run has a scratch database and a stream of its own, and starts with a few
 // seconds of unmeasured bookings.
 //
@@ -71,45 +72,52 @@ function seconds(name: string, fallback: number): number {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)));
 
-/** A local stock smtp-server (100 ms before its greeting) that notes when each message arrived. */
-interface BenchSmtp {
-  url: string;
-  /** performance.now() when the first message to each address was received in full */
-  firstArrival: Map<string, number>;
-  /** messages received per address */
-  counts: Map<string, number>;
-  messages(): number;
-  connections(): number;
-  stop(): Promise<void>;
+/** The variable that makes this file, forked, the benchmark's SMTP server. */
+const SMTP_ROLE = "BENCH_EMAIL_SMTP_SERVER";
+
+/** What the SMTP server process tells the benchmark. */
+type SmtpEvent =
+  | { kind: "listening"; url: string }
+  | { kind: "connection" }
+  /** `at`: epoch milliseconds (performance.timeOrigin + performance.now()) */
+  | { kind: "message"; to: string[]; at: number };
+
+function isSmtpEvent(value: unknown): value is SmtpEvent {
+  if (typeof value !== "object" || value === null || !("kind" in value)) return false;
+  switch (value.kind) {
+    case "listening":
+      return "url" in value && typeof value.url === "string";
+    case "connection":
+      return true;
+    case "message":
+      return "to" in value && Array.isArray(value.to) && "at" in value && typeof value.at === "number";
+    default:
+      return false;
+  }
 }
 
-async function startBenchSmtp(): Promise<BenchSmtp> {
-  const firstArrival = new Map<string, number>();
-  const counts = new Map<string, number>();
-  let messages = 0;
-  let connections = 0;
+/**
+ * The SMTP server process: a stock smtp-server (100 ms before its greeting, no reverse lookup of
+ * the client) on a free port that reports each connection and each message it accepts.
+ */
+async function serveSmtp(): Promise<void> {
+  const report = (event: SmtpEvent) => process.send?.(event);
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
-    // the greeting waits smtp-server's 100 ms, not a reverse DNS lookup on top
     disableReverseLookup: true,
     closeTimeout: 10,
     logger: false,
     onConnect(_session, callback) {
-      connections++;
+      report({ kind: "connection" });
       callback();
     },
     onData(stream, session, callback) {
       stream.on("data", () => undefined);
       stream.on("error", (err: Error) => callback(err));
       stream.on("end", () => {
-        const at = performance.now();
-        messages++;
-        for (const { address } of session.envelope.rcptTo) {
-          const to = address.toLowerCase();
-          counts.set(to, (counts.get(to) ?? 0) + 1);
-          if (!firstArrival.has(to)) firstArrival.set(to, at);
-        }
+        const at = performance.timeOrigin + performance.now();
+        report({ kind: "message", to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()), at });
         callback();
       });
     },
@@ -120,13 +128,83 @@ async function startBenchSmtp(): Promise<BenchSmtp> {
   });
   const address = server.server.address();
   const port = typeof address === "object" && address !== null ? address.port : 0;
+  process.on("disconnect", () => server.close(() => process.exit(0)));
+  report({ kind: "listening", url: `smtp://127.0.0.1:${port}` });
+}
+
+if (process.env[SMTP_ROLE] === "1") {
+  serveSmtp().catch((err: unknown) => {
+    process.stderr.write(`SMTP server failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}
+
+/** The benchmark's SMTP server, in a process of its own as a relay would be on its own host. */
+interface BenchSmtp {
+  url: string;
+  /** performance.now() of this process when the first message to each address was received in full */
+  firstArrival: Map<string, number>;
+  /** messages received per address */
+  counts: Map<string, number>;
+  messages(): number;
+  connections(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Forks this file as the SMTP server and waits until it listens.
+ * @throws when it exits first or does not listen within WORKER_START_MS.
+ */
+async function startBenchSmtp(): Promise<BenchSmtp> {
+  const firstArrival = new Map<string, number>();
+  const counts = new Map<string, number>();
+  let messages = 0;
+  let connections = 0;
+  const child = fork(__filename, [], {
+    execArgv: ["--import", "tsx"],
+    env: { ...process.env, [SMTP_ROLE]: "1" },
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const listening = new Promise<string>((resolve) => {
+    child.on("message", (event: unknown) => {
+      if (!isSmtpEvent(event)) return;
+      if (event.kind === "listening") resolve(event.url);
+      else if (event.kind === "connection") connections++;
+      else {
+        messages++;
+        const at = event.at - performance.timeOrigin;
+        for (const to of event.to) {
+          counts.set(to, (counts.get(to) ?? 0) + 1);
+          if (!firstArrival.has(to)) firstArrival.set(to, at);
+        }
+      }
+    });
+  });
+  const url = await Promise.race([
+    listening,
+    exited.then(() => undefined),
+    sleep(WORKER_START_MS).then(() => undefined),
+  ]);
+  if (url === undefined) {
+    child.kill("SIGKILL");
+    throw new Error(`the SMTP server did not start: ${stderr.trim()}`);
+  }
   return {
-    url: `smtp://127.0.0.1:${port}`,
+    url,
     firstArrival,
     counts,
     messages: () => messages,
     connections: () => connections,
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    async stop() {
+      child.disconnect();
+      const stopped = await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]);
+      if (!stopped) child.kill("SIGKILL");
+    },
   };
 }
 
@@ -456,7 +534,7 @@ export async function run(): Promise<BenchReport> {
           `${baselineSeconds} s only, as its queue grows without bound and a full minute would take minutes to ` +
           `drain. Each booking emails the client and the team (${EMAILS_PER_BOOKING} emails): this process books ` +
           "and relays (the gateway); the email worker (`npm run worker -- email`, its own process) consumes and " +
-          "sends to a local smtp-server (in this process) with its stock 100 ms greeting. Each run starts with " +
+          "sends to a local smtp-server (a third process) with its stock 100 ms greeting. Each run starts with " +
           `${WARM_UP_SECONDS} s of unmeasured bookings.`,
         `pooled: the defaults, ${senderSettings(pooled.config)}; baseline: the old sender, ${senderSettings(baseline.config)}.`,
         "booking→email: the booking's transaction resolved → the SMTP server received the client's confirmation; " +
