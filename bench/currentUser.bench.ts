@@ -6,7 +6,7 @@ import { teardown } from "./support";
 // P1 and P2 of the hardening issue. P1: the signed-in user's GET /api/user through the whole portal
 // (production mode, logging, metrics, security headers, sessions in Redis, the user from
 // PostgreSQL) against a bare node:http server doing the same session read, rolling expiry and user
-// lookup. P2: GraphQL `me` for the same fields against GET /api/user, on the same portal. Each pair
+// lookup, and against Express alone doing that same work (the framework's own ceiling). P2: GraphQL `me` for the same fields against GET /api/user, on the same portal. Each pair
 // is measured in alternating rounds; the ratio of the medians is the figure.
 
 /** Concurrent connections, as the outside harness used. */
@@ -34,6 +34,8 @@ export async function run(): Promise<BenchReport> {
     const { portal, env, signedInClient } = await startBenchPortal(cleanup);
     const bare = await startServer({ name: "bare", script: "bench/servers/bareSession.ts", env });
     cleanup.defer("stop the bare server", () => bare.stop());
+    const framework = await startServer({ name: "express", script: "bench/servers/expressSession.ts", env });
+    cleanup.defer("stop the Express-alone server", () => framework.stop());
     const { cookie } = await signedInClient();
 
     const rest: LoadRequest[] = [{ path: "/api/user", headers: { cookie } }];
@@ -46,7 +48,7 @@ export async function run(): Promise<BenchReport> {
       },
     ];
     // the same user in both answers: a wrong cookie would make a fast 401 look like a win
-    for (const server of [bare, portal]) {
+    for (const server of [bare, framework, portal]) {
       const res = await fetch(`${server.url}/api/user`, { headers: { cookie } });
       const body = (await res.json()) as { username?: string };
       if (res.status !== 200 || !body.username) throw new Error(`${server.name} answered ${res.status}`);
@@ -63,6 +65,7 @@ export async function run(): Promise<BenchReport> {
     const rounds = await alternate(
       [
         { name: "bare", round: () => load(bare, rest, options) },
+        { name: "express", round: () => load(framework, rest, options) },
         { name: "rest", round: () => load(portal, rest, options) },
         { name: "graphql", round: () => load(portal, graphql, options) },
       ],
@@ -75,9 +78,11 @@ export async function run(): Promise<BenchReport> {
         `${CONNECTIONS} connections (autocannon in the benchmark's process), ${ROUNDS} alternating rounds of ${SECONDS} s after a warm-up round each; medians.`,
         "Servers in processes of their own; the portal in production mode with its info log, every worker and the relay.",
         "P1 goal: portal/bare req/s >= 0.60 and portal p99 <= 20 ms. P2 goal: GraphQL/REST req/s >= 0.90.",
+        "Express alone runs the bare server's very work behind the portal's framework: the most the portal could reach with Express in the path.",
       ],
       scenarios: [
         { name: "bare node:http GET /api/user (baseline)", metrics: loadMetrics(of("bare")) },
+        { name: "Express alone, same work (ceiling)", metrics: loadMetrics(of("express")) },
         { name: "portal GET /api/user", metrics: loadMetrics(of("rest")) },
         { name: "portal GraphQL { me }", metrics: loadMetrics(of("graphql")) },
         {

@@ -1,5 +1,6 @@
 import { config } from "../shared/config";
 import type { Tx } from "../shared/db";
+import type { EmailTemplateParts } from "./renderEmail";
 
 /** What every email of the portal needs besides its own variables. */
 export interface MailContext {
@@ -10,6 +11,11 @@ export interface MailContext {
   teamAddress: string;
   /** the portal's public address, without a trailing slash, for links in emails */
   publicUrl: string;
+  /**
+   * The templates read with the context, by key: the stored one, or null when email_templates has
+   * no row for the key (the seeded default applies). queueEmail reads any other key itself.
+   */
+  templates?: ReadonlyMap<string, EmailTemplateParts | null>;
 }
 
 // Fallbacks used only when the seed has not run (the seed writes both rows).
@@ -22,22 +28,47 @@ export function publicUrl(): string {
   return (cfg.PUBLIC_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/+$/, "");
 }
 
+interface ContextRow {
+  title: string | null;
+  supportPhone: string | null;
+  teamAddress: string | null;
+  templates: unknown;
+}
+
+function isTemplateRow(value: unknown): value is EmailTemplateParts & { key: string } {
+  if (typeof value !== "object" || value === null) return false;
+  const row: Record<string, unknown> = { ...value };
+  return ["key", "subject", "html", "text"].every((field) => typeof row[field] === "string");
+}
+
 /**
- * Reads the context of an email inside the consumer's transaction. The product name and support
- * phone come from branding_config, read-only: branding is platform configuration that every part of
- * the portal shows, and reading it at send time means an email always carries the current title
- * (user events do not carry it). The email service writes only its own tables.
+ * Reads the context of an email inside the consumer's transaction, with the templates of
+ * `templateKeys` (the ones the consumer is about to queue), in one round trip: a consumer's
+ * transaction reads this for every event it handles. The product name and support phone come from
+ * branding_config, read-only: branding is platform configuration that every part of the portal
+ * shows, and reading it at send time means an email always carries the current title (user events
+ * do not carry it). The email service writes only its own tables.
  * @throws when the database refuses the reads.
  */
-export async function loadMailContext(tx: Tx): Promise<MailContext> {
-  const [branding, settings] = await Promise.all([
-    tx.brandingConfig.findFirst({ orderBy: { id: "asc" }, select: { title: true, supportPhone: true } }),
-    tx.emailSettings.findUnique({ where: { id: 1 }, select: { teamAddress: true } }),
-  ]);
+export async function loadMailContext(tx: Tx, templateKeys: readonly string[] = []): Promise<MailContext> {
+  const [row] = await tx.$queryRaw<ContextRow[]>`
+    SELECT b.title, b."supportPhone", s."teamAddress",
+      (SELECT coalesce(json_agg(json_build_object('key', t.key, 'subject', t.subject, 'html', t.html, 'text', t.text)), '[]')
+       FROM email_templates AS t WHERE t.key = ANY(${[...templateKeys]}::text[])) AS templates
+    FROM (SELECT 1) AS one
+    LEFT JOIN LATERAL (SELECT title, "supportPhone" FROM branding_config ORDER BY id LIMIT 1) AS b ON true
+    LEFT JOIN email_settings AS s ON s.id = 1`;
+  const templates = new Map<string, EmailTemplateParts | null>(templateKeys.map((key) => [key, null]));
+  for (const template of Array.isArray(row?.templates) ? row.templates : []) {
+    if (isTemplateRow(template)) {
+      templates.set(template.key, { subject: template.subject, html: template.html, text: template.text });
+    }
+  }
   return {
-    productName: branding?.title ?? FALLBACK_PRODUCT,
-    supportPhone: branding?.supportPhone ?? "",
-    teamAddress: config().TEAM_EMAIL ?? settings?.teamAddress ?? FALLBACK_TEAM,
+    productName: row?.title ?? FALLBACK_PRODUCT,
+    supportPhone: row?.supportPhone ?? "",
+    teamAddress: config().TEAM_EMAIL ?? row?.teamAddress ?? FALLBACK_TEAM,
     publicUrl: publicUrl(),
+    templates,
   };
 }

@@ -1,4 +1,5 @@
 import nodemailer, { type SendMailOptions } from "nodemailer";
+import { config } from "../shared/config";
 import { calendarMethodOf, type EmailAttachment } from "./attachments";
 
 /** One message as the sender hands it to a transport. */
@@ -57,25 +58,58 @@ export interface MailTransport {
   close(): void;
 }
 
+/** How an SMTP transport reuses connections. */
+export interface SmtpPoolOptions {
+  /** connections open at once (nodemailer's maxConnections) */
+  maxConnections: number;
+  /** messages sent over one connection before it is replaced (nodemailer's maxMessages) */
+  maxMessages: number;
+}
+
 export interface SmtpTransportOptions {
   /** smtp:// or smtps:// URL, with credentials and nodemailer's query options if any */
   url: string;
   /** longest wait for a connection, the greeting and each reply (default 15 s) */
   timeoutMs?: number;
+  /**
+   * Pooled connections, each kept open between messages (closed after it idles for two thirds of
+   * `timeoutMs`), or false for a new connection per message. Default: SMTP_POOL,
+   * SMTP_MAX_CONNECTIONS and SMTP_MAX_MESSAGES of the configuration.
+   */
+  pool?: SmtpPoolOptions | false;
+}
+
+/** The pool settings of the configuration (SMTP_POOL, SMTP_MAX_CONNECTIONS, SMTP_MAX_MESSAGES). */
+export function configuredSmtpPool(): SmtpPoolOptions | false {
+  const cfg = config();
+  return cfg.SMTP_POOL
+    ? { maxConnections: cfg.SMTP_MAX_CONNECTIONS, maxMessages: cfg.SMTP_MAX_MESSAGES }
+    : false;
 }
 
 /**
- * A nodemailer SMTP transport for an `smtp://` or `smtps://` URL, one connection per message, with
- * timeouts so that a server that stops answering fails the attempt instead of hanging the sender.
+ * A nodemailer SMTP transport for an `smtp://` or `smtps://` URL, with timeouts so that a server
+ * that stops answering fails the attempt instead of hanging the sender. Pooled (the default), it
+ * sends over at most `maxConnections` connections that stay open between messages, queueing the
+ * messages beyond them; a message whose reused connection was dropped before a byte of it was sent
+ * goes out over another one. close() closes idle connections at once and busy ones after their
+ * message, and fails the messages still queued.
  */
 export function smtpTransport(options: SmtpTransportOptions): MailTransport {
   const timeout = options.timeoutMs ?? 15_000;
-  const transporter = nodemailer.createTransport({
-    url: options.url,
-    connectionTimeout: timeout,
-    greetingTimeout: timeout,
-    socketTimeout: timeout,
-  });
+  const pool = options.pool ?? configuredSmtpPool();
+  const timeouts = { connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout };
+  const transporter = pool
+    ? nodemailer.createTransport({
+        url: options.url,
+        ...timeouts,
+        pool: true,
+        maxConnections: pool.maxConnections,
+        maxMessages: pool.maxMessages,
+        // an idle connection says goodbye before its socket timeout would cut it
+        idleTimeout: Math.max(1, Math.floor((timeout * 2) / 3)),
+      })
+    : nodemailer.createTransport({ url: options.url, ...timeouts });
   return {
     async send(mail) {
       const info = await transporter.sendMail(nodemailerMessage(mail));

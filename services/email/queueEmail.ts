@@ -32,10 +32,15 @@ export interface QueueEmailResult {
  */
 export async function queueEmail(props: QueueEmailProps): Promise<QueueEmailResult> {
   const { tx, eventId, templateKey, to, context } = props;
-  const stored = await tx.emailTemplate.findUnique({
-    where: { key: templateKey },
-    select: { subject: true, html: true, text: true },
-  });
+  // read with the context when the consumer asked for it (null: no stored row), else here
+  const preloaded = context.templates?.get(templateKey);
+  const stored =
+    preloaded !== undefined
+      ? preloaded
+      : await tx.emailTemplate.findUnique({
+          where: { key: templateKey },
+          select: { subject: true, html: true, text: true },
+        });
   const template = stored ?? DEFAULT_EMAIL_TEMPLATES.find((t) => t.key === templateKey);
   if (!template) throw new Error(`email template "${templateKey}" does not exist`);
   const rendered = renderEmail(template, {
@@ -43,18 +48,15 @@ export async function queueEmail(props: QueueEmailProps): Promise<QueueEmailResu
     supportPhone: context.supportPhone,
     ...props.variables,
   });
-  const { count } = await tx.emailMessage.createMany({
-    data: [
-      {
-        dedupeKey: `${eventId}:${templateKey}:${to}`,
-        templateKey,
-        toAddress: to,
-        ...rendered,
-        ...(props.attachments?.length ? { attachments: props.attachments } : {}),
-      },
-    ],
-    skipDuplicates: true,
-  });
-  if (count > 0) await tx.$executeRaw`NOTIFY email_messages`;
-  return { queued: count > 0 };
+  const attachments = props.attachments?.length ? JSON.stringify(props.attachments) : null;
+  // one round trip: the row, and the NOTIFY only when the row is new
+  const inserted = await tx.$queryRaw<{ id: number }[]>`
+    WITH inserted AS (
+      INSERT INTO email_messages ("dedupeKey", "templateKey", "toAddress", subject, html, text, attachments)
+      VALUES (${`${eventId}:${templateKey}:${to}`}, ${templateKey}, ${to}, ${rendered.subject}, ${rendered.html},
+        ${rendered.text}, ${attachments}::jsonb)
+      ON CONFLICT DO NOTHING
+      RETURNING id)
+    SELECT id, pg_notify('email_messages', '')::text AS notified FROM inserted`;
+  return { queued: inserted.length > 0 };
 }

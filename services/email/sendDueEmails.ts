@@ -22,29 +22,8 @@ export function retryDelayMs(policy: RetryPolicy, attempts: number): number {
   return Math.min(policy.baseMs * 2 ** Math.max(0, Math.min(attempts - 1, 30)), policy.maxMs);
 }
 
-export interface SendDueEmailsProps {
-  db: Db;
-  /** null: keep the messages, marked captured, instead of sending them */
-  transport: MailTransport | null;
-  /** sender address; default `"{fromName}" <{fromAddress}>` from email_settings */
-  from?: string;
-  retry?: RetryPolicy;
-  /** messages claimed at once (default 20) */
-  batchSize?: number;
-  /** how long a claimed message is reserved for this sender before another may try (default 2 min) */
-  leaseMs?: number;
-}
-
-/** What one batch did. */
-export interface SendDueEmailsResult {
-  claimed: number;
-  sent: number;
-  captured: number;
-  /** failed attempts (retried later or, after the last attempt, marked failed) */
-  failed: number;
-}
-
-interface ClaimedRow {
+/** A queued message claimed for sending. */
+export interface ClaimedEmail {
   id: number;
   toAddress: string;
   subject: string;
@@ -54,120 +33,164 @@ interface ClaimedRow {
   attempts: number;
 }
 
-async function senderAddress(db: Db, from: string | undefined): Promise<OutgoingMail["from"]> {
-  if (from) return from;
-  const settings = await db.prisma.emailSettings.findUnique({ where: { id: 1 } });
-  return {
-    name: settings?.fromName ?? "Receivable Services & Consulting",
-    address: settings?.fromAddress ?? "no-reply@portal.localhost",
-  };
-}
-
 /** Replaces the value of every `token=` parameter in links with "redacted". */
 export function redactTokens(body: string): string {
   return body.replace(/([?&](?:amp;)?token(?:=|&#x3D;))[^"'&\s<>]+/gi, "$1redacted");
 }
 
 /**
- * Sends one batch of due messages (status queued, nextAttemptAt unset or past). Messages are
- * claimed with FOR UPDATE SKIP LOCKED and reserved for `leaseMs`, so several senders never take
- * the same message; each is then sent outside any transaction and marked sent (with the server's
- * message id), or given attempts+1, lastError and a later nextAttemptAt, or marked failed after the
- * last attempt or a permanent (5xx) SMTP refusal. With no transport, or email disabled in
- * email_settings, the claimed messages are marked captured and kept.
- * @throws when the database refuses the claim or an update.
+ * Marks up to `limit` due messages (status queued, nextAttemptAt unset or past) captured, claimed
+ * with FOR UPDATE SKIP LOCKED, and keeps them: for a portal without SMTP, or with email disabled in
+ * email_settings. In development each is printed to the log, links included. Answers how many.
+ * @throws when the database refuses the update.
  */
-export async function sendDueEmails(props: SendDueEmailsProps): Promise<SendDueEmailsResult> {
-  const { db } = props;
-  const retry = props.retry ?? DEFAULT_RETRY;
-  const batchSize = props.batchSize ?? 20;
-  const leaseMs = props.leaseMs ?? 120_000;
-  const result: SendDueEmailsResult = { claimed: 0, sent: 0, captured: 0, failed: 0 };
-  const log = logger("email.sender");
-
-  const settings = await db.prisma.emailSettings.findUnique({ where: { id: 1 }, select: { enabled: true } });
-  if (props.transport === null || settings?.enabled === false) {
-    const captured = await db.prisma.$queryRaw<{ toAddress: string; subject: string; text: string }[]>`
-      UPDATE email_messages SET status = 'captured', "nextAttemptAt" = NULL, "updatedAt" = now()
-      WHERE id IN (
-        SELECT id FROM email_messages
-        WHERE status = 'queued' AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= now())
-        ORDER BY id LIMIT ${batchSize}
-        FOR UPDATE SKIP LOCKED)
-      RETURNING "toAddress", subject, text`;
-    // With no SMTP server (the embedded default of `make start`), a developer reads the mail, links
-    // included, in the log; never outside development.
-    if (config().NODE_ENV === "development") {
-      for (const mail of captured) {
-        log.info(
-          { to: mail.toAddress, subject: mail.subject, text: mail.text },
-          "email captured (no SMTP_URL)",
-        );
-      }
-    }
-    return { ...result, claimed: captured.length, captured: captured.length };
-  }
-  const transport = props.transport;
-
-  const rows = await db.prisma.$queryRaw<ClaimedRow[]>`
-    UPDATE email_messages
-    SET "nextAttemptAt" = now() + ${leaseMs}::int * interval '1 millisecond', "updatedAt" = now()
+export async function captureDueEmails(props: { db: Db; limit: number }): Promise<number> {
+  const captured = await props.db.prisma.$queryRaw<{ toAddress: string; subject: string; text: string }[]>`
+    UPDATE email_messages SET status = 'captured', "nextAttemptAt" = NULL, "updatedAt" = now()
     WHERE id IN (
       SELECT id FROM email_messages
       WHERE status = 'queued' AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= now())
-      ORDER BY "nextAttemptAt" NULLS FIRST, id LIMIT ${batchSize}
+      ORDER BY id LIMIT ${props.limit}
       FOR UPDATE SKIP LOCKED)
-    RETURNING id, "toAddress", subject, html, text, attachments, attempts`;
-  result.claimed = rows.length;
-  if (rows.length === 0) return result;
-
-  const from = await senderAddress(db, props.from);
-  for (const row of rows) {
-    try {
-      const { messageId } = await transport.send({
-        from,
-        to: row.toAddress,
-        subject: row.subject,
-        html: row.html,
-        text: row.text,
-        attachments: parseAttachments(row.attachments),
-      });
-      await db.prisma.emailMessage.update({
-        where: { id: row.id },
-        data: {
-          status: "sent",
-          // The log keeps what was sent, but not the live one-time links it carried.
-          html: redactTokens(row.html),
-          text: redactTokens(row.text),
-          messageId,
-          sentAt: new Date(),
-          attempts: { increment: 1 },
-          lastError: null,
-          nextAttemptAt: null,
-        },
-      });
-      result.sent++;
-    } catch (err) {
-      const attempts = row.attempts + 1;
-      const code = smtpResponseCode(err);
-      const permanent = code !== undefined && code >= 500;
-      const final = permanent || attempts >= retry.maxAttempts;
-      const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
-      await db.prisma.emailMessage.update({
-        where: { id: row.id },
-        data: {
-          attempts,
-          lastError: message,
-          status: final ? "failed" : "queued",
-          nextAttemptAt: final ? null : new Date(Date.now() + retryDelayMs(retry, attempts)),
-        },
-      });
-      result.failed++;
-      log[final ? "error" : "warn"](
-        { emailId: row.id, attempts, smtpCode: code, err: message },
-        final ? "email could not be sent; marked failed" : "email not sent; will retry",
+    RETURNING "toAddress", subject, text`;
+  // With no SMTP server (the embedded default of `make start`), a developer reads the mail, links
+  // included, in the log; never outside development.
+  if (config().NODE_ENV === "development") {
+    const log = logger("email.sender");
+    for (const mail of captured) {
+      log.info(
+        { to: mail.toAddress, subject: mail.subject, text: mail.text },
+        "email captured (no SMTP_URL)",
       );
     }
   }
-  return result;
+  return captured.length;
+}
+
+/** What one claim answers: the messages it took, and email_settings as they are now. */
+export interface Claim {
+  /** false: email is switched off in email_settings; nothing was claimed */
+  enabled: boolean;
+  /** `"{fromName}" <{fromAddress}>` of email_settings */
+  from: { name: string; address: string };
+  emails: ClaimedEmail[];
+}
+
+type ClaimRow = { enabled: boolean; fromName: string | null; fromAddress: string | null } & (
+  | ClaimedEmail
+  | { [K in keyof ClaimedEmail]: null }
+);
+
+/**
+ * Reads email_settings and, when email is enabled there, claims up to `limit` due messages (status
+ * queued, nextAttemptAt unset or past, retries first) with FOR UPDATE SKIP LOCKED, reserving them
+ * for `leaseMs` by moving their nextAttemptAt, all in one statement (the settings are read at use,
+ * without a round trip of their own). The statement commits before the answer, so several senders
+ * in several processes never take the same message, and a message whose sender died is due again
+ * when its lease ends.
+ * @throws when the database refuses the claim.
+ */
+export async function claimDueEmails(props: { db: Db; limit: number; leaseMs: number }): Promise<Claim> {
+  const rows = await props.db.prisma.$queryRaw<ClaimRow[]>`
+    WITH settings AS (
+      SELECT coalesce(e.enabled, true) AS enabled, e."fromName", e."fromAddress"
+      FROM (SELECT 1) AS one LEFT JOIN email_settings AS e ON e.id = 1
+    ), claimed AS (
+      UPDATE email_messages
+      SET "nextAttemptAt" = now() + ${props.leaseMs}::int * interval '1 millisecond', "updatedAt" = now()
+      WHERE (SELECT enabled FROM settings) AND id IN (
+        SELECT id FROM email_messages
+        WHERE status = 'queued' AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= now())
+        ORDER BY "nextAttemptAt" NULLS FIRST, id LIMIT ${props.limit}
+        FOR UPDATE SKIP LOCKED)
+      RETURNING id, "toAddress", subject, html, text, attachments, attempts
+    )
+    SELECT s.enabled, s."fromName", s."fromAddress",
+      c.id, c."toAddress", c.subject, c.html, c.text, c.attachments, c.attempts
+    FROM settings AS s LEFT JOIN claimed AS c ON true
+    ORDER BY c.id`;
+  const [first] = rows;
+  const emails: ClaimedEmail[] = [];
+  for (const row of rows) {
+    if (row.id === null) continue;
+    const { enabled: _enabled, fromName: _name, fromAddress: _address, ...email } = row;
+    emails.push(email);
+  }
+  return {
+    enabled: first?.enabled !== false,
+    from: {
+      name: first?.fromName ?? "Receivable Services & Consulting",
+      address: first?.fromAddress ?? "no-reply@portal.localhost",
+    },
+    emails,
+  };
+}
+
+/** What became of one claimed message. */
+export type DeliveryOutcome = "sent" | "retry" | "failed";
+
+export interface DeliverEmailProps {
+  db: Db;
+  transport: MailTransport;
+  email: ClaimedEmail;
+  from: OutgoingMail["from"];
+  retry?: RetryPolicy;
+}
+
+/**
+ * Sends one claimed message, outside any transaction, and records the outcome: sent (with the
+ * server's message id, and its links' tokens redacted), or attempts+1, lastError and a later
+ * nextAttemptAt (retry), or failed after the last attempt or a permanent (5xx) SMTP refusal. A
+ * connection that died mid-send is an ordinary failed attempt, retried with backoff.
+ * @throws when the database refuses the update (the message is due again when its lease ends).
+ */
+export async function deliverClaimedEmail(props: DeliverEmailProps): Promise<DeliveryOutcome> {
+  const { db, email } = props;
+  const retry = props.retry ?? DEFAULT_RETRY;
+  let messageId: string;
+  try {
+    ({ messageId } = await props.transport.send({
+      from: props.from,
+      to: email.toAddress,
+      subject: email.subject,
+      html: email.html,
+      text: email.text,
+      attachments: parseAttachments(email.attachments),
+    }));
+  } catch (err) {
+    const attempts = email.attempts + 1;
+    const code = smtpResponseCode(err);
+    const permanent = code !== undefined && code >= 500;
+    const final = permanent || attempts >= retry.maxAttempts;
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, 1000);
+    await db.prisma.emailMessage.update({
+      where: { id: email.id },
+      data: {
+        attempts,
+        lastError: message,
+        status: final ? "failed" : "queued",
+        nextAttemptAt: final ? null : new Date(Date.now() + retryDelayMs(retry, attempts)),
+      },
+    });
+    logger("email.sender")[final ? "error" : "warn"](
+      { emailId: email.id, attempts, smtpCode: code, err: message },
+      final ? "email could not be sent; marked failed" : "email not sent; will retry",
+    );
+    return final ? "failed" : "retry";
+  }
+  await db.prisma.emailMessage.update({
+    where: { id: email.id },
+    data: {
+      status: "sent",
+      // The log keeps what was sent, but not the live one-time links it carried.
+      html: redactTokens(email.html),
+      text: redactTokens(email.text),
+      messageId,
+      sentAt: new Date(),
+      attempts: { increment: 1 },
+      lastError: null,
+      nextAttemptAt: null,
+    },
+  });
+  return "sent";
 }

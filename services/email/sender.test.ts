@@ -3,12 +3,12 @@ import type { Db } from "../shared/db";
 import { settle, waitFor } from "../shared/events/testing/bus";
 import type { EmailAttachment } from "./attachments";
 import { invitationAttachment } from "./invitation";
-import { loadMailContext, type MailContext } from "./mailContext";
+import { loadMailContext } from "./mailContext";
 import { smtpTransport } from "./mailTransport";
 import { queueEmail } from "./queueEmail";
 import { type EmailSender, startEmailSender } from "./sender";
 import { startTestSmtp, type TestSmtp } from "./testing/smtpServer";
-import { emailDatabase } from "./testing/world";
+import { emailDatabase, queuePasswordChanged } from "./testing/world";
 
 let world: Awaited<ReturnType<typeof emailDatabase>>;
 let db: Db;
@@ -42,23 +42,8 @@ async function sender(options: Partial<Parameters<typeof startEmailSender>[0]> =
 }
 
 /** Queues password_changed notices to the given addresses, committed in one transaction. */
-async function queue(addresses: string[], attachments?: EmailAttachment[]): Promise<string> {
-  const eventId = randomUUID();
-  await db.prisma.$transaction(async (tx) => {
-    const context: MailContext = await loadMailContext(tx);
-    for (const to of addresses) {
-      await queueEmail({
-        tx,
-        eventId,
-        templateKey: "password_changed",
-        to,
-        context,
-        variables: { firstName: "Ada", changedAt: "today", link: "https://portal.test/auth" },
-        attachments,
-      });
-    }
-  });
-  return eventId;
+function queue(addresses: string[], attachments?: EmailAttachment[]): Promise<string> {
+  return queuePasswordChanged(db, addresses, attachments);
 }
 
 async function rowsTo(address: string) {
@@ -80,6 +65,37 @@ describe("email sender", () => {
       ),
     ).rejects.toThrow('email template "no_such_template" does not exist');
     expect(await rowsTo("nobody@client.test")).toHaveLength(0);
+  });
+
+  it("reads the templates it is asked for with the context, and the seeded default of a missing one", async () => {
+    await db.prisma.emailTemplate.update({
+      where: { key: "welcome" },
+      data: { subject: "Ready, {{firstName}}?" },
+    });
+    const removed = await db.prisma.emailTemplate.delete({ where: { key: "team_note_notification" } });
+    try {
+      const context = await db.prisma.$transaction((tx) =>
+        loadMailContext(tx, ["welcome", "team_note_notification"]),
+      );
+      expect(context.templates?.get("welcome")?.subject).toBe("Ready, {{firstName}}?");
+      expect(context.templates?.get("team_note_notification")).toBeNull();
+      await db.prisma.$transaction(async (tx) => {
+        const context = await loadMailContext(tx, ["team_note_notification"]);
+        await queueEmail({
+          tx,
+          eventId: randomUUID(),
+          templateKey: "team_note_notification",
+          to: "defaulted@client.test",
+          context,
+          variables: { userName: "Ada Lovelace", notes: "Call me" },
+        });
+      });
+    } finally {
+      await db.prisma.emailTemplate.create({ data: removed });
+    }
+    const [row] = await rowsTo("defaulted@client.test");
+    // the seeded default: the row is gone
+    expect(row?.subject).toBe("New note from Ada Lovelace");
   });
 
   it("queues one message per event, template and address, however often it is asked", async () => {
@@ -112,6 +128,25 @@ describe("email sender", () => {
     expect(row?.subject).toBe("Your ESRT password was changed");
     expect(row?.text).toContain("Hello Ada,");
     expect(row?.sentAt).toBeNull();
+  });
+
+  it("keeps the messages, marked captured, while email is switched off in the settings", async () => {
+    await db.prisma.emailSettings.update({ where: { id: 1 }, data: { enabled: false } });
+    try {
+      await sender();
+      await queue(["switched-off@client.test"]);
+      await waitFor(
+        async () => (await rowsTo("switched-off@client.test"))[0]?.status === "captured",
+        "captured",
+      );
+    } finally {
+      await db.prisma.emailSettings.update({ where: { id: 1 }, data: { enabled: true } });
+    }
+    await queue(["switched-on@client.test"]);
+    await waitFor(() => smtp.to("switched-on@client.test").length === 1, "sent once switched on");
+    await settle(200);
+    expect(smtp.to("switched-off@client.test")).toHaveLength(0);
+    expect((await rowsTo("switched-on@client.test"))[0]?.status).toBe("sent");
   });
 
   it("marks a message failed at once when the server refuses the address for good (5xx)", async () => {

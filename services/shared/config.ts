@@ -64,6 +64,10 @@ const envSchema = z.object({
   SMTP_URL: optionalUrl(["smtp:", "smtps:"]),
   MAIL_FROM: z.string().optional(),
   TEAM_EMAIL: z.string().email().optional(),
+  SMTP_POOL: bool.default(true),
+  SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(50).default(5),
+  SMTP_MAX_MESSAGES: z.coerce.number().int().min(1).max(10_000).default(100),
+  EMAIL_SEND_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
 
   ADMIN_EMAIL: z.string().email().optional(),
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),

@@ -101,7 +101,7 @@ export const appointmentEmails = defineConsumer({
   ],
   async handle(envelope, tx) {
     const payload = envelope.payload;
-    const context = await loadMailContext(tx);
+    const context = await loadMailContext(tx, [TEMPLATES[envelope.type]]);
     const variables: Record<string, string | null> = appointmentVariables(payload, context);
     let status = payload.status ?? "pending";
     if (envelope.type === "appointment.confirmed") status = "confirmed";
@@ -135,7 +135,7 @@ export const teamAppointmentNotification = defineConsumer({
   events: ["appointment.scheduled"],
   async handle(envelope, tx) {
     const payload = envelope.payload;
-    const context = await loadMailContext(tx);
+    const context = await loadMailContext(tx, ["team_appointment_booked"]);
     await queueEmail({
       tx,
       eventId: envelope.id,

@@ -19,7 +19,7 @@ export const passwordChangedEmail = defineConsumer({
   events: ["user.password_changed"],
   async handle(envelope, tx) {
     const user = envelope.payload;
-    const context = await loadMailContext(tx);
+    const context = await loadMailContext(tx, ["password_changed"]);
     await queueEmail({
       tx,
       eventId: envelope.id,

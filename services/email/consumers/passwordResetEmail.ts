@@ -10,7 +10,7 @@ export const passwordResetEmail = defineConsumer({
   events: ["user.password_reset_requested"],
   async handle(envelope, tx) {
     const user = envelope.payload;
-    const context = await loadMailContext(tx);
+    const context = await loadMailContext(tx, ["password_reset"]);
     const validMs = Date.parse(user.tokenExpiresAt) - Date.parse(envelope.occurredAt);
     await queueEmail({
       tx,

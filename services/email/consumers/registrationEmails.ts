@@ -19,7 +19,7 @@ export const registrationEmails = defineConsumer({
   events: ["user.registered"],
   async handle(envelope, tx) {
     const user = envelope.payload;
-    const context = await loadMailContext(tx);
+    const context = await loadMailContext(tx, ["email_verification", "team_new_registration"]);
     await queueVerificationEmail({
       tx,
       eventId: envelope.id,

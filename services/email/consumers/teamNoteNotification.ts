@@ -8,7 +8,7 @@ export const teamNoteNotification = defineConsumer({
   events: ["user.notes_updated"],
   async handle(envelope, tx) {
     const user = envelope.payload;
-    const context = await loadMailContext(tx);
+    const context = await loadMailContext(tx, ["team_note_notification"]);
     await queueEmail({
       tx,
       eventId: envelope.id,

@@ -7,7 +7,7 @@ export const verificationEmail = defineConsumer({
   name: "email_verification_resend",
   events: ["user.verification_requested"],
   async handle(envelope, tx) {
-    const context = await loadMailContext(tx);
+    const context = await loadMailContext(tx, ["email_verification"]);
     await queueVerificationEmail({
       tx,
       eventId: envelope.id,

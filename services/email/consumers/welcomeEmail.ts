@@ -11,7 +11,7 @@ export const welcomeEmail = defineConsumer({
   events: ["user.email_verified"],
   async handle(envelope, tx) {
     const user = envelope.payload;
-    const context = await loadMailContext(tx);
+    const context = await loadMailContext(tx, ["welcome"]);
     await queueEmail({
       tx,
       eventId: envelope.id,

@@ -22,13 +22,31 @@ export interface TestSmtp {
   received: ReceivedMail[];
   /** received messages addressed to `address` */
   to(address: string): ReceivedMail[];
+  /** connections accepted since the server was created */
+  readonly connections: number;
+  /** connections open now */
+  readonly openConnections: number;
+  /** messages the server is receiving now (DATA begun, not yet accepted) */
+  readonly messagesInProgress: number;
+  /** the most messages the server was receiving at one time */
+  readonly peakConcurrentMessages: number;
   start(): Promise<void>;
+  /** stops listening and cuts every open connection (as a server that goes down) */
   stop(): Promise<void>;
 }
 
 export interface TestSmtpOptions {
   /** RCPT TO addresses the server refuses with 550 (a permanent failure) */
   refuse?: string[];
+  /** a wait before the greeting, on top of the 100 ms smtp-server always waits (default 0) */
+  greetingDelayMs?: number;
+  /** how long the server takes to accept each message once it has it all (default 0) */
+  dataDelayMs?: number;
+  /**
+   * RCPT TO addresses whose first message the server never accepts: the connection is cut while
+   * the message is being transferred (a connection that dies mid-send)
+   */
+  cutFirstDataTo?: string[];
 }
 
 async function freePort(): Promise<number> {
@@ -44,21 +62,42 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts an SMTP server (the smtp-server package, plain text, no authentication) that parses every
- * message it accepts with postal-mime.
+ * Starts an SMTP server (the smtp-server package, plain text, no authentication, no reverse lookup
+ * of the client, so it greets after smtp-server's 100 ms plus `greetingDelayMs`) that parses every
+ * message it accepts with postal-mime and counts its connections.
  * @throws when the port cannot be bound.
  */
 export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<TestSmtp> {
   const port = await freePort();
   const received: ReceivedMail[] = [];
   const refuse = new Set((options.refuse ?? []).map((a) => a.toLowerCase()));
+  const cut = new Set((options.cutFirstDataTo ?? []).map((a) => a.toLowerCase()));
+  const open = new Set<string>();
+  let connections = 0;
+  let receiving = 0;
+  let peakReceiving = 0;
   let server: SMTPServer | undefined;
+  const later = (ms: number | undefined, work: () => void) => {
+    if (ms) setTimeout(work, ms);
+    else work();
+  };
 
-  const create = () =>
-    new SMTPServer({
+  const create = () => {
+    const next: SMTPServer = new SMTPServer({
       authOptional: true,
       disabledCommands: ["STARTTLS", "AUTH"],
+      disableReverseLookup: true,
+      // a stop() cuts the connections still open after a moment instead of waiting 30 s for them
+      closeTimeout: 10,
       logger: false,
+      onConnect(session, callback) {
+        connections++;
+        open.add(session.id);
+        later(options.greetingDelayMs, () => callback());
+      },
+      onClose(session) {
+        open.delete(session.id);
+      },
       onRcptTo(address, _session, callback) {
         if (refuse.has(address.address.toLowerCase())) {
           callback(Object.assign(new Error("Mailbox unavailable"), { responseCode: 550 }));
@@ -67,37 +106,72 @@ export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<Test
         callback();
       },
       onData(stream, session, callback) {
+        const recipients = session.envelope.rcptTo.map((r) => r.address.toLowerCase());
+        const doomed = recipients.find((r) => cut.has(r));
+        if (doomed !== undefined) {
+          cut.delete(doomed);
+          stream.once("data", () => {
+            for (const connection of next.connections) {
+              if (connection.id === session.id) connection._socket.destroy();
+            }
+          });
+          stream.on("error", () => undefined);
+          stream.resume();
+          return;
+        }
+        receiving++;
+        peakReceiving = Math.max(peakReceiving, receiving);
+        const done = (err?: Error) => {
+          receiving--;
+          callback(err);
+        };
         const chunks: Buffer[] = [];
         stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+        stream.on("error", (err: Error) => done(err));
         stream.on("end", () => {
           PostalMime.parse(Buffer.concat(chunks)).then(
-            (mail) => {
-              received.push({
-                to: session.envelope.rcptTo.map((r) => r.address),
-                from: mail.from?.address ?? "",
-                subject: mail.subject ?? "",
-                html: mail.html ?? "",
-                text: mail.text ?? "",
-                messageId: mail.messageId ?? "",
-                attachments: mail.attachments.map((a) => ({
-                  filename: a.filename,
-                  mimeType: a.mimeType,
-                  method: a.method ?? null,
-                  content: typeof a.content === "string" ? a.content : new TextDecoder().decode(a.content),
-                })),
-              });
-              callback();
-            },
-            (err: unknown) => callback(err instanceof Error ? err : new Error(String(err))),
+            (mail) =>
+              later(options.dataDelayMs, () => {
+                received.push({
+                  to: session.envelope.rcptTo.map((r) => r.address),
+                  from: mail.from?.address ?? "",
+                  subject: mail.subject ?? "",
+                  html: mail.html ?? "",
+                  text: mail.text ?? "",
+                  messageId: mail.messageId ?? "",
+                  attachments: mail.attachments.map((a) => ({
+                    filename: a.filename,
+                    mimeType: a.mimeType,
+                    method: a.method ?? null,
+                    content: typeof a.content === "string" ? a.content : new TextDecoder().decode(a.content),
+                  })),
+                });
+                done();
+              }),
+            (err: unknown) => done(err instanceof Error ? err : new Error(String(err))),
           );
         });
       },
     });
+    return next;
+  };
 
   const smtp: TestSmtp = {
     url: `smtp://127.0.0.1:${port}`,
     received,
     to: (address) => received.filter((m) => m.to.includes(address)),
+    get connections() {
+      return connections;
+    },
+    get openConnections() {
+      return open.size;
+    },
+    get messagesInProgress() {
+      return receiving;
+    },
+    get peakConcurrentMessages() {
+      return peakReceiving;
+    },
     async start() {
       const next = create();
       await new Promise<void>((resolve, reject) => {

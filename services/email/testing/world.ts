@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { seed } from "../../../prisma/seed";
 import { config, setConfig } from "../../shared/config";
 import type { Db } from "../../shared/db";
@@ -9,7 +10,10 @@ import { eventsDatabase, takeUniqueBus } from "../../shared/events/testing/world
 import type { EventTransport } from "../../shared/events/transport";
 import { connectNats } from "../../shared/nats";
 import { consumers } from "..";
+import type { EmailAttachment } from "../attachments";
+import { loadMailContext } from "../mailContext";
 import { smtpTransport } from "../mailTransport";
+import { queueEmail } from "../queueEmail";
 import { startEmailSender } from "../sender";
 import { startTestSmtp, type TestSmtp } from "./smtpServer";
 
@@ -39,6 +43,34 @@ export async function emailDatabase(): Promise<{ db: Db; drop(): Promise<void> }
       await world.drop();
     },
   };
+}
+
+/**
+ * Queues a password_changed notice to each address, committed in one transaction of one event (its
+ * NOTIFY wakes the senders). Answers the event id.
+ * @throws when the database refuses the transaction.
+ */
+export async function queuePasswordChanged(
+  db: Db,
+  addresses: string[],
+  attachments?: EmailAttachment[],
+): Promise<string> {
+  const eventId = randomUUID();
+  await db.prisma.$transaction(async (tx) => {
+    const context = await loadMailContext(tx);
+    for (const to of addresses) {
+      await queueEmail({
+        tx,
+        eventId,
+        templateKey: "password_changed",
+        to,
+        context,
+        variables: { firstName: "Ada", changedAt: "today", link: "https://portal.test/auth" },
+        attachments,
+      });
+    }
+  });
+  return eventId;
 }
 
 /** The whole email path of a test file: its database, the bus, the consumers, the sender and SMTP. */
