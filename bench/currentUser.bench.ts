@@ -89,6 +89,8 @@ export async function run(): Promise<BenchReport> {
           name: "ratios",
           metrics: [
             ratio("P1 portal/bare", of("rest"), of("bare")),
+            ratio("Express alone/bare", of("express"), of("bare")),
+            ratio("portal/Express alone", of("rest"), of("express")),
             ratio("P2 GraphQL/REST", of("graphql"), of("rest")),
           ],
         },

@@ -87,23 +87,24 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // Express hands this setting to res.sendFile too: the built files' ETags depend on it
   app.set("etag", "strong");
 
-  app.use(
-    requestLog({
-      logger: deps.httpLogger ?? logger("http"),
-      quietPaths: new Set(["/healthz", "/readyz", "/metrics"]),
-    }),
-  );
-
   const metrics = createMetrics({
     db: deps.db,
     consumerLag: deps.metrics?.consumerLag,
     droppedEvents: deps.metrics?.droppedEvents,
   });
-  app.use(metrics.observe);
+  // one listener per request logs it and times it into the metrics
+  app.use(
+    requestLog({
+      logger: deps.httpLogger ?? logger("http"),
+      quietPaths: new Set(["/healthz", "/readyz", "/metrics"]),
+      onAnswered: metrics.record,
+    }),
+  );
   app.use(securityHeaders());
-  // Text answers over 1 KB (JSON, HTML) go out brotli- or gzip-compressed; built assets have
-  // precompressed copies (./http/webApp) and are not compressed twice.
-  app.use(compression({ threshold: 1024 }));
+  // Text answers over 1 KB (JSON, HTML) go out brotli- or gzip-compressed where they can be that
+  // large: GraphQL, the lists under /api (after the identity routes, whose answers are a few
+  // hundred bytes) and the web app's pages; built assets have precompressed copies (./http/webApp).
+  const compressed = compression({ threshold: 1024 });
 
   app.get("/healthz", (_req: Request, res: Response) => {
     res.setHeader("Cache-Control", "no-store");
@@ -146,10 +147,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
     const { serverTime, ...rest } = currentServerConfig(cfg);
     res.json({ ...rest, serverTime: serverTime.toISOString() });
   });
-  api.use(brandingRouter({ db: deps.db }));
+  // mounted at its path, so that every other request passes it by without entering it
+  api.use("/branding", brandingRouter({ db: deps.db }));
   api.use(sessions, currentUser);
   api.use(authRouter(identity));
   api.use(accountRouter(identity));
+  api.use(compressed);
   api.use(appointmentsRouter({ db: deps.db, config: cfg }));
   api.use(apiNotFound);
   app.use("/api", api);
@@ -166,6 +169,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
       next();
     },
     graphqlOriginGuard(cfg),
+    compressed,
     sessions,
     currentUser,
     expressMiddleware(graphql, {
@@ -186,7 +190,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     }),
   );
 
-  app.use(webAppRouter(deps.webDist ?? DEFAULT_WEB_DIST));
+  app.use(compressed, webAppRouter(deps.webDist ?? DEFAULT_WEB_DIST));
   app.use(apiNotFound);
   app.use(errorHandler());
 

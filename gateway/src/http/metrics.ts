@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import type { NextFunction, Request, Response } from "express";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Db } from "../../../services/shared/db";
@@ -14,6 +15,8 @@ export interface HttpMetrics {
   registry: Registry;
   /** Express middleware timing every request into http_request_duration_seconds. */
   observe: (req: Request, res: Response, next: NextFunction) => void;
+  /** Records one answered request that took `seconds` (for a middleware that times requests already). */
+  record: (req: Request, res: Response, seconds: number) => void;
 }
 
 /** Name of the route a request took, for metric labels: bounded, never the raw URL. */
@@ -103,13 +106,25 @@ export function createMetrics(deps: MetricsDeps): HttpMetrics {
     },
   });
 
+  // one child per (method, route, status): the label set is hashed once, not on every answer
+  const children = new Map<string, { observe(seconds: number): void }>();
+  const record = (req: Request, res: Response, seconds: number): void => {
+    const route = routeLabel(req, res);
+    const status = String(res.statusCode);
+    const key = `${req.method} ${route} ${status}`;
+    let child = children.get(key);
+    if (!child) {
+      child = duration.labels({ method: req.method, route, status });
+      children.set(key, child);
+    }
+    child.observe(seconds);
+  };
+
   const observe = (req: Request, res: Response, next: NextFunction): void => {
-    const end = duration.startTimer();
-    res.once("finish", () => {
-      end({ method: req.method, route: routeLabel(req, res), status: String(res.statusCode) });
-    });
+    const started = performance.now();
+    res.once("finish", () => record(req, res, (performance.now() - started) / 1000));
     next();
   };
 
-  return { registry, observe };
+  return { registry, observe, record };
 }

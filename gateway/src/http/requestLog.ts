@@ -29,12 +29,18 @@ export function redactUrl(url: string): string {
  * The access log: gives each request its id (echoed in x-request-id) and, when its answer is sent
  * or the client goes away, writes one line: `{ req: { id, method, url }, res: { statusCode },
  * responseTime }`, at error for a 5xx, warn for a 4xx or an aborted request, info otherwise. URLs
- * are redacted ({@link redactUrl}); `quietPaths` (probes) are not logged. One listener and one log
- * call per request, no logger made per request.
+ * are redacted ({@link redactUrl}); `quietPaths` (probes) are not logged. One listener per request
+ * (which also feeds `onAnswered`, the HTTP metrics), no logger made per request.
  */
-export function requestLog(options: { logger: Logger; quietPaths?: ReadonlySet<string> }): RequestHandler {
+export function requestLog(options: {
+  logger: Logger;
+  quietPaths?: ReadonlySet<string>;
+  /** also called once per answer sent (not for an aborted request), with its duration in seconds */
+  onAnswered?: (req: Request, res: Response, seconds: number) => void;
+}): RequestHandler {
   const log = options.logger;
   const quiet = options.quietPaths ?? new Set<string>();
+  const onAnswered = options.onAnswered;
   return (req: Request, res: Response, next: NextFunction) => {
     const started = performance.now();
     const id = requestIdFor(req, res);
@@ -42,21 +48,23 @@ export function requestLog(options: { logger: Logger; quietPaths?: ReadonlySet<s
     req.log = log;
     const url = req.url;
     const q = url.indexOf("?");
-    if (!quiet.has(q < 0 ? url : url.slice(0, q))) {
-      res.once("close", () => {
-        const status = res.statusCode;
-        const finished = res.writableFinished;
-        const level = status >= 500 ? "error" : status >= 400 || !finished ? "warn" : "info";
-        log[level](
-          {
-            req: { id, method: req.method, url: redactUrl(url) },
-            res: { statusCode: status },
-            responseTime: Math.round(performance.now() - started),
-          },
-          finished ? "request completed" : "request aborted",
-        );
-      });
-    }
+    const logged = !quiet.has(q < 0 ? url : url.slice(0, q));
+    res.once("close", () => {
+      const ms = performance.now() - started;
+      const finished = res.writableFinished;
+      if (finished) onAnswered?.(req, res, ms / 1000);
+      if (!logged) return;
+      const status = res.statusCode;
+      const level = status >= 500 ? "error" : status >= 400 || !finished ? "warn" : "info";
+      log[level](
+        {
+          req: { id, method: req.method, url: redactUrl(url) },
+          res: { statusCode: status },
+          responseTime: Math.round(ms),
+        },
+        finished ? "request completed" : "request aborted",
+      );
+    });
     next();
   };
 }
