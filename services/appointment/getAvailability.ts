@@ -7,7 +7,6 @@ import {
   inBusinessTime,
   LAST_SLOT_MINUTE,
   SLOT_MINUTES,
-  slotsOfBusinessDay,
 } from "../../schema/validation/appointment";
 import type { Db } from "../shared/db";
 import { AppointmentError } from "./errors";
@@ -43,19 +42,36 @@ const SLOT_LABELS = Array.from(
   },
 );
 
+const DAY_MS = 24 * 60 * 60_000;
+const SLOT_MS = SLOT_MINUTES * 60_000;
+
+/** 9:00 AM business time on `day`, as a zoned DateTime. */
+function openingOf(day: DateTime): DateTime {
+  return day.set({ hour: Math.floor(FIRST_SLOT_MINUTE / 60), minute: FIRST_SLOT_MINUTE % 60 });
+}
+
 /**
- * The UTC instants (ms) of a business day's slot starts: its 9:00 AM and then every half hour, as
- * long as the day keeps one offset through business hours (always, in Los Angeles); otherwise each
- * slot converted on its own.
+ * The UTC instant (ms) of 9:00 AM business time on each of `count` days from `first`, with a handful
+ * of zone conversions in all rather than one a day: the offset at 9:00 AM is the same every day
+ * except across a clock change, and a 62-day window holds at most one (Los Angeles changes its
+ * clocks in March and November, at 2 AM); the first day of the new offset is found by bisection.
  */
-function slotStartsOf(day: DateTime): number[] {
-  const opening = day.set({ hour: Math.floor(FIRST_SLOT_MINUTE / 60), minute: FIRST_SLOT_MINUTE % 60 });
-  const closing = day.set({ hour: Math.floor(LAST_SLOT_MINUTE / 60), minute: LAST_SLOT_MINUTE % 60 });
-  const step = SLOT_MINUTES * 60_000;
-  if (closing.toMillis() - opening.toMillis() !== (LAST_SLOT_MINUTE - FIRST_SLOT_MINUTE) * 60_000) {
-    return slotsOfBusinessDay(day.toISODate() ?? "").map((d) => d.getTime());
+function openingsOf(first: DateTime, count: number): number[] {
+  const start = openingOf(first);
+  const end = openingOf(first.plus({ days: count - 1 }));
+  let change = count;
+  if (start.offset !== end.offset) {
+    let low = 0;
+    let high = count - 1;
+    while (high - low > 1) {
+      const mid = Math.floor((low + high) / 2);
+      if (openingOf(first.plus({ days: mid })).offset === start.offset) low = mid;
+      else high = mid;
+    }
+    change = high;
   }
-  return SLOT_LABELS.map((_, k) => opening.toMillis() + k * step);
+  const shift = (start.offset - end.offset) * 60_000;
+  return Array.from({ length: count }, (_, i) => start.toMillis() + i * DAY_MS + (i >= change ? shift : 0));
 }
 
 /** The most days one availability request may cover. */
@@ -107,27 +123,30 @@ export async function getAvailability(props: {
   const held = new Map<number, number>();
   for (const a of taken) held.set(a.dateTime.getTime(), (held.get(a.dateTime.getTime()) ?? 0) + 1);
   // The rules of slotRuleViolation, applied per day rather than per slot: a business day's slots
-  // share its weekday and its UTC offset (Los Angeles changes its clocks at 2 AM, never during
-  // business hours), so one zone conversion per day gives all sixteen instants; labels are fixed.
+  // share its weekday and its UTC offset (Los Angeles changes its clocks at 2 AM, never in business
+  // hours), so each day's sixteen instants follow from its 9:00 AM, and the labels are fixed.
   const nowMs = now.getTime();
   const windowEnd = inBusinessTime(now).plus({ days: BOOKING_WINDOW_DAYS }).toMillis();
+  const openings = openingsOf(first, dayCount);
+  const firstDate = Date.UTC(first.year, first.month - 1, first.day);
   const days: AvailabilityDay[] = [];
   for (let i = 0; i < dayCount; i++) {
-    const day = first.plus({ days: i });
-    const date = day.toISODate() ?? "";
-    const starts = day.weekday > 5 ? [] : slotStartsOf(day);
+    const date = new Date(firstDate + i * DAY_MS).toISOString().slice(0, 10);
+    const weekday = ((first.weekday - 1 + i) % 7) + 1;
+    const opening = openings[i] ?? 0;
     const slots: AvailabilitySlot[] = [];
-    starts.forEach((ms, k) => {
-      if (ms <= nowMs || ms > windowEnd) return;
-      const label = SLOT_LABELS[k];
-      if (!label) return;
-      slots.push({
-        dateTime: new Date(ms).toISOString(),
-        time: label.time,
-        label: label.label,
-        taken: (held.get(ms) ?? 0) >= capacity,
+    if (weekday <= 5) {
+      SLOT_LABELS.forEach((label, k) => {
+        const ms = opening + k * SLOT_MS;
+        if (ms <= nowMs || ms > windowEnd) return;
+        slots.push({
+          dateTime: new Date(ms).toISOString(),
+          time: label.time,
+          label: label.label,
+          taken: (held.get(ms) ?? 0) >= capacity,
+        });
       });
-    });
+    }
     days.push({ date, slots });
   }
   return days;
