@@ -76,7 +76,7 @@ export async function run(): Promise<BenchReport> {
       name: "P1/P2: the signed-in user, portal against a bare server and GraphQL against REST",
       notes: [
         `${CONNECTIONS} connections (autocannon in the benchmark's process), ${ROUNDS} alternating rounds of ${SECONDS} s after a warm-up round each; medians.`,
-        "Servers in processes of their own; the portal in production mode with its info log, every worker and the relay.",
+        "Servers in processes of their own; the portal in production mode with its info log, laid out as docker-compose.yml: the gateway (relaying the outbox) apart from the services' workers.",
         "P1 goal: portal/bare req/s >= 0.60 and portal p99 <= 20 ms. P2 goal: GraphQL/REST req/s >= 0.90.",
         "Express alone runs the bare server's very work behind the portal's framework: the most the portal could reach with Express in the path.",
       ],

@@ -55,6 +55,8 @@ export async function startServer(options: {
   script: string;
   env: Record<string, string>;
   readyPath?: string;
+  /** for a process without HTTP (a worker): ready once a line of its output matches */
+  readyLine?: RegExp;
   timeoutMs?: number;
 }): Promise<ServerProcess> {
   const port = await freePort();
@@ -66,9 +68,18 @@ export async function startServer(options: {
     {
       cwd: ROOT,
       env: { ...process.env, ...options.env, PORT: String(port), HOST: "127.0.0.1" },
-      stdio: ["ignore", "ignore", "pipe"],
+      stdio: ["ignore", options.readyLine ? "pipe" : "ignore", "pipe"],
     },
   );
+  let sawReadyLine = false;
+  const readyLine = options.readyLine;
+  if (readyLine) {
+    let recent = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      recent = (recent + chunk.toString()).slice(-4000);
+      if (readyLine.test(recent)) sawReadyLine = true;
+    });
+  }
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
@@ -77,14 +88,18 @@ export async function startServer(options: {
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${options.name} exited with ${child.exitCode}: ${stderr}`);
-    try {
-      const res = await fetch(`${url}${options.readyPath ?? "/healthz"}`, {
-        signal: AbortSignal.timeout(1000),
-      });
-      await res.arrayBuffer();
-      if (res.ok) break;
-    } catch {
-      // not listening yet
+    if (readyLine) {
+      if (sawReadyLine) break;
+    } else {
+      try {
+        const res = await fetch(`${url}${options.readyPath ?? "/healthz"}`, {
+          signal: AbortSignal.timeout(1000),
+        });
+        await res.arrayBuffer();
+        if (res.ok) break;
+      } catch {
+        // not listening yet
+      }
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");

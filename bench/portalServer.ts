@@ -3,9 +3,10 @@ import { createUser, TEST_PASSWORD } from "../services/shared/testing/factories"
 import { type ServerProcess, startServer } from "./load";
 import { benchBus, benchId, benchServices, scratchDatabase, type Teardown } from "./support";
 
-// The portal as the load benchmarks meet it: `npm start`'s entry (gateway/src/main.ts) in a process
-// of its own, in production mode, on a scratch database, its own Redis prefix and its own stream,
-// with every worker and the relay running, its log at info going where a log shipper would take it.
+// The portal as the load benchmarks meet it, laid out as in production (docker-compose.yml): the
+// gateway (gateway/src/main.ts, WORKERS=none, relaying the outbox) in a process of its own and the
+// services' workers in another (services/worker.ts), in production mode, on a scratch database,
+// their own Redis prefix and stream, their info logs going where a log shipper would take them.
 
 /** A running portal and what a benchmark needs to talk to it. */
 export interface BenchPortal {
@@ -48,16 +49,21 @@ export async function startBenchPortal(cleanup: Teardown): Promise<BenchPortal> 
     PRO_APP_URL: "https://pro.esrt.example",
     ADMIN_EMAIL: `admin-${id}@bench.test`,
     ADMIN_PASSWORD: TEST_PASSWORD,
-    WORKERS: "all",
-    RELAY: "1",
   };
   const portal = await startServer({
     name: "portal",
     script: "gateway/src/main.ts",
-    env,
+    env: { ...env, WORKERS: "none", RELAY: "1" },
     readyPath: "/readyz",
   });
   cleanup.defer("stop the portal", () => portal.stop());
+  const workers = await startServer({
+    name: "workers",
+    script: "services/worker.ts",
+    env: { ...env, WORKERS: "all", RELAY: "0" },
+    readyLine: /worker started/,
+  });
+  cleanup.defer("stop the workers", () => workers.stop());
   const db = await connectPostgres(scratch.url);
   cleanup.defer("close the database", () => db.close());
 
