@@ -1,26 +1,11 @@
 import { existsSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { RedisStore } from "connect-redis";
 import type { Page } from "playwright-core";
 import { launchBrowser } from "../e2e/support/browser";
 import { FIRST_PAGE_JS_GOAL_BYTES, measurePageWeight, type PageWeight } from "../e2e/support/pageWeight";
 import { signInThroughApi } from "../e2e/support/portal";
-import { createApp } from "../gateway/src/app";
-import { connectPostgres } from "../services/shared/db";
-import { connectRedis } from "../services/shared/redis";
 import { createUser } from "../services/shared/testing/factories";
-import {
-  applyBenchConfig,
-  type BenchReport,
-  benchBus,
-  benchId,
-  benchServices,
-  type Scenario,
-  scratchDatabase,
-  teardown,
-} from "./support";
+import { type BenchReport, type Scenario, startInProcessGateway, teardown } from "./support";
 
 // P6: what the first page costs a browser. Chromium loads /auth (signed out) and /dashboard (signed
 // in) from the gateway serving the built app: as it is (it accepts brotli), accepting gzip only, and
@@ -76,51 +61,9 @@ export async function run(): Promise<BenchReport> {
   if (!existsSync(path.join(WEB_DIST, "index.html"))) {
     throw new Error(`No web build in ${WEB_DIST}: run \`make build\` first`);
   }
-  const services = await benchServices();
-  const id = benchId();
-  const bus = benchBus(id);
-  const redisPrefix = `bench:${id}:`;
   const cleanup = teardown();
   try {
-    const database = await scratchDatabase(services.databaseUrl, id);
-    cleanup.defer(`drop database ${database.name}`, () => database.drop());
-    const config = applyBenchConfig({
-      DATABASE_URL: database.url,
-      REDIS_URL: services.redisUrl,
-      NATS_URL: services.natsUrl,
-      EVENT_STREAM: bus.stream,
-      SUBJECT_PREFIX: bus.prefix,
-      REDIS_PREFIX: redisPrefix,
-    });
-    const db = await connectPostgres(database.url);
-    cleanup.defer("close database", () => db.close());
-    const redis = await connectRedis(services.redisUrl);
-    cleanup.defer("close Redis", () => redis.close());
-    cleanup.defer(`delete Redis keys ${redisPrefix}*`, async () => {
-      for await (const keys of redis.scanIterator({ MATCH: `${redisPrefix}*`, COUNT: 500 })) {
-        if (keys.length > 0) await redis.del(keys);
-      }
-    });
-    const sessionStore = new RedisStore({ client: redis, prefix: `${redisPrefix}sess:` });
-    const gateway = await createApp({
-      config,
-      db,
-      sessionStore,
-      readiness: {},
-      webDist: WEB_DIST,
-    });
-    cleanup.defer("stop GraphQL server", () => gateway.stop());
-    const server = await new Promise<Server>((resolve, reject) => {
-      const listening = gateway.app.listen(0, "127.0.0.1", (err?: Error) =>
-        err ? reject(err) : resolve(listening),
-      );
-    });
-    cleanup.defer("close HTTP server", async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
-    });
-    const { port } = server.address() as AddressInfo;
-    const base = `http://127.0.0.1:${port}`;
+    const { base, db } = await startInProcessGateway(cleanup, { webDist: WEB_DIST });
     const user = await createUser(db, { userType: "client" });
 
     const browser = await launchBrowser();

@@ -1,21 +1,5 @@
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
-import { RedisStore } from "connect-redis";
-import { createApp } from "../gateway/src/app";
-import { connectPostgres } from "../services/shared/db";
-import { connectRedis } from "../services/shared/redis";
-import {
-  applyBenchConfig,
-  type BenchReport,
-  benchBus,
-  benchId,
-  benchServices,
-  latencyMetrics,
-  type Scenario,
-  scratchDatabase,
-  teardown,
-} from "./support";
+import { type BenchReport, latencyMetrics, type Scenario, startInProcessGateway, teardown } from "./support";
 
 // Requests per second and latency of a few cheap gateway endpoints: the full middleware chain
 // (request id, pino-http, metrics, security headers, sessions, Apollo) without database work. The
@@ -114,50 +98,11 @@ async function load(
  * @throws when a backing service is missing or an endpoint answers wrongly.
  */
 export async function run(): Promise<BenchReport> {
-  const services = await benchServices();
-  const id = benchId();
-  const bus = benchBus(id);
-  const redisPrefix = `bench:${id}:`;
   const cleanup = teardown();
   try {
-    const database = await scratchDatabase(services.databaseUrl, id);
-    cleanup.defer(`drop database ${database.name}`, () => database.drop());
-    const config = applyBenchConfig({
-      DATABASE_URL: database.url,
-      REDIS_URL: services.redisUrl,
-      NATS_URL: services.natsUrl,
-      EVENT_STREAM: bus.stream,
-      SUBJECT_PREFIX: bus.prefix,
-      REDIS_PREFIX: redisPrefix,
+    const { base, config } = await startInProcessGateway(cleanup, {
+      readiness: (db) => ({ postgres: () => db.ping() }),
     });
-    const db = await connectPostgres(database.url);
-    cleanup.defer("close database", () => db.close());
-    const redis = await connectRedis(services.redisUrl);
-    cleanup.defer("close Redis", () => redis.close());
-    cleanup.defer(`delete Redis keys ${redisPrefix}*`, async () => {
-      for await (const keys of redis.scanIterator({ MATCH: `${redisPrefix}*`, COUNT: 500 })) {
-        if (keys.length > 0) await redis.del(keys);
-      }
-    });
-    const sessionStore = new RedisStore({ client: redis, prefix: `${redisPrefix}sess:` });
-    const gateway = await createApp({
-      config,
-      db,
-      sessionStore,
-      readiness: { postgres: () => db.ping() },
-    });
-    cleanup.defer("stop GraphQL server", () => gateway.stop());
-    const server = await new Promise<Server>((resolve, reject) => {
-      const listening = gateway.app.listen(0, "127.0.0.1", (err?: Error) =>
-        err ? reject(err) : resolve(listening),
-      );
-    });
-    cleanup.defer("close HTTP server", async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
-    });
-    const { port } = server.address() as AddressInfo;
-    const base = `http://127.0.0.1:${port}`;
 
     const scenarios: Scenario[] = [];
     for (const endpoint of ENDPOINTS) {

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import autocannon from "autocannon";
+import { freePort } from "../services/shared/net";
 import type { Metric } from "./support";
 
 // HTTP load of the benchmarks that compare the portal with a baseline: each server runs in a process
@@ -19,19 +19,6 @@ export interface ServerProcess {
   /** CPU time (user + system) the process has used so far, in ms (from /proc). */
   cpuMs(): number;
   stop(): Promise<void>;
-}
-
-/** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** CPU time of process `pid` in ms: utime + stime of /proc/<pid>/stat (clock ticks of 10 ms). */

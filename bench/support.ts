@@ -1,10 +1,16 @@
 import { randomBytes } from "node:crypto";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import { Client } from "pg";
+import { createApp } from "../gateway/src/app";
 import { migrateDatabase } from "../prisma/migrate";
 import { requireTestServices, type TestServices } from "../scripts/testServices";
 import { type Config, parseConfig, setConfig } from "../services/shared/config";
+import { connectPostgres, type Db } from "../services/shared/db";
+import { connectRedis } from "../services/shared/redis";
+import { createSessionStore } from "../services/shared/sessionStore";
 
 // Shared helpers of the benchmarks: result types, isolation (scratch database, own stream and
 // subject prefix) and statistics. Benchmarks run against the machine's real PostgreSQL, Redis and
@@ -191,4 +197,65 @@ export function teardown(): Teardown {
       if (errors.length > 0) throw new AggregateError(errors, errors.map((e) => e.message).join("; "));
     },
   };
+}
+
+/** A gateway of a benchmark's own, served in this process on its own database and key prefix. */
+export interface InProcessGateway {
+  base: string;
+  db: Db;
+  config: Config;
+}
+
+/**
+ * Builds the gateway (createApp) on a scratch database, this run's Redis prefix and stream, serving
+ * `webDist` when given, and listens on a free port; every step is undone by `cleanup`.
+ * @throws when a backing service is missing or the app does not start.
+ */
+export async function startInProcessGateway(
+  cleanup: Teardown,
+  options: { webDist?: string; readiness?: (db: Db) => Record<string, () => Promise<void>> } = {},
+): Promise<InProcessGateway> {
+  const services = await benchServices();
+  const id = benchId();
+  const bus = benchBus(id);
+  const redisPrefix = `bench:${id}:`;
+  const database = await scratchDatabase(services.databaseUrl, id);
+  cleanup.defer(`drop database ${database.name}`, () => database.drop());
+  const config = applyBenchConfig({
+    DATABASE_URL: database.url,
+    REDIS_URL: services.redisUrl,
+    NATS_URL: services.natsUrl,
+    EVENT_STREAM: bus.stream,
+    SUBJECT_PREFIX: bus.prefix,
+    REDIS_PREFIX: redisPrefix,
+  });
+  const db = await connectPostgres(database.url);
+  cleanup.defer("close database", () => db.close());
+  const redis = await connectRedis(services.redisUrl);
+  cleanup.defer("close Redis", () => redis.close());
+  cleanup.defer(`delete Redis keys ${redisPrefix}*`, async () => {
+    for await (const keys of redis.scanIterator({ MATCH: `${redisPrefix}*`, COUNT: 500 })) {
+      if (keys.length > 0) await redis.del(keys);
+    }
+  });
+  const gateway = await createApp({
+    config,
+    db,
+    sessionStore: createSessionStore({ redis, prefix: redisPrefix }),
+    redis,
+    readiness: options.readiness?.(db) ?? {},
+    webDist: options.webDist,
+  });
+  cleanup.defer("stop GraphQL server", () => gateway.stop());
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = gateway.app.listen(0, "127.0.0.1", (err?: Error) =>
+      err ? reject(err) : resolve(listening),
+    );
+  });
+  cleanup.defer("close HTTP server", async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
+  });
+  const { port } = server.address() as AddressInfo;
+  return { base: `http://127.0.0.1:${port}`, db, config };
 }

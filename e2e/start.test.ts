@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "../services/shared/net";
 import { scratchDatabase } from "../services/shared/testing/db";
 
 // `make start` ends in `npm run start`, i.e. this process entry. These tests run it as a real child
@@ -11,18 +11,6 @@ import { scratchDatabase } from "../services/shared/testing/db";
 const root = path.resolve(__dirname, "..");
 // the same command as `npm run start`
 const entry = ["--import", "tsx", "gateway/src/main.ts"];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-    server.once("error", reject);
-  });
-}
 
 interface Started {
   child: ChildProcess;

@@ -1,13 +1,12 @@
 import { config as loadEnvFile } from "dotenv";
 import { generatePassword } from "../prisma/seed";
 import { passwordSchema } from "../schema/validation/user";
-import { audit } from "../services/shared/audit";
 import { type Config, ConfigError, config } from "../services/shared/config";
 import { connectPostgres, type Db, openEmbedded } from "../services/shared/db";
-import { emit } from "../services/shared/events";
 import { BackingServiceError, chooseBacking } from "../services/shared/runtime";
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../services/user/commonPasswords";
 import { hashPassword } from "../services/user/passwords";
+import { storeNewPassword } from "../services/user/storeNewPassword";
 
 // `make admin-password`: sets a new password for the mainAdmin, for whoever missed the one printed
 // at the first start (or lost it). Run it on the machine that runs the portal, with its environment.
@@ -77,27 +76,15 @@ export async function setAdminPassword(props: {
   const generatedPassword = props.password === undefined ? generatePassword() : undefined;
   const hash = await hashPassword(props.password ?? generatedPassword ?? "");
   const target = admin;
-  await db.prisma.$transaction(async (tx) => {
-    await tx.user.update({
-      where: { id: target.id },
-      data: { password: hash, version: { increment: 1 }, sessionsValidAfter: new Date() },
-    });
-    await emit(
-      tx,
-      {
-        type: "user.password_changed",
-        payload: { userId: target.id, email: target.email, firstName: target.firstName, via: "admin" },
-      },
-      { actor: { kind: "system" } },
-    );
-    await audit(tx, {
-      action: "user.password_changed",
-      actorId: null,
-      targetType: "user",
-      targetId: target.id,
-      metadata: { via: "admin-password command" },
-    });
-  });
+  await db.prisma.$transaction((tx) =>
+    storeNewPassword(tx, {
+      userId: target.id,
+      hash,
+      via: "admin",
+      actor: { kind: "system" },
+      auditVia: "admin-password command",
+    }),
+  );
   return { id: target.id, username: target.username, email: target.email, generatedPassword };
 }
 

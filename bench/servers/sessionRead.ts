@@ -2,6 +2,8 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { Pool } from "pg";
 import { createClient } from "redis";
+import { permissionsOf } from "../../gateway/src/auth/permissions";
+import type { UserType } from "../../services/shared/generated/prisma/enums";
 
 // What the baselines of benchmark P1 do for GET /api/user, and no more: verify the signed session
 // cookie, read the session from Redis and roll its expiry (the 30-minute idle rule), look the user
@@ -44,25 +46,6 @@ function sessionId(req: IncomingMessage): string | null {
 
 const UNAUTHORIZED = { status: 401, body: { message: "Unauthorized - Please log in" } };
 
-const PERMISSIONS: Record<string, string[]> = {
-  mainAdmin: [
-    "manage:users",
-    "manage:config",
-    "read:all_documents",
-    "approve:documents",
-    "manage:esrt_sync",
-    "manageEmails",
-    "manage:appointments",
-  ],
-  userAdmin: [
-    "manage:users",
-    "read:all_documents",
-    "approve:documents",
-    "manage:esrt_sync",
-    "manage:appointments",
-  ],
-};
-
 /** The answer to GET /api/user for `req`: its status and JSON body. */
 export async function currentUser(req: IncomingMessage): Promise<{ status: number; body: unknown }> {
   const sid = sessionId(req);
@@ -102,7 +85,7 @@ export async function currentUser(req: IncomingMessage): Promise<{ status: numbe
       emailVerified: u.emailVerified,
       securityQuestionsSet: u.securityQuestionsSet,
       securityLevel: u.securityLevel,
-      permissions: PERMISSIONS[String(u.userType)] ?? [],
+      permissions: [...permissionsOf(u.userType as UserType)],
     },
   };
 }

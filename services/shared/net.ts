@@ -14,6 +14,19 @@ export function portAnswers(port: number, host = "127.0.0.1", timeoutMs = 500): 
   });
 }
 
+/** A TCP port on 127.0.0.1 that nothing listens on (free when asked; tests and benchmarks). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 /** A connection URL fit for logs and error messages: the password is masked. */
 export function redactUrl(url: string): string {
   try {

@@ -1,10 +1,10 @@
 import { audit } from "../shared/audit";
 import type { Db } from "../shared/db";
-import { emit } from "../shared/events";
 import type { User } from "../shared/generated/prisma/client";
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./commonPasswords";
 import { UserError } from "./errors";
 import { hashPassword, verifyPassword } from "./passwords";
+import { storeNewPassword } from "./storeNewPassword";
 
 export const CURRENT_PASSWORD_INCORRECT_MESSAGE = "Current password is incorrect";
 
@@ -42,27 +42,13 @@ export async function changePassword(props: {
     });
   }
   const hash = await hashPassword(props.newPassword);
-  return props.db.prisma.$transaction(async (tx) => {
-    const user = await tx.user.update({
-      where: { id: found.id },
-      data: { password: hash, version: { increment: 1 }, sessionsValidAfter: new Date() },
-    });
-    await emit(
-      tx,
-      {
-        type: "user.password_changed",
-        payload: { userId: user.id, email: user.email, firstName: user.firstName, via: "self" },
-      },
-      { actor: { kind: "user", userId: user.id } },
-    );
-    await audit(tx, {
-      action: "user.password_changed",
-      actorId: user.id,
-      targetType: "user",
-      targetId: user.id,
+  return props.db.prisma.$transaction((tx) =>
+    storeNewPassword(tx, {
+      userId: found.id,
+      hash,
+      via: "self",
+      actor: { kind: "user", userId: found.id },
       ip: props.ip,
-      metadata: { via: "self" },
-    });
-    return user;
-  });
+    }),
+  );
 }

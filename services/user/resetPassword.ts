@@ -1,11 +1,10 @@
-import { audit } from "../shared/audit";
 import type { Db } from "../shared/db";
-import { emit } from "../shared/events";
 import type { User } from "../shared/generated/prisma/client";
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./commonPasswords";
 import { UserError } from "./errors";
 import { consumeToken } from "./oneTimeTokens";
 import { hashPassword } from "./passwords";
+import { storeNewPassword } from "./storeNewPassword";
 
 export const INVALID_RESET_MESSAGE = "This reset link is invalid or has expired";
 
@@ -29,34 +28,14 @@ export async function resetPassword(props: {
   return props.db.prisma.$transaction(async (tx) => {
     const userId = await consumeToken(tx, { raw: props.token, purpose: "password_reset" });
     if (userId === null) throw new UserError("INVALID_RESET_TOKEN", INVALID_RESET_MESSAGE);
-    const user = await tx.user.update({
-      where: { id: userId },
-      data: {
-        password: hash,
-        resetToken: null,
-        resetTokenExpiresAt: null,
-        // following the emailed link proves the address, as the verification link would
-        emailVerified: true,
-        version: { increment: 1 },
-        sessionsValidAfter: new Date(),
-      },
-    });
-    await emit(
-      tx,
-      {
-        type: "user.password_changed",
-        payload: { userId, email: user.email, firstName: user.firstName, via: "reset" },
-      },
-      { actor: { kind: "user", userId } },
-    );
-    await audit(tx, {
-      action: "user.password_changed",
-      actorId: userId,
-      targetType: "user",
-      targetId: userId,
+    return storeNewPassword(tx, {
+      userId,
+      hash,
+      via: "reset",
+      actor: { kind: "user", userId },
       ip: props.ip,
-      metadata: { via: "reset" },
+      // following the emailed link proves the address, as the verification link would
+      also: { resetToken: null, resetTokenExpiresAt: null, emailVerified: true },
     });
-    return user;
   });
 }

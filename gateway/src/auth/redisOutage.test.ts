@@ -53,6 +53,16 @@ async function call(method: string, path: string, body?: unknown, cookie?: strin
   }
 }
 
+/** Registers a new person named `username`. */
+const register = (username: string, firstName: string, lastName: string) =>
+  call("POST", "/api/register", {
+    username,
+    email: `${username}@example.test`,
+    password: TEST_PASSWORD,
+    firstName,
+    lastName,
+  });
+
 /** A GraphQL request's answer, with the HTTP status Apollo gave it. */
 const graphql = (query: string, variables: Record<string, unknown>, cookie?: string) =>
   call("POST", "/graphql", { query, variables }, cookie);
@@ -79,17 +89,7 @@ function outageCalls(cookie: string): [string, () => Promise<Answer>][] {
           p: "Whatever-1!",
         }),
     ],
-    [
-      "register",
-      () =>
-        call("POST", "/api/register", {
-          username: name,
-          email: `${name}@example.test`,
-          password: TEST_PASSWORD,
-          firstName: "Out",
-          lastName: "Age",
-        }),
-    ],
+    ["register", () => register(name, "Out", "Age")],
     ["reset-password", () => call("POST", "/api/reset-password", { email: "someone@example.test" })],
     ["verify-email", () => call("POST", "/api/verify-email", { token: "a".repeat(43) })],
     ["logout", () => call("POST", "/api/logout", undefined, cookie)],
@@ -129,18 +129,7 @@ async function expectRecovery(): Promise<void> {
     ["GraphQL me", () => graphql("{ me { id } }", {}, cookie), 200],
     ["readyz", () => call("GET", "/readyz"), 200],
     ["reset-password", () => call("POST", "/api/reset-password", { email: "someone@example.test" }), 200],
-    [
-      "register",
-      () =>
-        call("POST", "/api/register", {
-          username: name,
-          email: `${name}@example.test`,
-          password: TEST_PASSWORD,
-          firstName: "Back",
-          lastName: "Again",
-        }),
-      201,
-    ],
+    ["register", () => register(name, "Back", "Again"), 201],
     ["logout", () => call("POST", "/api/logout", undefined, cookie), 200],
   ];
   for (const [name, run, status] of checks) {

@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Config, parseConfig } from "../../../services/shared/config";
+import { freePort } from "../../../services/shared/net";
 import { connectRedis, type RedisClient } from "../../../services/shared/redis";
 import { PortalRedisStore } from "../../../services/shared/sessionStore";
 import { testDb } from "../../../services/shared/testing/db";
@@ -60,14 +60,4 @@ export function signedSessionCookie(sid: string, secret: string): string {
 }
 
 /** A TCP port on 127.0.0.1 that nothing listens on. */
-export async function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export const closedPort = freePort;

@@ -1,6 +1,6 @@
-import net from "node:net";
 import PostalMime from "postal-mime";
 import { SMTPServer } from "smtp-server";
+import { freePort } from "../../shared/net";
 
 /** A message the test server received, parsed. */
 export interface ReceivedMail {
@@ -47,18 +47,6 @@ export interface TestSmtpOptions {
    * the message is being transferred (a connection that dies mid-send)
    */
   cutFirstDataTo?: string[];
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

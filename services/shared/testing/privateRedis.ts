@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createConnection, createServer } from "node:net";
+import { freePort, portAnswers } from "../net";
 
 /**
  * A redis-server of a test's own on a free port, so that an outage test can kill, freeze (SIGSTOP)
@@ -18,29 +18,6 @@ export interface PrivateRedis {
   start(): Promise<void>;
   /** Stops it for good. */
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function answers(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ port, host: "127.0.0.1" });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
 }
 
 async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
@@ -76,7 +53,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
       ],
       { stdio: "ignore" },
     );
-    await until(() => answers(port), "did not start");
+    await until(() => portAnswers(port), "did not start");
   };
   const kill = async () => {
     const running = child;
@@ -86,7 +63,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     running.kill("SIGCONT");
     running.kill("SIGKILL");
     await exited;
-    await until(async () => !(await answers(port)), "did not stop");
+    await until(async () => !(await portAnswers(port)), "did not stop");
   };
 
   await start();

@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
+import { freePort, portAnswers } from "../../net";
 
 /** Unique stream name and subject prefix for one test, derived from this run's EVENT_STREAM and SUBJECT_PREFIX. */
 export function uniqueBus(): { stream: string; prefix: string } {
@@ -49,29 +49,6 @@ export interface PrivateNats {
   destroy(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: "127.0.0.1", port });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
-
 /** Prepares (does not start) a private JetStream-enabled nats-server with a store in a temp dir. */
 export async function privateNats(): Promise<PrivateNats> {
   const port = await freePort();
@@ -95,7 +72,7 @@ export async function privateNats(): Promise<PrivateNats> {
           stdio: "ignore",
         },
       );
-      await waitFor(() => accepts(port), `nats-server on port ${port}`, 10_000);
+      await waitFor(() => portAnswers(port), `nats-server on port ${port}`, 10_000);
     },
     stop,
     async destroy() {
