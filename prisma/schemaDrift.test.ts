@@ -45,12 +45,12 @@ describe("schema drift", () => {
       await client.query(`
         ALTER TABLE "users" ALTER COLUMN "phone" SET NOT NULL;
         ALTER TABLE "users" ALTER COLUMN "version" SET DEFAULT 2;
-        ALTER TABLE "documents" ALTER COLUMN "fileSize" TYPE bigint;
+        ALTER TABLE "documents" ALTER COLUMN "fileSize" TYPE integer;
         ALTER TABLE "appointments" DROP COLUMN "timeZone";
         ALTER TABLE "appointments" ADD COLUMN "extra" text;
         ALTER TABLE "storage_config" ALTER COLUMN "allowedFileTypes" SET DEFAULT ARRAY['pdf']::text[];
         ALTER TYPE "UserType" ADD VALUE 'guest';
-        DROP INDEX "documents_status_idx";
+        DROP INDEX "documents_createdAt_idx";
         DROP INDEX "users_email_key";
         CREATE INDEX "users_email_key" ON "users"("email");
         DROP INDEX "appointments_live_slot_key";
@@ -65,12 +65,12 @@ describe("schema drift", () => {
         [
           "column users.phone: NOT NULL, expected nullable",
           "column users.version: default is 2 (2), expected 1",
-          "column documents.fileSize: type bigint, expected integer",
+          "column documents.fileSize: type integer, expected bigint",
           "column appointments.timeZone (Appointment.timeZone): missing",
           "column appointments.extra: not in schema.prisma",
           'column storage_config.allowedFileTypes: default is ARRAY[\'pdf\'::text] (["pdf"]), expected ["pdf","doc","docx","xls","xlsx","csv","txt","png","jpg","jpeg"]',
           "enum UserType: values (user, prospect, client, mainAdmin, userAdmin, guest), expected (user, prospect, client, mainAdmin, userAdmin)",
-          "index documents_status_idx on documents(status): missing",
+          "index documents_createdAt_idx on documents(createdAt): missing",
           "unique index users_email_key: not unique, expected unique",
           "SQL-only index appointments_live_slot_key on appointments: missing",
           "foreign key note_history_userId_fkey (NoteHistory.user): ON DELETE Restrict, expected Cascade",

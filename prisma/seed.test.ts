@@ -73,7 +73,7 @@ describe("seed", () => {
     });
     expect(await db.prisma.storageConfig.findFirst()).toMatchObject({
       storageType: "local",
-      maxFileSize: 10_000_000,
+      maxFileSize: 10_000_000n,
     });
 
     const second = await seed(db, cfg);

@@ -40,6 +40,9 @@ const uploaded = (n: number): PayloadOf<"document.uploaded"> => ({
   fileType: "pdf",
   fileSize: 1000,
   uploadedByName: "Ada Lovelace",
+  uploadedById: 1,
+  fromTeam: false,
+  version: 1,
 });
 
 async function effects(consumer: string): Promise<number> {
