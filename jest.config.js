@@ -38,9 +38,11 @@ module.exports = {
   testMatch: ["**/*.test.ts?(x)"],
   transform: { "^.+\\.tsx$": swcTsx, "^.+\\.(t|j|mj|cj)s$": swc },
   // ESM-only packages are compiled to CommonJS like our own code.
-  transformIgnorePatterns: ["/node_modules/(?!(uuid|@nats-io|@electric-sql/pglite|pglite-prisma-adapter|@tus/server|@tus/utils|srvx|@tus/file-store|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)"],
-  // The generated Prisma client imports its own files as "./x.js".
-  // file-type exports only "import" conditions: point Jest's CommonJS resolver at its Node entry.
+  transformIgnorePatterns: [
+    "/node_modules/(?!(uuid|@nats-io|@electric-sql/pglite|pglite-prisma-adapter|@tus/server|@tus/utils|srvx|@tus/file-store|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)",
+  ],
+  // The generated Prisma client imports its own files as "./x.js"; file-type exports only "import"
+  // conditions, so Jest's CommonJS resolver is pointed at its Node entry.
   moduleNameMapper: {
     "^(\\.{1,2}/.*)\\.js$": "$1",
     "^file-type$": "<rootDir>/node_modules/file-type/index.js",
