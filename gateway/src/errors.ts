@@ -38,6 +38,10 @@ export function httpStatusFor(code: AppErrorCode): number {
       return 409;
     case "PAYLOAD_TOO_LARGE":
       return 413;
+    case "UNSUPPORTED_MEDIA_TYPE":
+      return 415;
+    case "UNPROCESSABLE":
+      return 422;
     case "RATE_LIMITED":
       return 429;
     case "UNAVAILABLE":
@@ -108,6 +112,8 @@ function exposesMessage(code: AppErrorCode): boolean {
     case "NOT_FOUND":
     case "CONFLICT":
     case "PAYLOAD_TOO_LARGE":
+    case "UNSUPPORTED_MEDIA_TYPE":
+    case "UNPROCESSABLE":
     case "RATE_LIMITED":
     case "UNAVAILABLE":
       return true;

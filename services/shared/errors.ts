@@ -12,6 +12,8 @@ export const appErrorCodes = [
   "NOT_FOUND",
   "CONFLICT",
   "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "UNPROCESSABLE",
   "RATE_LIMITED",
   "UNAVAILABLE",
   "INTERNAL",
