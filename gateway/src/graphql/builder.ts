@@ -35,6 +35,7 @@ export interface BuilderTypes {
     JSON: { Input: unknown; Output: unknown };
     EmailAddress: { Input: string; Output: string };
     URL: { Input: URL; Output: URL | string };
+    SafeInt: { Input: number; Output: number | bigint };
   };
 }
 
