@@ -111,6 +111,18 @@ describe("document GraphQL permission matrix", () => {
     expect(ownList.data?.myDocuments).toMatchObject({ nodes: [{ id: doc.id }], totalCount: 1 });
     const otherList = await gql(LIST, {}, "otherClient");
     expect(otherList.data?.myDocuments).toMatchObject({ nodes: [], totalCount: 0 });
+    const filtered = await gql(
+      LIST,
+      { filter: { from: doc.createdAt.toISOString(), status: "pending", sort: "title_asc", first: 1 } },
+      "owner",
+    );
+    expect(filtered.data?.myDocuments).toMatchObject({ nodes: [{ id: doc.id }], totalCount: 1 });
+    const later = await gql(
+      LIST,
+      { filter: { from: new Date(doc.createdAt.getTime() + 1).toISOString() } },
+      "owner",
+    );
+    expect(later.data?.myDocuments).toMatchObject({ nodes: [], totalCount: 0 });
     const teamList = await gql(ALL, { filter: { userId: users.owner.id } }, "userAdmin");
     expect(teamList.data?.documents).toMatchObject({
       nodes: [{ id: doc.id, owner: { id: users.owner.id } }],
