@@ -49,6 +49,7 @@ describe("deleteDocument", () => {
     });
     await store(v1.storageKey, "%PDF-1.7 current");
     await store(oldKey, "%PDF-1.7 first");
+    expect((await (await storageForBackend(db, "local")).get(oldKey)).size).toBe("%PDF-1.7 first".length);
     await deleteDocument({
       db,
       actor: ownerOf(doc),
