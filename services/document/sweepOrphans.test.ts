@@ -55,7 +55,8 @@ describe.each(adapters)("orphan sweep: %s storage", (_name, make) => {
       await db.prisma.documentVersion.create({
         data: {
           documentId: doc.id,
-          version: 1,
+          // an earlier file of the document (the factory made the current one's row)
+          version: 2,
           fileName: "a.pdf",
           fileType: "pdf",
           fileSize: 5,
