@@ -60,6 +60,9 @@ function clientFor(settings: CloudSettings): S3Client {
   const id = fingerprint(settings);
   const cached = clients.get(id);
   if (cached) return cached;
+  // The SDK warns once per process that releases after January 2027 will need Node 22; the lockfile
+  // holds today's release, which supports the Node 20.19 this project runs on (docs/DECISIONS.md).
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
   const client = new S3Client({
     endpoint: settings.endpoint,
     region: settings.region,
