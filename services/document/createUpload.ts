@@ -71,7 +71,8 @@ export async function createUpload(props: {
 
 /** The declared Upload-Length as a number. @throws AppError BAD_REQUEST when absent or malformed. */
 function declaredLength(header: string | null): number {
-  if (header === null || !/^\d{1,16}$/.test(header)) throw new AppError("BAD_REQUEST", UPLOAD_LENGTH_REQUIRED);
+  if (header === null || !/^\d{1,16}$/.test(header))
+    throw new AppError("BAD_REQUEST", UPLOAD_LENGTH_REQUIRED);
   const size = Number(header);
   if (!Number.isSafeInteger(size)) throw new AppError("BAD_REQUEST", UPLOAD_LENGTH_REQUIRED);
   return size;
@@ -117,5 +118,5 @@ async function checkReportClient(db: Db, actor: DocumentActor, clientId: number)
     throw new AppError("FORBIDDEN", "You don't have the necessary permissions to send reports to clients.");
   }
   const client = await db.prisma.user.findUnique({ where: { id: clientId }, select: { userType: true } });
-  if (!client || client.userType !== "client") throw new AppError("NOT_FOUND", "Client not found");
+  if (client?.userType !== "client") throw new AppError("NOT_FOUND", "Client not found");
 }

@@ -1,9 +1,9 @@
 import type { Db, Tx } from "../shared/db";
 import { AppError } from "../shared/errors";
 import { logger } from "../shared/logger";
-import { type DocumentActor, canRead } from "./actor";
+import { canRead, type DocumentActor } from "./actor";
 import { storageForBackend } from "./storage";
-import { type DownloadTarget, StorageNotFoundError, type StorageBackendName } from "./storage/port";
+import { type DownloadTarget, type StorageBackendName, StorageNotFoundError } from "./storage/port";
 
 export const DOCUMENT_NOT_FOUND = "Document not found";
 export const FILE_GONE_MESSAGE = "The file is no longer available";
@@ -37,7 +37,10 @@ export async function downloadDocument(props: {
   version?: number;
 }): Promise<DocumentDownload> {
   const { db, actor, documentId } = props;
-  const document = await db.prisma.document.findUnique({ where: { id: documentId }, select: { userId: true } });
+  const document = await db.prisma.document.findUnique({
+    where: { id: documentId },
+    select: { userId: true },
+  });
   if (!document || !canRead(actor, document.userId)) throw new AppError("NOT_FOUND", DOCUMENT_NOT_FOUND);
   if (props.version !== undefined) {
     const version = await db.prisma.documentVersion.findUnique({

@@ -10,9 +10,9 @@ import { emit } from "../shared/events";
 import type { Document, Upload } from "../shared/generated/prisma/client";
 import { logger } from "../shared/logger";
 import { sniffFile } from "./sniff";
+import { removeStaged } from "./staging";
 import { newStorageKey, storageForNewUploads } from "./storage";
 import type { StorageBackendName, StoragePort } from "./storage/port";
-import { removeStaged } from "./staging";
 
 /** What the final PATCH of an upload answers (tus-js-client reads it as the last response). */
 export interface FinishedDocument {
@@ -78,7 +78,10 @@ export async function finishUpload(props: {
       return await db.prisma.$transaction((tx) => record(tx, upload, stored, props.now ?? new Date()));
     } catch (err) {
       await storage.delete(stored.key).catch((deleteErr: unknown) => {
-        logger("document.upload").warn({ err: deleteErr, key: stored.key }, "stored object left for the orphan sweep");
+        logger("document.upload").warn(
+          { err: deleteErr, key: stored.key },
+          "stored object left for the orphan sweep",
+        );
       });
       throw err;
     }
@@ -114,7 +117,10 @@ async function store(storage: StoragePort, stagedPath: string, mimeType: string)
 
 /** The uploader's "First Last". @throws AppError NOT_FOUND when the account is gone. */
 async function uploaderName(tx: Tx, userId: number): Promise<string> {
-  const user = await tx.user.findUnique({ where: { id: userId }, select: { firstName: true, lastName: true } });
+  const user = await tx.user.findUnique({
+    where: { id: userId },
+    select: { firstName: true, lastName: true },
+  });
   if (!user) throw new AppError("NOT_FOUND", "This upload no longer exists");
   return `${user.firstName} ${user.lastName}`.trim();
 }
@@ -142,9 +148,17 @@ async function record(tx: Tx, upload: Upload, stored: StoredFile, now: Date): Pr
   await tx.documentVersion.create({
     data: { documentId: document.id, version: document.version, ...file, createdAt: now },
   });
-  const action = upload.purpose === "resubmission" ? "resubmitted" : upload.purpose === "report" ? "report" : "uploaded";
+  const action =
+    upload.purpose === "resubmission" ? "resubmitted" : upload.purpose === "report" ? "report" : "uploaded";
   await tx.documentHistory.create({
-    data: { documentId: document.id, version: document.version, action, actorId: upload.userId, actorName, createdAt: now },
+    data: {
+      documentId: document.id,
+      version: document.version,
+      action,
+      actorId: upload.userId,
+      actorName,
+      createdAt: now,
+    },
   });
   const eventFields = {
     documentId: document.id,
@@ -156,7 +170,10 @@ async function record(tx: Tx, upload: Upload, stored: StoredFile, now: Date): Pr
     fileSize: stored.size,
     uploadedByName: actorName,
   };
-  const actor = { kind: upload.purpose === "report" ? ("admin" as const) : ("user" as const), userId: upload.userId };
+  const actor = {
+    kind: upload.purpose === "report" ? ("admin" as const) : ("user" as const),
+    userId: upload.userId,
+  };
   if (upload.purpose === "resubmission") {
     await emit(tx, { type: "document.resubmitted", payload: eventFields }, { actor });
   } else {
@@ -241,7 +258,8 @@ async function resubmit(tx: Tx, upload: Upload, file: FileFields, actorName: str
     SELECT "userId", status::text AS status FROM documents WHERE id = ${documentId} FOR UPDATE`;
   const current = locked[0];
   if (!current || current.userId !== upload.userId) throw new AppError("NOT_FOUND", "Document not found");
-  if (current.status !== "rejected") throw new AppError("CONFLICT", "Only a rejected document can be resubmitted");
+  if (current.status !== "rejected")
+    throw new AppError("CONFLICT", "Only a rejected document can be resubmitted");
   return tx.document.update({
     where: { id: documentId },
     data: {

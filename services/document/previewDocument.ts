@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import { PREVIEWABLE_MIME_TYPES } from "../../schema/validation/document";
 import type { Db } from "../shared/db";
 import { AppError } from "../shared/errors";
-import { type DocumentActor, canRead } from "./actor";
+import { canRead, type DocumentActor } from "./actor";
 import { DOCUMENT_NOT_FOUND, fileGone } from "./downloadDocument";
 import { storageForBackend } from "./storage";
 import { StorageNotFoundError } from "./storage/port";
@@ -31,7 +31,8 @@ export async function previewDocument(props: {
     where: { id: documentId },
     select: { userId: true, storageBackend: true, storageKey: true, fileName: true, mimeType: true },
   });
-  if (!document || !canRead(props.actor, document.userId)) throw new AppError("NOT_FOUND", DOCUMENT_NOT_FOUND);
+  if (!document || !canRead(props.actor, document.userId))
+    throw new AppError("NOT_FOUND", DOCUMENT_NOT_FOUND);
   if (!isPreviewable(document.mimeType) || document.mimeType === null) {
     throw new AppError("UNSUPPORTED_MEDIA_TYPE", NOT_PREVIEWABLE_MESSAGE);
   }
@@ -41,7 +42,8 @@ export async function previewDocument(props: {
     const { body, size } = await storage.get(document.storageKey);
     return { fileName: document.fileName, mimeType: document.mimeType, body, size };
   } catch (err) {
-    if (err instanceof StorageNotFoundError) throw fileGone(documentId, document.storageBackend, document.storageKey);
+    if (err instanceof StorageNotFoundError)
+      throw fileGone(documentId, document.storageBackend, document.storageKey);
     throw err;
   }
 }

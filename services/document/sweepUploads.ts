@@ -42,7 +42,9 @@ async function sweepStrays(db: Db, directory: string, now: Date): Promise<number
     if (err.code === "ENOENT") return [];
     throw err;
   });
-  const ids = [...new Set(names.map((n) => n.replace(/\.json$/, "")).filter((n) => UPLOAD_ID_PATTERN.test(n)))];
+  const ids = [
+    ...new Set(names.map((n) => n.replace(/\.json$/, "")).filter((n) => UPLOAD_ID_PATTERN.test(n))),
+  ];
   if (ids.length === 0) return 0;
   const known = new Set(
     (await db.prisma.upload.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((r) => r.id),
@@ -61,7 +63,14 @@ async function sweepStrays(db: Db, directory: string, now: Date): Promise<number
 
 /** The latest mtime (ms) of the files that exist among `paths`, or null when none does. */
 async function newestModification(paths: string[]): Promise<number | null> {
-  const times = await Promise.all(paths.map((p) => stat(p).then((s) => s.mtimeMs, () => null)));
+  const times = await Promise.all(
+    paths.map((p) =>
+      stat(p).then(
+        (s) => s.mtimeMs,
+        () => null,
+      ),
+    ),
+  );
   const found = times.filter((t): t is number => t !== null);
   return found.length > 0 ? Math.max(...found) : null;
 }

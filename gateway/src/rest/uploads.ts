@@ -8,7 +8,12 @@ import { createUpload } from "../../../services/document/createUpload";
 import { discardUpload } from "../../../services/document/discardUpload";
 import { findOwnUpload } from "../../../services/document/findOwnUpload";
 import { finishUpload } from "../../../services/document/finishUpload";
-import { STAGING_FOLDER, stagedFilePath, UPLOAD_ID_PATTERN, UPLOAD_TTL_MS } from "../../../services/document/staging";
+import {
+  STAGING_FOLDER,
+  stagedFilePath,
+  UPLOAD_ID_PATTERN,
+  UPLOAD_TTL_MS,
+} from "../../../services/document/staging";
 import { uploadPolicy } from "../../../services/document/storageSettings";
 import type { Config } from "../../../services/shared/config";
 import type { Db } from "../../../services/shared/db";
@@ -75,7 +80,11 @@ export function uploadsHandler(deps: { db: Db; config: Config; directory?: strin
     maxSize: async () => (await uploadPolicy(db)).maxFileSize,
     onUploadFinish: async (req, upload) => {
       try {
-        const document = await finishUpload({ db, uploadId: upload.id, stagedPath: stagedFilePath(directory, upload.id) });
+        const document = await finishUpload({
+          db,
+          uploadId: upload.id,
+          stagedPath: stagedFilePath(directory, upload.id),
+        });
         return {
           status_code: 200,
           headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
@@ -91,7 +100,8 @@ export function uploadsHandler(deps: { db: Db; config: Config; directory?: strin
       // a client sending more than it declared is cut off and its upload dropped
       if (status === 413 && req.method === "PATCH" && uploadId) {
         await discardUpload({ db, uploadId, stagedPath: stagedFilePath(directory, uploadId) }).catch(
-          (discardErr: unknown) => log.warn({ err: discardErr, uploadId }, "could not drop an oversized upload"),
+          (discardErr: unknown) =>
+            log.warn({ err: discardErr, uploadId }, "could not drop an oversized upload"),
         );
       }
       if (status >= 500) {
@@ -122,7 +132,8 @@ export function uploadsHandler(deps: { db: Db; config: Config; directory?: strin
         db,
         actor,
         uploadId,
-        uploadLength: req.get("upload-defer-length") === undefined ? (req.get("upload-length") ?? null) : null,
+        uploadLength:
+          req.get("upload-defer-length") === undefined ? (req.get("upload-length") ?? null) : null,
         metadata: decodeUploadMetadata(req.get("upload-metadata")),
       });
       return { actor, uploadId };
