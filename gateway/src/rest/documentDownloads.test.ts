@@ -1,0 +1,185 @@
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import type { Db } from "../../../services/shared/db";
+import type { User } from "../../../services/shared/generated/prisma/client";
+import { createAdmin, createUser } from "../../../services/shared/testing/factories";
+import { type FilesServer, sha256, startFilesServer, tusUpload } from "../testing/uploadHarness";
+
+// Downloads and previews of uploaded documents: who may, what the answers say to the browser,
+// the exact download count under concurrency, and a stored object that went missing.
+
+let h: FilesServer;
+let db: Db;
+
+beforeAll(async () => {
+  h = await startFilesServer();
+  db = h.db;
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+const CSV = Buffer.from("date,amount\n2025-01-01,12.50\n2025-01-02,7.25\n");
+
+interface Uploaded {
+  id: number;
+  data: Buffer;
+}
+
+async function signedIn(userType: User["userType"]): Promise<{ user: User; cookie: string }> {
+  const user =
+    userType === "mainAdmin" || userType === "userAdmin"
+      ? await createAdmin(db, { userType })
+      : await createUser(db, { userType });
+  return { user, cookie: await h.signIn(user.username) };
+}
+
+async function upload(cookie: string, data: Buffer, fileName: string): Promise<Uploaded> {
+  const outcome = await tusUpload({ server: h, cookie, data, fileName });
+  expect({ status: outcome.status, body: outcome.body }).toEqual({ status: 200, body: expect.any(String) });
+  const { document } = JSON.parse(outcome.body) as { document: { id: number } };
+  return { id: document.id, data };
+}
+
+function get(pathname: string, cookie?: string, method = "GET"): Promise<Response> {
+  return fetch(`${h.url}${pathname}`, {
+    method,
+    headers: cookie ? { Cookie: cookie } : {},
+    redirect: "manual",
+  });
+}
+
+async function count(id: number): Promise<number> {
+  return (await db.prisma.document.findUniqueOrThrow({ where: { id } })).downloadCount;
+}
+
+describe("GET /api/documents/:id/download", () => {
+  let owner: { user: User; cookie: string };
+  let doc: Uploaded;
+
+  beforeAll(async () => {
+    owner = await signedIn("client");
+    doc = await upload(owner.cookie, CSV, "ledger 2025.csv");
+  });
+
+  it("answers the owner the file as an attachment: sniffed type, nosniff, private no-store, length", async () => {
+    const before = await count(doc.id);
+    const res = await get(`/api/documents/${doc.id}/download`, owner.cookie);
+    expect(res.status).toBe(200);
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(sha256(body)).toBe(sha256(doc.data));
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="ledger 2025.csv"');
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    expect(res.headers.get("content-length")).toBe(String(doc.data.length));
+    expect(await count(doc.id)).toBe(before + 1);
+  });
+
+  it("follows the permission matrix: owner and read:all_documents get it; another client and a prospect 404; signed out 401", async () => {
+    const cases: [string, string | undefined, number][] = [
+      ["owner", owner.cookie, 200],
+      ["userAdmin", (await signedIn("userAdmin")).cookie, 200],
+      ["mainAdmin", (await signedIn("mainAdmin")).cookie, 200],
+      ["another client", (await signedIn("client")).cookie, 404],
+      ["prospect", (await signedIn("prospect")).cookie, 404],
+      ["signed out", undefined, 401],
+    ];
+    for (const [who, cookie, status] of cases) {
+      const before = await count(doc.id);
+      const res = await get(`/api/documents/${doc.id}/download`, cookie);
+      await res.arrayBuffer();
+      expect([who, res.status]).toEqual([who, status]);
+      expect([who, await count(doc.id)]).toEqual([who, status === 200 ? before + 1 : before]);
+    }
+  });
+
+  it("answers 404 for ids that name nothing, and 405 to HEAD (which must not count)", async () => {
+    for (const id of ["0", "-1", "abc", "2147483648", "1.5", "99999999"]) {
+      const res = await get(`/api/documents/${id}/download`, owner.cookie);
+      expect([id, res.status]).toEqual([id, 404]);
+    }
+    const before = await count(doc.id);
+    const head = await get(`/api/documents/${doc.id}/download`, owner.cookie, "HEAD");
+    expect(head.status).toBe(405);
+    expect(await count(doc.id)).toBe(before);
+  });
+
+  it("counts 20 concurrent downloads exactly", async () => {
+    const before = await count(doc.id);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const res = await get(`/api/documents/${doc.id}/download`, owner.cookie);
+        return { status: res.status, hash: sha256(Buffer.from(await res.arrayBuffer())) };
+      }),
+    );
+    expect(answers.every((a) => a.status === 200 && a.hash === sha256(doc.data))).toBe(true);
+    expect(await count(doc.id)).toBe(before + 20);
+  });
+
+  it("answers 404 'The file is no longer available' (not 500) when the stored object is gone, without counting", async () => {
+    const lost = await upload(owner.cookie, CSV, "lost.csv");
+    const row = await db.prisma.document.findUniqueOrThrow({ where: { id: lost.id } });
+    await rm(path.join(h.dataDir, "documents", row.storageKey ?? "none"), { force: true });
+    const res = await get(`/api/documents/${lost.id}/download`, owner.cookie);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ message: "The file is no longer available" });
+    expect(await count(lost.id)).toBe(0);
+  });
+});
+
+describe("GET /api/documents/:id/versions/:version/download", () => {
+  it("serves an existing version to those who may read the document, without counting; 404 otherwise", async () => {
+    const owner = await signedIn("client");
+    const doc = await upload(owner.cookie, CSV, "v.csv");
+    const ok = await get(`/api/documents/${doc.id}/versions/1/download`, owner.cookie);
+    expect(ok.status).toBe(200);
+    expect(sha256(Buffer.from(await ok.arrayBuffer()))).toBe(sha256(CSV));
+    expect(await count(doc.id)).toBe(0);
+    expect((await get(`/api/documents/${doc.id}/versions/2/download`, owner.cookie)).status).toBe(404);
+    expect((await get(`/api/documents/${doc.id}/versions/x/download`, owner.cookie)).status).toBe(404);
+    const other = await signedIn("client");
+    expect((await get(`/api/documents/${doc.id}/versions/1/download`, other.cookie)).status).toBe(404);
+    const admin = await signedIn("userAdmin");
+    expect((await get(`/api/documents/${doc.id}/versions/1/download`, admin.cookie)).status).toBe(200);
+  });
+});
+
+describe("GET /api/documents/:id/preview", () => {
+  it("shows an image inline under a sandbox CSP, with nosniff; does not count", async () => {
+    const owner = await signedIn("client");
+    const doc = await upload(owner.cookie, PNG, "scan.png");
+    const res = await get(`/api/documents/${doc.id}/preview`, owner.cookie);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    expect(res.headers.get("content-disposition")).toBe("inline; filename=scan.png");
+    expect(res.headers.get("content-security-policy")).toBe("sandbox");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(sha256(PNG));
+    expect(await count(doc.id)).toBe(0);
+  });
+
+  it("refuses what cannot be previewed (415) and follows the permission matrix", async () => {
+    const owner = await signedIn("client");
+    const csv = await upload(owner.cookie, CSV, "data.csv");
+    const refused = await get(`/api/documents/${csv.id}/preview`, owner.cookie);
+    expect(refused.status).toBe(415);
+    const png = await upload(owner.cookie, PNG, "scan.png");
+    const cases: [string, string | undefined, number][] = [
+      ["userAdmin", (await signedIn("userAdmin")).cookie, 200],
+      ["mainAdmin", (await signedIn("mainAdmin")).cookie, 200],
+      ["another client", (await signedIn("client")).cookie, 404],
+      ["prospect", (await signedIn("prospect")).cookie, 404],
+      ["signed out", undefined, 401],
+    ];
+    for (const [who, cookie, status] of cases) {
+      const res = await get(`/api/documents/${png.id}/preview`, cookie);
+      await res.arrayBuffer();
+      expect([who, res.status]).toEqual([who, status]);
+    }
+  });
+});
