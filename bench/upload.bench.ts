@@ -144,12 +144,12 @@ export async function run(): Promise<BenchReport> {
     await db.prisma.storageConfig.updateMany({
       data: {
         storageType: "cloud",
-        cloudEndpoint: s3.endpoint,
-        cloudRegion: s3.region,
-        cloudBucket: s3.bucket,
-        cloudForcePathStyle: true,
-        cloudAccessKeyId: s3.accessKeyId,
-        cloudSecretSealed: sealSetting(s3.secretAccessKey),
+        cloudEndpoint: s3.settings.endpoint,
+        cloudRegion: s3.settings.region,
+        cloudBucket: s3.settings.bucket,
+        cloudForcePathStyle: s3.settings.forcePathStyle,
+        cloudAccessKeyId: s3.settings.accessKeyId,
+        cloudSecretSealed: sealSetting(s3.settings.secretAccessKey),
       },
     });
     const cloud = await measure("tus → S3 (s3rver)");

@@ -1,8 +1,11 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
+import { isolatedDb } from "../../../services/document/testing/scratchDb";
 import type { Db } from "../../../services/shared/db";
 import type { User } from "../../../services/shared/generated/prisma/client";
+import { sealSetting } from "../../../services/shared/sealed";
 import { createAdmin, createUser } from "../../../services/shared/testing/factories";
+import { type RunningS3rver, startS3rver } from "../../../services/shared/testing/s3rver";
 import { type FilesServer, sha256, startFilesServer, tusUpload } from "../testing/uploadHarness";
 
 // Downloads and previews of uploaded documents: who may, what the answers say to the browser,
@@ -181,5 +184,82 @@ describe("GET /api/documents/:id/preview", () => {
       await res.arrayBuffer();
       expect([who, res.status]).toEqual([who, status]);
     }
+  });
+});
+
+describe("cloud storage (S3 on s3rver)", () => {
+  let cloud: FilesServer;
+  let isolated: { db: Db; drop(): Promise<void> };
+  let s3: RunningS3rver;
+
+  beforeAll(async () => {
+    // storage_config is read by every upload: this part changes it on a database of its own
+    isolated = await isolatedDb();
+    s3 = await startS3rver();
+    cloud = await startFilesServer({ db: isolated.db, dataDir: h.dataDir });
+  });
+  afterAll(async () => {
+    await cloud.close();
+    await s3.stop();
+    await isolated.drop();
+  });
+
+  async function useCloud(): Promise<void> {
+    const { settings } = s3;
+    await isolated.db.prisma.storageConfig.deleteMany();
+    await isolated.db.prisma.storageConfig.create({
+      data: {
+        storageType: "cloud",
+        cloudEndpoint: settings.endpoint,
+        cloudRegion: settings.region,
+        cloudBucket: settings.bucket,
+        cloudForcePathStyle: settings.forcePathStyle,
+        cloudAccessKeyId: settings.accessKeyId,
+        cloudSecretSealed: sealSetting(settings.secretAccessKey),
+      },
+    });
+  }
+
+  it("stores new uploads in S3 and answers downloads with a short-lived presigned redirect; files uploaded before the switch stay downloadable", async () => {
+    const user = await createUser(isolated.db, { userType: "client" });
+    const cookie = await cloud.signIn(user.username);
+    const upload = async (data: Buffer, fileName: string) => {
+      const outcome = await tusUpload({ server: cloud, cookie, data, fileName });
+      expect(outcome.status).toBe(200);
+      return (JSON.parse(outcome.body) as { document: { id: number } }).document.id;
+    };
+    const fetchDownload = (id: number) =>
+      fetch(`${cloud.url}/api/documents/${id}/download`, { headers: { Cookie: cookie }, redirect: "manual" });
+
+    const before = await upload(CSV, "before.csv");
+    await useCloud();
+    const after = await upload(CSV, "after.csv");
+    const png = await upload(PNG, "scan.png");
+
+    const row = await isolated.db.prisma.document.findUniqueOrThrow({ where: { id: after } });
+    expect(row.storageBackend).toBe("cloud");
+    const redirect = await fetchDownload(after);
+    expect(redirect.status).toBe(302);
+    const location = redirect.headers.get("location") ?? "";
+    expect(location.startsWith(s3.settings.endpoint)).toBe(true);
+    const expires = Number(new URL(location).searchParams.get("X-Amz-Expires"));
+    expect(expires).toBeGreaterThan(0);
+    expect(expires).toBeLessThanOrEqual(60);
+    const object = await fetch(location);
+    expect(object.status).toBe(200);
+    expect(sha256(Buffer.from(await object.arrayBuffer()))).toBe(sha256(CSV));
+    expect(
+      (await isolated.db.prisma.document.findUniqueOrThrow({ where: { id: after } })).downloadCount,
+    ).toBe(1);
+
+    const old = await fetchDownload(before);
+    expect(old.status).toBe(200);
+    expect(sha256(Buffer.from(await old.arrayBuffer()))).toBe(sha256(CSV));
+
+    // previews stream through the gateway, so the sandbox applies
+    const preview = await fetch(`${cloud.url}/api/documents/${png}/preview`, { headers: { Cookie: cookie } });
+    expect(preview.status).toBe(200);
+    expect(preview.headers.get("content-security-policy")).toBe("sandbox");
+    expect(sha256(Buffer.from(await preview.arrayBuffer()))).toBe(sha256(PNG));
   });
 });

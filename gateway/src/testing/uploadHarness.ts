@@ -31,16 +31,17 @@ export interface FilesServer {
 }
 
 /**
- * Starts the app on 127.0.0.1 with a fresh data directory, made the process-wide configuration's
- * DATA_DIR (the storage adapters read it). @throws when Redis or the database does not answer.
+ * Starts the app on 127.0.0.1 with a fresh data directory (or `dataDir`, left in place on close),
+ * made the process-wide configuration's DATA_DIR (the storage adapters read it), on this run's
+ * database (or `db`). @throws when Redis or the database does not answer.
  */
-export async function startFilesServer(): Promise<FilesServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "portal-files-"));
+export async function startFilesServer(options: { db?: Db; dataDir?: string } = {}): Promise<FilesServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), "portal-files-"));
   const config = testConfig({ DATA_DIR: dataDir });
   setConfig(config);
   const redis: RedisClient = await testRedis();
   const web = fakeWebDist();
-  const db = await testDb();
+  const db = options.db ?? (await testDb());
   const { app, stop } = await createApp({
     config,
     db,
@@ -74,7 +75,7 @@ export async function startFilesServer(): Promise<FilesServer> {
       await stop();
       redis.destroy();
       web.remove();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
