@@ -54,7 +54,7 @@ async function writeTextFile(file: string, bytes: number): Promise<void> {
   const out = createWriteStream(file);
   for (let written = 0; written < bytes; written += block.length) {
     const part = block.subarray(0, Math.min(block.length, bytes - written));
-    if (!out.write(part)) await new Promise((resolve) => out.once("drain", resolve));
+    if (!out.write(part)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
   }
   await new Promise<void>((resolve, reject) =>
     out.end((err?: Error | null) => (err ? reject(err) : resolve())),

@@ -9,6 +9,8 @@ import { createUser } from "../shared/testing/factories";
 import { finishUpload, type StoredFile } from "./finishUpload";
 import { localDocumentStorage } from "./storage";
 import { StorageNotFoundError } from "./storage/port";
+import { sweepOrphanObjects } from "./sweepOrphans";
+import { sweepExpiredUploads } from "./sweepUploads";
 
 // A crash between storing the object and committing the document: nothing becomes visible, and
 // what is left behind (the object, the staged upload) is swept.
@@ -78,6 +80,44 @@ describe("finishUpload when the transaction fails after the object was stored", 
     expect(stored).toBeDefined();
     expect(await objectExists(stored?.key ?? "")).toBe(false);
     expect(await db.prisma.document.count({ where: { userId: upload.userId } })).toBe(0);
+    expect(await db.prisma.upload.findUnique({ where: { id: upload.id } })).toBeNull();
+    expect(existsSync(upload.stagedPath)).toBe(false);
+  });
+});
+
+describe("finishUpload when the process dies after the object was stored", () => {
+  it("shows nothing, and the sweeps remove the orphan object, the upload row and the staged file", async () => {
+    const upload = await stagedUpload("text that never became a document\n");
+    let stored: StoredFile | undefined;
+    let crashed: () => void = () => undefined;
+    const reachedCrash = new Promise<void>((resolve) => {
+      crashed = resolve;
+    });
+    // the "crash": finishUpload stops for good between storing the object and its transaction
+    void finishUpload({
+      db,
+      uploadId: upload.id,
+      stagedPath: upload.stagedPath,
+      afterStore: (file) => {
+        stored = file;
+        crashed();
+        return new Promise<void>(() => undefined);
+      },
+    });
+    await reachedCrash;
+    const key = stored?.key ?? "";
+    expect(await objectExists(key)).toBe(true);
+    expect(await db.prisma.document.count({ where: { userId: upload.userId } })).toBe(0);
+    expect(await db.prisma.documentVersion.count({ where: { storageKey: key } })).toBe(0);
+
+    // an hour later the orphan sweep takes the object; a day later the upload sweep the rest
+    const storage = localDocumentStorage();
+    const soon = await sweepOrphanObjects({ db, storage, now: new Date(Date.now() + 60_000) });
+    expect(soon.removed).not.toContain(key);
+    const later = await sweepOrphanObjects({ db, storage, now: new Date(Date.now() + 2 * 3600_000) });
+    expect(later.removed).toContain(key);
+    expect(await objectExists(key)).toBe(false);
+    await sweepExpiredUploads({ db, directory: staging, now: new Date(Date.now() + 25 * 3600_000) });
     expect(await db.prisma.upload.findUnique({ where: { id: upload.id } })).toBeNull();
     expect(existsSync(upload.stagedPath)).toBe(false);
   });

@@ -1,5 +1,6 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
+import { fixtures } from "../../../services/document/testing/fixtures";
 import { isolatedDb } from "../../../services/document/testing/scratchDb";
 import type { Db } from "../../../services/shared/db";
 import type { User } from "../../../services/shared/generated/prisma/client";
@@ -22,11 +23,9 @@ afterAll(async () => {
   await h.close();
 });
 
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  "base64",
-);
-const CSV = Buffer.from("date,amount\n2025-01-01,12.50\n2025-01-02,7.25\n");
+const PNG = fixtures.png();
+const PDF = fixtures.pdf();
+const CSV = fixtures.csv();
 
 interface Uploaded {
   id: number;
@@ -153,24 +152,33 @@ describe("GET /api/documents/:id/versions/:version/download", () => {
 });
 
 describe("GET /api/documents/:id/preview", () => {
-  it("shows an image inline under a sandbox CSP, with nosniff; does not count", async () => {
+  it.each([
+    ["scan.png", PNG, "image/png"],
+    ["statement.pdf", PDF, "application/pdf"],
+  ])("shows %s inline under a sandbox CSP, with nosniff; does not count", async (fileName, data, type) => {
     const owner = await signedIn("client");
-    const doc = await upload(owner.cookie, PNG, "scan.png");
+    const doc = await upload(owner.cookie, data, fileName);
     const res = await get(`/api/documents/${doc.id}/preview`, owner.cookie);
     expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("image/png");
-    expect(res.headers.get("content-disposition")).toBe("inline; filename=scan.png");
+    expect(res.headers.get("content-type")).toBe(type);
+    expect(res.headers.get("content-disposition")).toBe(`inline; filename=${fileName}`);
     expect(res.headers.get("content-security-policy")).toBe("sandbox");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(sha256(PNG));
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+    expect(sha256(Buffer.from(await res.arrayBuffer()))).toBe(sha256(data));
     expect(await count(doc.id)).toBe(0);
   });
 
   it("refuses what cannot be previewed (415) and follows the permission matrix", async () => {
     const owner = await signedIn("client");
-    const csv = await upload(owner.cookie, CSV, "data.csv");
-    const refused = await get(`/api/documents/${csv.id}/preview`, owner.cookie);
-    expect(refused.status).toBe(415);
+    for (const [fileName, data] of [
+      ["data.csv", CSV],
+      ["contract.docx", fixtures.docx()],
+    ] as const) {
+      const doc = await upload(owner.cookie, data, fileName);
+      const refused = await get(`/api/documents/${doc.id}/preview`, owner.cookie);
+      expect([fileName, refused.status]).toEqual([fileName, 415]);
+    }
     const png = await upload(owner.cookie, PNG, "scan.png");
     const cases: [string, string | undefined, number][] = [
       ["userAdmin", (await signedIn("userAdmin")).cookie, 200],

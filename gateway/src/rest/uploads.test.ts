@@ -7,6 +7,7 @@ import {
   fileTooLargeMessage,
   typeNotAllowedMessage,
 } from "../../../schema/validation/document";
+import { fixtures } from "../../../services/document/testing/fixtures";
 import type { Db } from "../../../services/shared/db";
 import type { User } from "../../../services/shared/generated/prisma/client";
 import { createAdmin, createUser } from "../../../services/shared/testing/factories";
@@ -324,8 +325,9 @@ function dispositionName(header: string): string {
   expect(header).toMatch(/^attachment;/);
   const extended = /filename\*=UTF-8''([^;]+)/.exec(header);
   if (extended?.[1]) return decodeURIComponent(extended[1]);
-  const plain = /filename="?([^";]*)"?/.exec(header);
-  return plain?.[1] ?? "";
+  const quoted = /filename="((?:[^"\\]|\\.)*)"/.exec(header);
+  if (quoted?.[1] !== undefined) return quoted[1].replace(/\\(.)/g, "$1");
+  return /filename=([^;]*)/.exec(header)?.[1] ?? "";
 }
 
 describe("finishing an upload", () => {
@@ -403,6 +405,45 @@ describe("finishing an upload", () => {
     expect(await db.prisma.document.count({ where: { userId: user.id } })).toBe(0);
   });
 
+  it.each([
+    ["a Windows program named .pdf", "invoice.pdf", fixtures.exe],
+    ["a Linux program named .pdf", "invoice.pdf", fixtures.elf],
+    ["an HTML page named .pdf", "invoice.pdf", fixtures.html],
+    ["a zip that is not Office Open XML named .docx", "contract.docx", fixtures.fakeDocx],
+    ["a text with NUL bytes named .txt", "notes.txt", fixtures.txtWithNul],
+    ["a PNG named .jpg", "photo.jpg", fixtures.png],
+  ])("refuses %s (422, a message saying why), keeping nothing", async (_what, fileName, make) => {
+    const { user, cookie } = await client();
+    const outcome = await tusUpload({ server: h, cookie, data: make(), fileName });
+    expect(outcome.status).toBe(422);
+    expect(outcome.body.length).toBeGreaterThan(10);
+    expect(outcome.body).not.toMatch(/\/tmp|at .*\.ts|Error:/);
+    const id = outcome.uploadUrl?.split("/").pop() ?? "";
+    expect(stagingFiles().filter((f) => f.startsWith(id))).toEqual([]);
+    expect(await db.prisma.upload.count({ where: { userId: user.id } })).toBe(0);
+    expect(await db.prisma.document.count({ where: { userId: user.id } })).toBe(0);
+  });
+
+  it("accepts genuine files of each allowed kind, recording the sniffed type", async () => {
+    const { cookie } = await client();
+    for (const [fileName, data, mimeType] of [
+      ["statement.pdf", fixtures.pdf(), "application/pdf"],
+      ["scan.png", fixtures.png(), "image/png"],
+      ["photo.jpeg", fixtures.jpeg(), "image/jpeg"],
+      [
+        "contract.docx",
+        fixtures.docx(),
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      ],
+      ["sheet.xlsx", fixtures.xlsx(), "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
+      ["ledger.csv", fixtures.csv(), "text/csv"],
+    ] as const) {
+      const { document } = answerOf(await tusUpload({ server: h, cookie, data, fileName }));
+      const row = await db.prisma.document.findUniqueOrThrow({ where: { id: document.id } });
+      expect([fileName, row.mimeType]).toEqual([fileName, mimeType]);
+    }
+  });
+
   it("resumes an interrupted upload from the offset HEAD answers, ending byte-identical", async () => {
     const { user, cookie } = await client();
     const data = Buffer.concat([text(700_000, "first"), text(700_000, "second"), text(200_000, "third")]);
@@ -439,23 +480,27 @@ describe("finishing an upload", () => {
   it("keeps odd file names safe: last segment only, invisible characters dropped, NFC, stored under a generated key, sent back per RFC 6266", async () => {
     const { cookie } = await client();
     const names: [string, string][] = [
-      ["../../etc/passwd.txt", "passwd.txt"],
-      ["C:\\Users\\me\\report.txt", "report.txt"],
-      ["invoice\u202Etxt.exe.txt", "invoicetxt.exe.txt"],
-      ["📄 résumé.txt", "📄 résumé.txt"],
-      ["Re\u0301sume\u0301.txt", "Résumé.txt"],
+      ["../../etc/passwd.pdf", "passwd.pdf"],
+      ["C:\\Users\\me\\report.pdf", "report.pdf"],
+      ["invoice\u202Efdp.exe.pdf", "invoicefdp.exe.pdf"],
+      ["📄 résumé.pdf", "📄 résumé.pdf"],
+      ["Re\u0301sume\u0301.pdf", "Résumé.pdf"],
+      ['quote"s;\r\nX-Evil: 1.pdf', 'quote"s;X-Evil: 1.pdf'],
     ];
     for (const [sent, kept] of names) {
-      const { document } = answerOf(await tusUpload({ server: h, cookie, data: text(100), fileName: sent }));
+      const { document } = answerOf(
+        await tusUpload({ server: h, cookie, data: fixtures.pdf(), fileName: sent }),
+      );
       expect(document.fileName).toBe(kept);
       const row = await db.prisma.document.findUniqueOrThrow({ where: { id: document.id } });
       expect(row.storageKey).toMatch(/^[A-Za-z0-9/_-]+$/);
       const got = await download(cookie, document.id);
       expect(got.status).toBe(200);
       expect(dispositionName(got.headers.get("content-disposition") ?? "")).toBe(kept);
+      expect(got.headers.get("x-evil")).toBeNull();
     }
     expect(existsSync(path.join(h.dataDir, "etc"))).toBe(false);
-    expect(existsSync(path.join(h.dataDir, "..", "etc", "passwd.txt"))).toBe(false);
+    expect(existsSync(path.join(h.dataDir, "..", "etc", "passwd.pdf"))).toBe(false);
   });
 });
 
