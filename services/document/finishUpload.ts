@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { Transform } from "node:stream";
 import type { KnownFileType } from "../../schema/validation/document";
 import { audit } from "../shared/audit";
 import type { Db, Tx } from "../shared/db";
@@ -66,13 +65,16 @@ export async function finishUpload(props: {
   try {
     const upload = await db.prisma.upload.findUnique({ where: { id: props.uploadId } });
     if (!upload) throw new AppError("NOT_FOUND", "This upload no longer exists");
+    // the hash is read beside the sniff (both from the page cache), not in the store's pipeline
+    const hashing = hashFile(props.stagedPath);
+    hashing.catch(() => undefined);
     const sniffed = await sniffFile(props.stagedPath, upload.fileType as KnownFileType);
     if (!sniffed.ok) {
       await db.prisma.upload.deleteMany({ where: { id: upload.id } });
       throw new AppError("UNPROCESSABLE", sniffed.message);
     }
     const storage = await storageForNewUploads(db);
-    const stored = await store(storage, props.stagedPath, sniffed.mimeType);
+    const stored = await store(storage, props.stagedPath, sniffed.mimeType, hashing);
     try {
       await props.afterStore?.(stored);
       return await db.prisma.$transaction((tx) => record(tx, upload, stored, props.now ?? new Date()));
@@ -94,25 +96,29 @@ export async function finishUpload(props: {
   }
 }
 
-/** Streams the staged file into `storage` under a new key, hashing it on the way. */
-async function store(storage: StoragePort, stagedPath: string, mimeType: string): Promise<StoredFile> {
+/** The hex sha256 of a file, streamed. */
+async function hashFile(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/** Streams the staged file into `storage` under a new key; `hashing` is its sha256 being computed. */
+async function store(
+  storage: StoragePort,
+  stagedPath: string,
+  mimeType: string,
+  hashing: Promise<string>,
+): Promise<StoredFile> {
   const { size } = await stat(stagedPath);
   const key = newStorageKey();
-  const hash = createHash("sha256");
   const source = createReadStream(stagedPath);
-  const tap = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      hash.update(chunk);
-      callback(null, chunk);
-    },
-  });
-  source.once("error", (err) => tap.destroy(err));
   try {
-    await storage.put(key, source.pipe(tap), { size, contentType: mimeType });
+    await storage.put(key, source, { size, contentType: mimeType });
   } finally {
     source.destroy();
   }
-  return { backend: storage.backend, key, size, sha256: hash.digest("hex"), mimeType };
+  return { backend: storage.backend, key, size, sha256: await hashing, mimeType };
 }
 
 /** The uploader's "First Last". @throws AppError NOT_FOUND when the account is gone. */
