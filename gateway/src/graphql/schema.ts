@@ -10,6 +10,7 @@ import "./types/userAccount";
 import "./types/permissionCheck";
 import "./types/branding";
 import "./types/appointment";
+import "./types/storage";
 
 /** The portal's GraphQL schema, built once from the type files imported above. */
 export const schema = builder.toSchema();
