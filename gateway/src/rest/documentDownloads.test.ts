@@ -212,7 +212,7 @@ describe("cloud storage (S3 on s3rver)", () => {
     await isolated.drop();
   });
 
-  async function useCloud(): Promise<void> {
+  async function switchToCloud(): Promise<void> {
     const { settings } = s3;
     await isolated.db.prisma.storageConfig.deleteMany();
     await isolated.db.prisma.storageConfig.create({
@@ -240,7 +240,7 @@ describe("cloud storage (S3 on s3rver)", () => {
       fetch(`${cloud.url}/api/documents/${id}/download`, { headers: { Cookie: cookie }, redirect: "manual" });
 
     const before = await upload(CSV, "before.csv");
-    await useCloud();
+    await switchToCloud();
     const after = await upload(CSV, "after.csv");
     const png = await upload(PNG, "scan.png");
 
