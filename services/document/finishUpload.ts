@@ -8,6 +8,7 @@ import { AppError } from "../shared/errors";
 import { emit } from "../shared/events";
 import type { Document, Upload } from "../shared/generated/prisma/client";
 import { logger } from "../shared/logger";
+import type { Inspection } from "./inspectingStore";
 import { sniffFile } from "./sniff";
 import { removeStaged } from "./staging";
 import { newStorageKey, storageForNewUploads } from "./storage";
@@ -58,6 +59,8 @@ export async function finishUpload(props: {
   /** the staged bytes (DATA_DIR/uploads/<id>) */
   stagedPath: string;
   now?: Date;
+  /** the sha256 and text check computed while the bytes arrived, when every byte passed this process */
+  inspection?: Inspection;
   /** runs between storing the object and the transaction (tests: a crash at that point) */
   afterStore?: (stored: StoredFile) => Promise<void>;
 }): Promise<FinishedDocument> {
@@ -65,10 +68,12 @@ export async function finishUpload(props: {
   try {
     const upload = await db.prisma.upload.findUnique({ where: { id: props.uploadId } });
     if (!upload) throw new AppError("NOT_FOUND", "This upload no longer exists");
-    // the hash is read beside the sniff (both from the page cache), not in the store's pipeline
-    const hashing = hashFile(props.stagedPath);
+    // without an inspection the hash is read beside the sniff (both from the page cache)
+    const hashing = props.inspection ? Promise.resolve(props.inspection.sha256) : hashFile(props.stagedPath);
     hashing.catch(() => undefined);
-    const sniffed = await sniffFile(props.stagedPath, upload.fileType as KnownFileType);
+    const sniffed = await sniffFile(props.stagedPath, upload.fileType as KnownFileType, {
+      textVerdict: props.inspection?.textVerdict,
+    });
     if (!sniffed.ok) {
       await db.prisma.upload.deleteMany({ where: { id: upload.id } });
       throw new AppError("UNPROCESSABLE", sniffed.message);
@@ -103,7 +108,10 @@ async function hashFile(file: string): Promise<string> {
   return hash.digest("hex");
 }
 
-/** Streams the staged file into `storage` under a new key; `hashing` is its sha256 being computed. */
+/**
+ * Hands the staged file to `storage` under a new key (the local store moves it into place); `hashing`
+ * is its sha256, which is settled before the file moves.
+ */
 async function store(
   storage: StoragePort,
   stagedPath: string,
@@ -112,13 +120,9 @@ async function store(
 ): Promise<StoredFile> {
   const { size } = await stat(stagedPath);
   const key = newStorageKey();
-  const source = createReadStream(stagedPath);
-  try {
-    await storage.put(key, source, { size, contentType: mimeType });
-  } finally {
-    source.destroy();
-  }
-  return { backend: storage.backend, key, size, sha256: await hashing, mimeType };
+  const sha256 = await hashing;
+  await storage.putFile(key, stagedPath, { size, contentType: mimeType });
+  return { backend: storage.backend, key, size, sha256, mimeType };
 }
 
 /** The uploader's "First Last". @throws AppError NOT_FOUND when the account is gone. */

@@ -150,36 +150,71 @@ function sniffPackage(type: KnownFileType, detected: Detected, head: Buffer): Sn
   return refuse(type, describe(detected, head));
 }
 
-/** Streams the whole file: valid UTF-8 all through, and no NUL byte. */
+/** What the text check found: nothing wrong, a NUL byte, or bytes that are not UTF-8. */
+export type TextVerdict = "ok" | "nul" | "utf8";
+
+/**
+ * The text check fed chunk by chunk (valid UTF-8 all through, no NUL byte), so it can run while the
+ * bytes arrive (the upload's file store) or over a file read once.
+ */
+export class TextCheck {
+  private readonly decoder = new TextDecoder("utf-8", { fatal: true });
+  private problem: TextVerdict = "ok";
+
+  /** Checks the next bytes; once a problem is found the rest is ignored. */
+  update(chunk: Uint8Array): void {
+    if (this.problem !== "ok") return;
+    if (chunk.includes(0)) this.problem = "nul";
+    else if (!this.decodes(chunk)) this.problem = "utf8";
+  }
+
+  /** The verdict after the last chunk (a sequence cut inside a character is not UTF-8). */
+  finish(): TextVerdict {
+    if (this.problem === "ok" && !this.decodes()) this.problem = "utf8";
+    return this.problem;
+  }
+
+  /** Whether a problem was already found (the rest need not be read). */
+  get failed(): boolean {
+    return this.problem !== "ok";
+  }
+
+  private decodes(chunk?: Uint8Array): boolean {
+    try {
+      if (chunk) this.decoder.decode(chunk, { stream: true });
+      else this.decoder.decode();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** Streams the whole file through a {@link TextCheck}. */
+async function checkTextFile(filePath: string): Promise<TextVerdict> {
+  const check = new TextCheck();
+  const stream = createReadStream(filePath, { highWaterMark: 256 * 1024 });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      check.update(chunk);
+      if (check.failed) break;
+    }
+  } finally {
+    stream.destroy();
+  }
+  return check.finish();
+}
+
+/** Valid UTF-8 all through and no NUL byte (`verdict` when the bytes were already checked). */
 async function sniffText(
   filePath: string,
   type: KnownFileType,
   detected: Detected,
   head: Buffer,
+  verdict: TextVerdict | undefined,
 ): Promise<SniffResult> {
   if (detected) return refuse(type, describe(detected, head));
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  const decodes = (chunk?: Buffer): boolean => {
-    try {
-      if (chunk) decoder.decode(chunk, { stream: true });
-      else decoder.decode();
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  let problem: "nul" | "utf8" | undefined;
-  const stream = createReadStream(filePath, { highWaterMark: 64 * 1024 });
-  try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      if (chunk.includes(0)) problem = "nul";
-      else if (!decodes(chunk)) problem = "utf8";
-      if (problem) break;
-    }
-    if (!problem && !decodes()) problem = "utf8";
-  } finally {
-    stream.destroy();
-  }
+  const problem = verdict ?? (await checkTextFile(filePath));
   if (problem === "nul")
     return { ok: false, message: "The text file contains NUL bytes: it is not plain text" };
   if (problem === "utf8") return { ok: false, message: "The text file is not valid UTF-8 text" };
@@ -190,16 +225,21 @@ async function sniffText(
  * Whether the file at `filePath` really is of the type its extension names: its sniffed content
  * type, or a message saying why not. Reads only what the check needs (a PDF's first and last bytes;
  * the signature and zip directory entries of a binary format), except text, which is streamed
- * through the UTF-8 check without being held in memory.
+ * through the UTF-8 check without being held in memory, unless `textVerdict` says what a
+ * {@link TextCheck} fed with every byte of the file found.
  * @throws when the file cannot be read.
  */
-export async function sniffFile(filePath: string, extension: KnownFileType): Promise<SniffResult> {
+export async function sniffFile(
+  filePath: string,
+  extension: KnownFileType,
+  options: { textVerdict?: TextVerdict } = {},
+): Promise<SniffResult> {
   const head = await readRange(filePath, HEAD_BYTES);
   if (head.length === 0) return { ok: false, message: DOCUMENT_MESSAGES.emptyFile };
   const detected: Detected = await fileTypeFromFile(filePath);
 
   if (extension === "pdf") return sniffPdf(filePath, detected, head);
-  if (TEXT.includes(extension)) return sniffText(filePath, extension, detected, head);
+  if (TEXT.includes(extension)) return sniffText(filePath, extension, detected, head, options.textVerdict);
   if (OOXML.includes(extension) || ODF.includes(extension)) return sniffPackage(extension, detected, head);
   if (OLE.includes(extension)) {
     if (detected?.ext === "cfb") return { ok: true, mimeType: KNOWN_FILE_TYPES[extension] };

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { FileStore } from "@tus/file-store";
 import { Server } from "@tus/server";
 import type { NextFunction, Request, Response } from "express";
 import type { DocumentActor } from "../../../services/document/actor";
@@ -8,6 +7,7 @@ import { createUpload } from "../../../services/document/createUpload";
 import { discardUpload } from "../../../services/document/discardUpload";
 import { findOwnUpload } from "../../../services/document/findOwnUpload";
 import { finishUpload } from "../../../services/document/finishUpload";
+import { InspectingFileStore } from "../../../services/document/inspectingStore";
 import {
   STAGING_FOLDER,
   stagedFilePath,
@@ -65,10 +65,11 @@ export function uploadsHandler(deps: { db: Db; config: Config; directory?: strin
     return node ? state.get(node) : undefined;
   };
 
+  const datastore = new InspectingFileStore({ directory, expirationPeriodInMilliseconds: UPLOAD_TTL_MS });
   const tus = new Server({
     path: UPLOADS_PATH,
     relativeLocation: true,
-    datastore: new FileStore({ directory, expirationPeriodInMilliseconds: UPLOAD_TTL_MS }),
+    datastore,
     // same-origin only: no CORS headers for any other origin
     allowedOrigins: () => false,
     // the id the guard made (and recorded) for this creation
@@ -84,6 +85,8 @@ export function uploadsHandler(deps: { db: Db; config: Config; directory?: strin
           db,
           uploadId: upload.id,
           stagedPath: stagedFilePath(directory, upload.id),
+          inspection:
+            upload.size === undefined ? undefined : datastore.takeInspection(upload.id, upload.size),
         });
         return {
           status_code: 200,

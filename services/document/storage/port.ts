@@ -26,6 +26,12 @@ export interface StoragePort {
    * Resolves once the object is durable. @throws on any storage failure (nothing left behind).
    */
   put(key: string, body: Readable, props: { size: number; contentType: string }): Promise<void>;
+  /**
+   * Stores the local file at `filePath` under `key`, consuming it: the local adapter moves it into
+   * place when it is on the same file system (no copy), the cloud adapter uploads and deletes it.
+   * Resolves once the object is durable. @throws as put(); the file is left where it was.
+   */
+  putFile(key: string, filePath: string, props: { size: number; contentType: string }): Promise<void>;
   /** A stream of the object's bytes. @throws StorageNotFoundError when there is no such object. */
   get(key: string): Promise<{ body: Readable; size: number }>;
   /**

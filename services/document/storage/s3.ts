@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { unlink } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import {
   DeleteObjectCommand,
@@ -113,6 +115,16 @@ export function createS3Storage(settings: CloudSettings, options: S3StorageOptio
         leavePartsOnError: false,
       });
       await upload.done();
+    },
+
+    async putFile(key, filePath, props) {
+      const body = createReadStream(filePath);
+      try {
+        await this.put(key, body, props);
+      } finally {
+        body.destroy();
+      }
+      await unlink(filePath).catch(() => undefined);
     },
 
     async get(key) {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -112,6 +112,23 @@ describe.each(adapters)("storage port: %s adapter", (name, make) => {
     const hash = createHash("sha256");
     for await (const chunk of body) hash.update(chunk);
     expect(hash.digest("hex")).toBe(source.digest());
+  });
+
+  it("takes in a local file (a finished upload) byte-identical, consuming it", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "storage-putfile-"));
+    try {
+      const staged = path.join(dir, "staged");
+      const data = randomBytes(3 * MiB);
+      await writeFile(staged, data);
+      const key = newStorageKey();
+      await storage.putFile(key, staged, { size: data.length, contentType: "application/pdf" });
+      const { body, size } = await storage.get(key);
+      expect(size).toBe(data.length);
+      expect(sha256(await readAll(body))).toBe(sha256(data));
+      expect(await readdir(dir)).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("keeps nothing when the body fails half way", async () => {
