@@ -9,6 +9,7 @@ import { emit } from "../shared/events";
 import type { Document, Upload } from "../shared/generated/prisma/client";
 import { logger } from "../shared/logger";
 import type { Inspection } from "./inspectingStore";
+import { documentFileUrl } from "./present";
 import { sniffFile } from "./sniff";
 import { removeStaged } from "./staging";
 import { newStorageKey, storageForNewUploads } from "./storage";
@@ -34,11 +35,6 @@ export interface StoredFile {
   size: number;
   sha256: string;
   mimeType: string;
-}
-
-/** The portal path a document's current file downloads from (its fileUrl). */
-export function documentFileUrl(documentId: number): string {
-  return `/api/documents/${documentId}/download`;
 }
 
 /**

@@ -4,6 +4,7 @@ import { MAX_DB_ID, text } from "../../schema/validation/primitives";
 import type { Db } from "../shared/db";
 import { AppError } from "../shared/errors";
 import type { Prisma } from "../shared/generated/prisma/client";
+import { parse } from "../shared/validation";
 import type { DocumentActor } from "./actor";
 import { DOCUMENT_INCLUDE, type DocumentView, presentDocument } from "./present";
 
@@ -127,19 +128,6 @@ function orderBy(sort: DocumentSortName): Prisma.DocumentOrderByWithRelationInpu
     : [{ title: direction }, { id: direction }];
 }
 
-function parseFilter(input: unknown): DocumentFilter {
-  const parsed = documentFilterSchema.safeParse(input ?? {});
-  if (parsed.success) return parsed.data;
-  const errors: Record<string, string[]> = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "_";
-    errors[field] = [...(errors[field] ?? []), issue.message];
-  }
-  throw new AppError("VALIDATION_FAILED", parsed.error.issues[0]?.message ?? "Invalid filter", {
-    details: { errors },
-  });
-}
-
 /**
  * One page of documents. `scope` "mine": the actor's own documents, reports from the team included
  * (client-only: client, mainAdmin, userAdmin); "all": every client's (read:all_documents). The
@@ -159,7 +147,7 @@ export async function listDocuments(props: {
   const { actor, scope } = props;
   if (scope === "mine" && !actor.isClient) throw new AppError("FORBIDDEN", LIST_MESSAGES.forbiddenMine);
   if (scope === "all" && !actor.readAll) throw new AppError("FORBIDDEN", LIST_MESSAGES.forbiddenAll);
-  const filter = parseFilter(props.filter);
+  const filter = parse(documentFilterSchema, props.filter);
   if (scope === "mine" && filter.userId !== undefined && filter.userId !== actor.id) {
     throw new AppError("VALIDATION_FAILED", LIST_MESSAGES.userIdMine);
   }

@@ -1,18 +1,13 @@
 import type { Readable } from "node:stream";
-import { PREVIEWABLE_MIME_TYPES } from "../../schema/validation/document";
 import type { Db } from "../shared/db";
 import { AppError } from "../shared/errors";
 import { canRead, type DocumentActor } from "./actor";
 import { DOCUMENT_NOT_FOUND, fileGone } from "./downloadDocument";
+import { isPreviewable } from "./present";
 import { storageForBackend } from "./storage";
 import { StorageNotFoundError } from "./storage/port";
 
 export const NOT_PREVIEWABLE_MESSAGE = "Only PDF documents and images can be previewed";
-
-/** Whether a sniffed content type may be shown inline. */
-export function isPreviewable(mimeType: string | null): boolean {
-  return mimeType !== null && (PREVIEWABLE_MIME_TYPES as readonly string[]).includes(mimeType);
-}
 
 /**
  * The current file of a document for an inline preview: only when its sniffed type is PDF or an

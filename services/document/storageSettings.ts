@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
-import type { z } from "zod";
 import {
   DEFAULT_ALLOWED_FILE_TYPES,
   DEFAULT_MAX_FILE_SIZE,
@@ -14,6 +13,7 @@ import type { Db } from "../shared/db";
 import { AppError } from "../shared/errors";
 import type { StorageConfig } from "../shared/generated/prisma/client";
 import { sealSetting, unsealSetting } from "../shared/sealed";
+import { parse } from "../shared/validation";
 import type { DocumentActor } from "./actor";
 import {
   type CloudSettings,
@@ -90,23 +90,6 @@ async function settingsRow(db: Db): Promise<StorageConfig> {
   return (await loadStorageConfig(db)) ?? db.prisma.storageConfig.create({ data: {} });
 }
 
-/**
- * Parses input with a shared schema.
- * @throws AppError VALIDATION_FAILED: the first issue's message; details.errors field → messages.
- */
-function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input ?? {});
-  if (result.success) return result.data;
-  const errors: Record<string, string[]> = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "_";
-    errors[field] = [...(errors[field] ?? []), issue.message];
-  }
-  throw new AppError("VALIDATION_FAILED", result.error.issues[0]?.message ?? "Invalid input", {
-    details: { errors },
-  });
-}
-
 function secretRequired(): AppError {
   return new AppError("VALIDATION_FAILED", DOCUMENT_MESSAGES.secretRequired, {
     details: { errors: { cloudSecretAccessKey: [DOCUMENT_MESSAGES.secretRequired] } },
@@ -131,7 +114,7 @@ export async function updateStorageSettings(props: {
   input: unknown;
   ip?: string | null;
 }): Promise<StorageSettingsView> {
-  const input = parseInput(storageSettingsSchema, props.input);
+  const input = parse(storageSettingsSchema, props.input);
   const newSecret = input.cloudSecretAccessKey;
   const sealed = newSecret ? sealSetting(newSecret) : undefined;
   const current = await settingsRow(props.db);
@@ -209,7 +192,7 @@ export async function testStorageConnection(props: {
   deadlineMs?: number;
 }): Promise<StorageTestResult> {
   const deadlineMs = props.deadlineMs ?? TEST_DEADLINE_MS;
-  const input = parseInput(storageSettingsSchema, props.input);
+  const input = parse(storageSettingsSchema, props.input);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   let storage: StoragePort;

@@ -1,6 +1,4 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import type { z } from "zod";
-import { AppError } from "../../../services/shared/errors";
 import { normalizeError } from "../errors";
 
 /**
@@ -20,19 +18,5 @@ export function handle(fn: (req: Request, res: Response) => Promise<void>): Requ
   };
 }
 
-/**
- * Parses a request body (or params) with one of the shared zod schemas.
- * @throws AppError VALIDATION_FAILED: message the first issue's, details.errors field → messages.
- */
-export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value ?? {});
-  if (result.success) return result.data;
-  const errors: Record<string, string[]> = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path.length > 0 ? issue.path.map(String).join(".") : "_";
-    errors[field] = [...(errors[field] ?? []), issue.message];
-  }
-  throw new AppError("VALIDATION_FAILED", result.error.issues[0]?.message ?? "Invalid input", {
-    details: { errors },
-  });
-}
+/** The shared parser of input (services/shared/validation.ts), as the REST shims and resolvers use it. */
+export { parse } from "../../../services/shared/validation";
