@@ -10,7 +10,7 @@ WEB_OUT      := web/dist/index.html
 GRAPHIQL_OUT := gateway/graphiql/dist/index.html
 WEB_SOURCES  := $(shell find web/src web/index.html web/vite.config.ts web/public -type f 2>/dev/null | grep -v '/generated/')
 
-.PHONY: help start dev test test-only lint format codegen db-migrate db-seed admin-password build bench ci-env clean
+.PHONY: help start dev test test-only lint format codegen db-migrate db-seed admin-password build bench ci-env clean s3
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -69,6 +69,9 @@ db-seed: $(PRISMA_OUT) ## Seed defaults and the first admin (idempotent)
 
 admin-password: $(PRISMA_OUT) ## Set a new mainAdmin password: printed, or ADMIN_PASSWORD; ends their sessions
 	npm run --silent admin:password
+
+s3: $(NPM_STAMP) ## An S3-protocol server (s3rver) on :4569 to try cloud storage beside `make start`
+	npm run --silent s3:dev
 
 bench: build ci-env ## Run the benchmarks in bench/
 	npm run --silent bench

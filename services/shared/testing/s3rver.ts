@@ -31,14 +31,18 @@ export interface RunningS3rver {
 }
 
 /**
- * Starts s3rver on 127.0.0.1 with one bucket and its default credentials (S3RVER/S3RVER). `stop()`
- * closes it and removes its directory.
+ * Starts s3rver on 127.0.0.1 with one bucket and its default credentials (S3RVER/S3RVER), on a free
+ * port in a temporary directory unless `port` and `directory` are given (`make s3`). `stop()` closes
+ * it and removes a temporary directory.
  * @throws when the server cannot start.
  */
-export async function startS3rver(): Promise<RunningS3rver> {
+export async function startS3rver(
+  options: { port?: number; directory?: string } = {},
+): Promise<RunningS3rver> {
   const S3rver = require("s3rver") as S3rverConstructor;
-  const directory = await mkdtemp(path.join(os.tmpdir(), "s3rver-"));
-  const port = await freePort();
+  const temporary = options.directory === undefined;
+  const directory = options.directory ?? (await mkdtemp(path.join(os.tmpdir(), "s3rver-")));
+  const port = options.port ?? (await freePort());
   const server = new S3rver({
     port,
     address: "127.0.0.1",
@@ -62,7 +66,7 @@ export async function startS3rver(): Promise<RunningS3rver> {
       if (stopped) return;
       stopped = true;
       await server.close();
-      await rm(directory, { recursive: true, force: true });
+      if (temporary) await rm(directory, { recursive: true, force: true });
     },
   };
 }
