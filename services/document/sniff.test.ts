@@ -1,6 +1,7 @@
 import { open } from "node:fs/promises";
+import fc from "fast-check";
 import { DOCUMENT_MESSAGES, KNOWN_FILE_TYPE_NAMES, KNOWN_FILE_TYPES } from "../../schema/validation/document";
-import { sniffFile } from "./sniff";
+import { sniffFile, TextCheck, type TextVerdict } from "./sniff";
 import { fixtures, genuineFixture, removeFixtureFiles, writeFixture } from "./testing/fixtures";
 
 afterAll(removeFixtureFiles);
@@ -149,5 +150,68 @@ describe("sniffFile", () => {
     const started = Date.now();
     expect(await sniffFile(file, "pdf")).toEqual({ ok: true, mimeType: "application/pdf" });
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
+
+describe("TextCheck (the streamed UTF-8 check)", () => {
+  /** The reference verdict: the WHATWG decoder in fatal mode over the whole input at once. */
+  function reference(bytes: Uint8Array): TextVerdict {
+    if (bytes.includes(0)) return "nul";
+    try {
+      new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      return "ok";
+    } catch {
+      return "utf8";
+    }
+  }
+
+  // text with accents, CJK and emoji, sometimes with a byte changed, cut into arbitrary pieces
+  const inputs = fc
+    .tuple(
+      fc.string({ unit: "binary", maxLength: 200 }),
+      fc.option(fc.tuple(fc.nat(), fc.integer({ min: 1, max: 255 }))),
+      fc.array(fc.nat({ max: 600 }), { maxLength: 8 }),
+    )
+    .map(([text, mutation, cuts]) => {
+      const bytes = Buffer.from(text.replaceAll("\u0000", ""), "utf8");
+      if (mutation && bytes.length > 0) bytes[mutation[0] % bytes.length] = mutation[1];
+      const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+      const pieces: Buffer[] = [];
+      let from = 0;
+      for (const point of [...points, bytes.length]) {
+        pieces.push(bytes.subarray(from, point));
+        from = point;
+      }
+      return { bytes, pieces };
+    });
+
+  it("agrees with a fatal TextDecoder over the whole input, however the bytes are cut", () => {
+    fc.assert(
+      fc.property(inputs, ({ bytes, pieces }) => {
+        const check = new TextCheck();
+        for (const piece of pieces) check.update(piece);
+        expect(check.finish()).toBe(reference(bytes));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("refuses a character cut off at the very end and one split across pieces that goes wrong", () => {
+    const euro = Buffer.from("€", "utf8"); // e2 82 ac
+    const cutShort = new TextCheck();
+    cutShort.update(Buffer.from("Total 12"));
+    cutShort.update(euro.subarray(0, 2));
+    expect(cutShort.finish()).toBe("utf8");
+
+    const split = new TextCheck();
+    split.update(euro.subarray(0, 1));
+    split.update(euro.subarray(1, 2));
+    split.update(euro.subarray(2));
+    expect(split.finish()).toBe("ok");
+
+    const broken = new TextCheck();
+    broken.update(euro.subarray(0, 2));
+    broken.update(Buffer.from("A"));
+    expect(broken.finish()).toBe("utf8");
   });
 });

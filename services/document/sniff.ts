@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { fileTypeFromFile } from "file-type";
@@ -155,22 +156,45 @@ export type TextVerdict = "ok" | "nul" | "utf8";
 
 /**
  * The text check fed chunk by chunk (valid UTF-8 all through, no NUL byte), so it can run while the
- * bytes arrive (the upload's file store) or over a file read once.
+ * bytes arrive (the upload's file store) or over a file read once. Node's `isUtf8` (simdutf) checks
+ * each chunk; a character cut by a chunk's end is carried over to the next one.
  */
 export class TextCheck {
-  private readonly decoder = new TextDecoder("utf-8", { fatal: true });
   private problem: TextVerdict = "ok";
+  /** the start of a character the last chunk ended inside of (at most 3 bytes) */
+  private carry: Buffer = Buffer.alloc(0);
 
   /** Checks the next bytes; once a problem is found the rest is ignored. */
   update(chunk: Uint8Array): void {
     if (this.problem !== "ok") return;
-    if (chunk.includes(0)) this.problem = "nul";
-    else if (!this.decodes(chunk)) this.problem = "utf8";
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (bytes.includes(0)) {
+      this.problem = "nul";
+      return;
+    }
+    let start = 0;
+    if (this.carry.length > 0) {
+      // complete the cut character with the first bytes of this chunk
+      const need = sequenceLength(this.carry[0] ?? 0) - this.carry.length;
+      if (bytes.length < need) {
+        this.carry = Buffer.concat([this.carry, bytes]);
+        return;
+      }
+      if (!isUtf8(Buffer.concat([this.carry, bytes.subarray(0, need)]))) {
+        this.problem = "utf8";
+        return;
+      }
+      start = need;
+      this.carry = Buffer.alloc(0);
+    }
+    const end = cutCharacterStart(bytes, start);
+    if (!isUtf8(bytes.subarray(start, end))) this.problem = "utf8";
+    else if (end < bytes.length) this.carry = Buffer.from(bytes.subarray(end));
   }
 
   /** The verdict after the last chunk (a sequence cut inside a character is not UTF-8). */
   finish(): TextVerdict {
-    if (this.problem === "ok" && !this.decodes()) this.problem = "utf8";
+    if (this.problem === "ok" && this.carry.length > 0) this.problem = "utf8";
     return this.problem;
   }
 
@@ -178,16 +202,27 @@ export class TextCheck {
   get failed(): boolean {
     return this.problem !== "ok";
   }
+}
 
-  private decodes(chunk?: Uint8Array): boolean {
-    try {
-      if (chunk) this.decoder.decode(chunk, { stream: true });
-      else this.decoder.decode();
-      return true;
-    } catch {
-      return false;
-    }
+/** How many bytes the UTF-8 sequence led by `lead` has (1 for anything that leads no sequence). */
+function sequenceLength(lead: number): number {
+  if (lead >= 0xf0 && lead <= 0xf7) return 4;
+  if (lead >= 0xe0) return lead <= 0xef ? 3 : 1;
+  if (lead >= 0xc0) return 2;
+  return 1;
+}
+
+/**
+ * Where a character cut by the end of `bytes` begins (so `bytes.length` when none is): a lead byte
+ * among the last three whose sequence runs past the end.
+ */
+function cutCharacterStart(bytes: Buffer, from: number): number {
+  for (let i = bytes.length - 1; i >= Math.max(from, bytes.length - 3); i--) {
+    const byte = bytes[i] ?? 0;
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: look further back
+    return byte >= 0xc0 && bytes.length - i < sequenceLength(byte) ? i : bytes.length;
   }
+  return bytes.length;
 }
 
 /** Streams the whole file through a {@link TextCheck}. */
