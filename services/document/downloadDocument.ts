@@ -3,7 +3,12 @@ import { AppError } from "../shared/errors";
 import { logger } from "../shared/logger";
 import { canRead, type DocumentActor } from "./actor";
 import { storageForBackend } from "./storage";
-import { type DownloadTarget, type StorageBackendName, StorageNotFoundError } from "./storage/port";
+import {
+  type DownloadTarget,
+  type StorageBackendName,
+  StorageNotFoundError,
+  type StoragePort,
+} from "./storage/port";
 
 export const DOCUMENT_NOT_FOUND = "Document not found";
 export const FILE_GONE_MESSAGE = "The file is no longer available";
@@ -39,7 +44,7 @@ export async function downloadDocument(props: {
   const { db, actor, documentId } = props;
   const document = await db.prisma.document.findUnique({
     where: { id: documentId },
-    select: { userId: true },
+    select: { userId: true, storageBackend: true },
   });
   if (!document || !canRead(actor, document.userId)) throw new AppError("NOT_FOUND", DOCUMENT_NOT_FOUND);
   if (props.version !== undefined) {
@@ -47,9 +52,18 @@ export async function downloadDocument(props: {
       where: { documentId_version: { documentId, version: props.version } },
     });
     if (!version) throw new AppError("NOT_FOUND", "Version not found");
-    return open(db, documentId, version);
+    return open(await storageForBackend(db, version.storageBackend), documentId, version);
   }
-  return db.prisma.$transaction(async (tx) => open(db, documentId, await countDownload(tx, documentId)));
+  // the store is resolved before the transaction: it may read the settings, which must not wait for
+  // the transaction's own connection (the embedded database has only one)
+  const storage = await storageForBackend(db, document.storageBackend);
+  return db.prisma.$transaction(async (tx) => {
+    const row = await countDownload(tx, documentId);
+    if (row.storageBackend !== storage.backend) {
+      throw new AppError("CONFLICT", "The document changed while it was being downloaded. Please try again.");
+    }
+    return open(storage, documentId, row);
+  });
 }
 
 /** Adds one to the document's downloadCount and answers where its file is (row locked until commit). */
@@ -64,11 +78,10 @@ async function countDownload(tx: Tx, documentId: number): Promise<StoredFileRow>
 }
 
 /** How to serve a stored file. @throws AppError NOT_FOUND when it has no stored object. */
-async function open(db: Db, documentId: number, row: StoredFileRow): Promise<DocumentDownload> {
+async function open(storage: StoragePort, documentId: number, row: StoredFileRow): Promise<DocumentDownload> {
   const mimeType = row.mimeType ?? "application/octet-stream";
   if (!row.storageKey) throw fileGone(documentId, row.storageBackend, null);
   try {
-    const storage = await storageForBackend(db, row.storageBackend);
     const target = await storage.download(row.storageKey, { fileName: row.fileName, contentType: mimeType });
     return { fileName: row.fileName, mimeType, target };
   } catch (err) {
