@@ -10,6 +10,7 @@ interface ComposeService {
   build?: unknown;
   command?: string[];
   environment?: Record<string, string>;
+  volumes?: string[];
 }
 
 describe("docker-compose.yml", () => {
@@ -52,6 +53,14 @@ describe("docker-compose.yml", () => {
       expect(service.command?.at(-1)).toBe(svc);
       expect(service.environment?.WORKERS).toBe(svc);
       expect(fs.existsSync(path.join(root, "services", svc))).toBe(true);
+    }
+  });
+
+  it("gives the gateway (which receives uploads) and the document worker (which sweeps them) one data volume", () => {
+    const dataDir = compose.services.gateway?.environment?.DATA_DIR;
+    expect(dataDir).toBe("/app/data");
+    for (const name of ["gateway", "document-worker"]) {
+      expect(compose.services[name]?.volumes).toContain(`documents:${dataDir}`);
     }
   });
 
