@@ -316,13 +316,7 @@ function ReviewQueue() {
             />
           ) : (
             <div className="documents-table-scroll">
-              <HTMLTable
-                compact
-                striped
-                interactive
-                className="documents-table review-table"
-                aria-label="Documents"
-              >
+              <HTMLTable compact striped className="documents-table review-table" aria-label="Documents">
                 <thead>
                   <tr>
                     <th>

@@ -160,6 +160,13 @@ function StorageForm({ settings }: { settings: StorageSettingsFieldsFragment }) 
     }
   });
 
+  // Blueprint's inputs take the DOM ref as inputRef (their ref is the component)
+  const bind = (
+    name: "cloudEndpoint" | "cloudRegion" | "cloudBucket" | "cloudAccessKeyId" | "cloudSecretAccessKey",
+  ) => {
+    const { ref, ...rest } = form.register(name);
+    return { ...rest, inputRef: ref };
+  };
   const fieldError = (message: string | undefined) => ({
     intent: message ? Intent.DANGER : Intent.NONE,
     helperText: message,
@@ -282,17 +289,13 @@ function StorageForm({ settings }: { settings: StorageSettingsFieldsFragment }) 
               labelFor={ids.endpoint}
               {...fieldError(errors.cloudEndpoint?.message)}
             >
-              <InputGroup
-                id={ids.endpoint}
-                placeholder="https://s3.example.com"
-                {...form.register("cloudEndpoint")}
-              />
+              <InputGroup id={ids.endpoint} placeholder="https://s3.example.com" {...bind("cloudEndpoint")} />
             </FormGroup>
             <FormGroup label="Region" labelFor={ids.region} {...fieldError(errors.cloudRegion?.message)}>
-              <InputGroup id={ids.region} placeholder="us-east-1" {...form.register("cloudRegion")} />
+              <InputGroup id={ids.region} placeholder="us-east-1" {...bind("cloudRegion")} />
             </FormGroup>
             <FormGroup label="Bucket" labelFor={ids.bucket} {...fieldError(errors.cloudBucket?.message)}>
-              <InputGroup id={ids.bucket} {...form.register("cloudBucket")} />
+              <InputGroup id={ids.bucket} {...bind("cloudBucket")} />
             </FormGroup>
             <Controller
               control={form.control}
@@ -311,7 +314,7 @@ function StorageForm({ settings }: { settings: StorageSettingsFieldsFragment }) 
               labelFor={ids.key}
               {...fieldError(errors.cloudAccessKeyId?.message)}
             >
-              <InputGroup id={ids.key} autoComplete="off" {...form.register("cloudAccessKeyId")} />
+              <InputGroup id={ids.key} autoComplete="off" {...bind("cloudAccessKeyId")} />
             </FormGroup>
             <FormGroup
               label="Secret access key"
@@ -327,7 +330,7 @@ function StorageForm({ settings }: { settings: StorageSettingsFieldsFragment }) 
                 type="password"
                 autoComplete="new-password"
                 placeholder={settings.cloudSecretSet ? "Stored — leave empty to keep" : undefined}
-                {...form.register("cloudSecretAccessKey")}
+                {...bind("cloudSecretAccessKey")}
               />
             </FormGroup>
             <Button

@@ -79,6 +79,8 @@ export function RejectDialog({
     defaultValues: { reason: "" },
   });
   const reason = form.watch("reason") ?? "";
+  // Blueprint's TextArea takes the DOM ref as inputRef (its ref is the component)
+  const { ref: reasonRef, ...reasonField } = form.register("reason");
   const problem = form.formState.errors.reason?.message;
   const submit = form.handleSubmit(async ({ reason: text }) => {
     try {
@@ -114,7 +116,8 @@ export function RejectDialog({
               rows={4}
               autoFocus
               intent={problem ? Intent.DANGER : Intent.NONE}
-              {...form.register("reason")}
+              {...reasonField}
+              inputRef={reasonRef}
               onKeyDown={(e) => {
                 if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) void submit();
               }}
