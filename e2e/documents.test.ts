@@ -1,0 +1,255 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import type { Page } from "playwright-core";
+import type { User } from "../services/shared/generated/prisma/client";
+import { createAdmin, createUser, uniqueSuffix } from "../services/shared/testing/factories";
+import { waitForToast } from "./support/portal";
+import { browserSuite } from "./support/suite";
+
+// Documents in the browser (issue 9): a client drops two files on /documents and sees both finish
+// as Pending; an administrator rejects one with a reason and approves the other; the client reads
+// the reason and resubmits, the administrator approves; the client downloads and the count rises;
+// an administrator sends a report the client finds under "From the team"; the storage settings
+// refuse an empty type list and 999,999 bytes; a prospect is sent to /prospect-landing.
+
+const suite = browserSuite();
+const { signedIn } = suite;
+
+/** A small well-formed PDF (header, objects, cross-reference table, trailer), `note` making it unique. */
+function tinyPdf(note: string): Buffer {
+  const objects = [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>",
+  ];
+  let body = `%PDF-1.4\n% ${note}\n`;
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(Buffer.byteLength(body));
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(body);
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, "0")} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, "latin1");
+}
+
+/** A 1×1 PNG. */
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+/** The client's card of the document titled `title` in the list named `list`. */
+const cardOf = (page: Page, title: string, list = "Your documents") =>
+  page
+    .getByRole("list", { name: list })
+    .locator(".documents-card")
+    .filter({ has: page.getByText(title, { exact: true }) });
+
+/** Opens the review queue narrowed to one client's documents (the status view stays as asked). */
+async function queueOf(page: Page, client: User): Promise<void> {
+  await page.goto(`${suite.server().url}/admin/documentation`);
+  await page.getByRole("heading", { level: 1, name: "Documentation" }).waitFor();
+  const filters = page.getByRole("form", { name: "Filter documents" });
+  await filters.getByLabel("Find client").fill(client.email);
+  await filters.getByLabel("Client", { exact: true }).selectOption(String(client.id));
+}
+
+/** The queue's row of the document titled `title`. */
+const rowOf = (page: Page, title: string) =>
+  page.getByRole("table", { name: "Documents" }).locator("tbody tr").filter({ hasText: title });
+
+/** Selects the document titled `title` in the queue; the panel beside the list shows it. */
+async function select(page: Page, title: string) {
+  await rowOf(page, title).getByRole("button", { name: title, exact: true }).click();
+  const panel = page.getByRole("region", { name: "Selected document" });
+  await panel.getByRole("heading", { name: title }).waitFor();
+  return panel;
+}
+
+describe("documents in the browser", () => {
+  jest.setTimeout(120_000);
+
+  it("takes two dropped files through review, rejection, resubmission, approval and download", async () => {
+    const suffix = uniqueSuffix();
+    const client = await createUser(suite.db(), {
+      userType: "client",
+      firstName: "Cleo",
+      lastName: `Files${suffix}`,
+    });
+    const admin = await createAdmin(suite.db(), { firstName: "Rita", lastName: "Reviewer" });
+    const returnPdf = tinyPdf(`tax return ${suffix}`);
+
+    // the client picks two files at once; each is titled from its name and uploads to Pending
+    const page = await signedIn(client, "/documents");
+    await page.getByRole("heading", { level: 1, name: "Documents" }).waitFor();
+    await page.getByRole("heading", { name: "No documents yet" }).waitFor();
+    await page.getByLabel("Choose files to upload").setInputFiles([
+      { name: "Tax return 2031.pdf", mimeType: "application/pdf", buffer: returnPdf },
+      { name: "Receipt.png", mimeType: "image/png", buffer: PNG },
+    ]);
+    const uploads = page.getByRole("list", { name: "Files to upload" });
+    await expect(uploads.getByLabel("Title").nth(0).inputValue()).resolves.toBe("Tax return 2031");
+    await expect(uploads.getByLabel("Title").nth(1).inputValue()).resolves.toBe("Receipt");
+    await uploads.getByLabel("Description (optional)").nth(0).fill("Signed copy");
+    await page.getByRole("button", { name: "Upload all (2)" }).click();
+    for (const name of ["Tax return 2031.pdf", "Receipt.png"]) {
+      await page
+        .locator(`[data-upload-file="${name}"]`)
+        .getByText(/Uploaded$/)
+        .waitFor();
+    }
+    await cardOf(page, "Tax return 2031").getByText("Pending").waitFor();
+    await cardOf(page, "Receipt").getByText("Pending").waitFor();
+    await cardOf(page, "Tax return 2031").getByText("Signed copy").waitFor();
+
+    // the administrator rejects the receipt with a reason and approves the return
+    const review = await signedIn(admin, "/admin/documentation");
+    await queueOf(review, client);
+    await rowOf(review, "Receipt").getByText("Pending").waitFor();
+    await rowOf(review, "Tax return 2031").getByText("Pending").waitFor();
+    let panel = await select(review, "Receipt");
+    await panel.getByRole("img", { name: "Preview of Receipt" }).waitFor();
+    await panel.getByRole("button", { name: "Reject…" }).click();
+    const rejectDialog = review.getByRole("dialog", { name: "Reject document" });
+    await rejectDialog.getByRole("button", { name: "Reject document" }).click();
+    await rejectDialog.getByText("Please give a reason for the rejection").waitFor();
+    await rejectDialog
+      .getByLabel("Reason (the client reads it)")
+      .fill("The receipt is cut off at the bottom");
+    await rejectDialog.getByRole("button", { name: "Reject document" }).click();
+    await waitForToast(review, /^Document rejected /);
+    panel = await select(review, "Tax return 2031");
+    await panel.getByRole("button", { name: "Approve", exact: true }).click();
+    await waitForToast(review, /^Document approved /);
+    // a decided document is no longer pending: the default view (pending) has neither
+    await review.getByRole("heading", { name: "Nothing to review" }).waitFor();
+
+    // the client reads the reason and sends a corrected file; the receipt is pending again
+    await page.reload();
+    const receipt = cardOf(page, "Receipt");
+    await receipt.getByText("Rejected", { exact: true }).waitFor();
+    await receipt.getByText("The receipt is cut off at the bottom").waitFor();
+    await cardOf(page, "Tax return 2031").getByText("Approved", { exact: true }).waitFor();
+    await receipt.getByRole("button", { name: "Resubmit Receipt" }).click();
+    const resubmit = page.getByRole("dialog", { name: "Resubmit Receipt" });
+    await resubmit.getByLabel("New file for Receipt").setInputFiles({
+      name: "Receipt full.png",
+      mimeType: "image/png",
+      buffer: PNG,
+    });
+    await resubmit.getByRole("button", { name: "Upload Receipt full.png" }).click();
+    await waitForToast(page, /^Document resubmitted /);
+    await receipt.getByText("Pending").waitFor();
+    await receipt.getByText(/version 2/).waitFor();
+
+    // the administrator approves the resubmission; its history shows both versions and each decision
+    await queueOf(review, client);
+    panel = await select(review, "Receipt");
+    await panel.getByRole("list", { name: "History of Receipt" }).getByText("Resubmitted").waitFor();
+    await expect(
+      panel.getByRole("table", { name: "Versions of Receipt" }).locator("tbody tr").count(),
+    ).resolves.toBe(2);
+    await panel.getByRole("button", { name: "Approve", exact: true }).click();
+    await waitForToast(review, /^Document approved /);
+
+    // the client downloads the return: the same bytes, and the count rises by one
+    await page.reload();
+    const taxReturn = cardOf(page, "Tax return 2031");
+    await taxReturn.getByText(/0 downloads/).waitFor();
+    await cardOf(page, "Receipt").getByText("Approved", { exact: true }).waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      taxReturn.getByRole("button", { name: "Download Tax return 2031" }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe("Tax return 2031.pdf");
+    const path = await download.path();
+    expect(sha256(await readFile(path))).toBe(sha256(returnPdf));
+    await taxReturn.getByText(/1 download\b/).waitFor();
+    const stored = await suite.db().prisma.document.findFirstOrThrow({
+      where: { userId: client.id, title: "Tax return 2031" },
+    });
+    expect(stored.downloadCount).toBe(1);
+  });
+
+  it("delivers a report an administrator sends to the client's 'From the team'", async () => {
+    const suffix = uniqueSuffix();
+    const client = await createUser(suite.db(), {
+      userType: "client",
+      firstName: "Rhea",
+      lastName: `Port${suffix}`,
+    });
+    const admin = await createAdmin(suite.db(), { firstName: "Sam", lastName: "Sender" });
+
+    const review = await signedIn(admin, "/admin/documentation");
+    await review.getByRole("button", { name: "Send a report to a client" }).click();
+    const dialog = review.getByRole("dialog", { name: "Send a report to a client" });
+    await dialog.getByLabel("Find client").fill(client.email);
+    await dialog.getByLabel("Client", { exact: true }).selectOption(String(client.id));
+    await dialog.getByLabel("Choose the report's file").setInputFiles({
+      name: "Quarterly report.pdf",
+      mimeType: "application/pdf",
+      buffer: tinyPdf(`report ${suffix}`),
+    });
+    await expect(dialog.getByLabel("Title").inputValue()).resolves.toBe("Quarterly report");
+    await dialog.getByRole("button", { name: "Upload Quarterly report.pdf" }).click();
+    await waitForToast(review, /^Report sent /);
+
+    const page = await signedIn(client, "/documents");
+    const report = cardOf(page, "Quarterly report", "From the team");
+    await report.getByText("Approved", { exact: true }).waitFor();
+    await report.getByText(/by Sam Sender/).waitFor();
+    // a report is not among the client's own documents
+    await page.getByRole("heading", { name: "No documents yet" }).waitFor();
+  });
+
+  it("refuses an empty type list and 999,999 bytes in the storage settings, in the form and on the server", async () => {
+    const admin = await createAdmin(suite.db());
+    const page = await signedIn(admin, "/admin/storage");
+    const form = page.getByRole("form", { name: "Storage settings" });
+    await form.waitFor();
+    const before = await suite.db().prisma.storageConfig.findFirst();
+
+    await form.getByRole("button", { name: "Clear selected items" }).click();
+    await form.getByText("At least one file type must be allowed").waitFor();
+    await form.getByLabel("Maximum file size (MB)").fill("0.999999");
+    await form.getByText("Maximum file size must be at least 1,000,000 bytes").waitFor();
+    await form.getByRole("button", { name: "Save settings" }).click();
+    await form.getByText("At least one file type must be allowed").waitFor();
+    // nothing was sent: the stored settings are as they were
+    await expect(page.getByText("Storage settings saved").count()).resolves.toBe(0);
+    const after = await suite.db().prisma.storageConfig.findFirst();
+    expect(after?.maxFileSize).toEqual(before?.maxFileSize);
+    expect(after?.allowedFileTypes).toEqual(before?.allowedFileTypes);
+
+    // the server refuses the same values on its own
+    const answer = await page.request.post(`${suite.server().url}/graphql`, {
+      headers: { Origin: suite.server().url },
+      data: {
+        query: `mutation { updateStorageSettings(input: { storageType: local, maxFileSize: 999999, allowedFileTypes: ["pdf"] }) {
+          __typename ... on AppError { message } } }`,
+      },
+    });
+    const body = (await answer.json()) as {
+      data?: { updateStorageSettings?: { __typename: string; message?: string } };
+    };
+    expect(body.data?.updateStorageSettings).toEqual({
+      __typename: "AppError",
+      message: expect.stringContaining("Maximum file size must be at least 1,000,000 bytes"),
+    });
+  });
+
+  it("sends a prospect opening /documents to /prospect-landing with the 'Access Restricted' toast", async () => {
+    const prospect = await createUser(suite.db(), { userType: "prospect" });
+    const page = await signedIn(prospect, "/documents");
+    await page.waitForURL(`${suite.server().url}/prospect-landing`);
+    await waitForToast(
+      page,
+      "Access Restricted This feature is only available to clients. Please contact your administrator for assistance.",
+    );
+  });
+});
