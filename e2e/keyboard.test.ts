@@ -1,5 +1,12 @@
 import type { Page } from "playwright-core";
-import { TEST_PASSWORD, uniqueSuffix } from "../services/shared/testing/factories";
+import {
+  createAdmin,
+  createDocument,
+  createUser,
+  TEST_PASSWORD,
+  uniqueSuffix,
+} from "../services/shared/testing/factories";
+import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // WCAG 2.1.1 Keyboard: a person with only a keyboard opens the Register tab of /auth, registers,
@@ -105,5 +112,48 @@ describe("the portal by keyboard alone", () => {
     await expect(focused(page)).resolves.toMatchObject({ role: "tab", text: "Welcome" });
     await page.keyboard.press("Space");
     await expect(selectedTab(page)).resolves.toBe("Welcome");
+  });
+});
+
+describe("documents by keyboard alone", () => {
+  jest.setTimeout(90_000);
+
+  it("lets a reviewer open a document, reject it with a reason and leave dialogs with Escape", async () => {
+    const client = await createUser(suite.db(), { userType: "client" });
+    const doc = await createDocument(suite.db(), { userId: client.id, title: `Keyboard ${uniqueSuffix()}` });
+    const page = await suite.signedIn(await createAdmin(suite.db()), "/admin/documentation");
+    await page.getByRole("heading", { level: 1, name: "Documentation" }).waitFor();
+    await page.getByRole("button", { name: doc.title, exact: true }).waitFor();
+
+    await tabUntil(page, (at) => at.tag === "button" && at.text === doc.title, "the document's title", 60);
+    await page.keyboard.press("Enter");
+    const panel = page.getByRole("region", { name: "Selected document" });
+    await panel.getByRole("heading", { name: doc.title }).waitFor();
+    await tabUntil(page, (at) => at.text === "Reject…", "the Reject… button");
+    await page.keyboard.press("Enter");
+    // the reason field has focus as the dialog opens; Escape closes it without a decision
+    await page.waitForFunction("document.activeElement?.tagName === 'TEXTAREA'");
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog", { name: "Reject document" }).waitFor({ state: "detached" });
+
+    // focus is back on the button that opened the dialog
+    await expect(focused(page)).resolves.toMatchObject({ tag: "button", text: "Reject…" });
+    await page.keyboard.press("Enter");
+    await page.waitForFunction("document.activeElement?.tagName === 'TEXTAREA'");
+    await page.keyboard.type("Please send all pages");
+    await page.keyboard.press("Control+Enter");
+    await waitForToast(page, /^Document rejected /);
+    const stored = await suite.db().prisma.document.findUniqueOrThrow({ where: { id: doc.id } });
+    expect(stored.status).toBe("rejected");
+    expect(stored.rejectionReason).toBe("Please send all pages");
+  });
+
+  it("reaches the file picker of /documents with Tab", async () => {
+    const page = await suite.signedIn(await createUser(suite.db(), { userType: "client" }), "/documents");
+    await page.getByLabel("Choose files to upload").waitFor();
+    await tabUntil(page, (at) => at.tag === "input" && at.id === "", "the file picker", 60);
+    await expect(page.evaluate("document.activeElement?.getAttribute('aria-label')")).resolves.toBe(
+      "Choose files to upload",
+    );
   });
 });

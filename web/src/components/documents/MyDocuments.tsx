@@ -31,7 +31,13 @@ import {
   useMyDocumentsQuery,
 } from "../../generated/graphql";
 import { showToast } from "../../lib/toast";
-import { DocumentStatusTag, HistoryDialog, PreviewDialog, useDebounced } from "./DocumentParts";
+import {
+  DocumentStatusTag,
+  HistoryDialog,
+  PreviewDialog,
+  useDebounced,
+  useReturnFocus,
+} from "./DocumentParts";
 import { appendPage, formatDate, formatDateTime } from "./documents";
 import { DropZone, UploadList } from "./UploadPanel";
 import { useUploads } from "./useUploads";
@@ -287,6 +293,7 @@ function ResubmitDialog({
   policy: Policy;
   onClose(): void;
 }) {
+  useReturnFocus();
   const client = useApolloClient();
   const uploads = useUploads((_item, uploaded) => {
     showToast({

@@ -18,6 +18,7 @@ import {
   REASON_MAX,
   rejectDocumentSchema,
 } from "../../../../../schema/validation/document";
+import { useReturnFocus } from "../../../components/documents/DocumentParts";
 import { personName } from "../../../components/documents/documents";
 import { DropZone, UploadList } from "../../../components/documents/UploadPanel";
 import { useUploads } from "../../../components/documents/useUploads";
@@ -69,6 +70,7 @@ export function RejectDialog({
   onClose(): void;
   onDecided(updated: ReviewDocumentFieldsFragment | null): void;
 }) {
+  useReturnFocus();
   const id = useId();
   const [reject, state] = useRejectDocumentMutation({
     refetchQueries: [ReviewDocumentsDocument],
@@ -143,6 +145,7 @@ export function RejectDialog({
  * "From the team", approved at once.
  */
 export function ReportDialog({ onClose }: { onClose(): void }) {
+  useReturnFocus();
   const client = useApolloClient();
   const [recipient, setRecipient] = useState<PickedClient | null>(null);
   const [touched, setTouched] = useState(false);
