@@ -116,6 +116,9 @@ export function UploadRow({ item, problems, uploads, editable = true, onStart }:
         <strong className="documents-upload-name">{name}</strong>
         <span className={Classes.TEXT_MUTED}>
           {formatBytes(item.file.size)} · {PHASE_TEXT[item.phase]}
+          {item.phase === "uploading" || item.phase === "paused"
+            ? `: ${progressLabel(item.sent, item.total, formatBytes)}`
+            : ""}
         </span>
       </div>
       {problems.file && (
