@@ -22,6 +22,7 @@ import {
   draftIsValid,
   draftProblems,
   type PolicyLike,
+  progressLabel,
 } from "./documents";
 import type { UploadItem, Uploads } from "./useUploads";
 
