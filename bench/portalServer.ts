@@ -27,10 +27,14 @@ export function cookieOf(res: Response): string {
 }
 
 /**
- * Starts the portal for a benchmark; everything it starts is registered on `cleanup`.
+ * Starts the portal for a benchmark; everything it starts is registered on `cleanup`. `extraEnv`
+ * adds settings to both processes (e.g. DATA_DIR).
  * @throws when a backing service is missing or the portal does not start.
  */
-export async function startBenchPortal(cleanup: Teardown): Promise<BenchPortal> {
+export async function startBenchPortal(
+  cleanup: Teardown,
+  extraEnv: Record<string, string> = {},
+): Promise<BenchPortal> {
   const services = await benchServices();
   const id = benchId();
   const scratch = await scratchDatabase(services.databaseUrl, id);
@@ -49,6 +53,7 @@ export async function startBenchPortal(cleanup: Teardown): Promise<BenchPortal> 
     PRO_APP_URL: "https://pro.esrt.example",
     ADMIN_EMAIL: `admin-${id}@bench.test`,
     ADMIN_PASSWORD: TEST_PASSWORD,
+    ...extraEnv,
   };
   const portal = await startServer({
     name: "portal",

@@ -10,6 +10,10 @@
 //                       zone, when known and not Pacific), appointmentType, notes,
 //                       cancelReason (cancelled), previousDate/previousTime (rescheduled), link,
 //                       appointmentDay (reminder: "today", "tomorrow" or "on <date>", Pacific)
+//   document_*          title, fileName, version, link (the client's /documents); reason (rejected),
+//                       decidedBy (approved, rejected), uploadedByName (report)
+//   team_document_*     userName, userEmail, companyName, title, fileName, version, link (the review
+//                       queue, /admin/documentation)
 
 /** One default template, as stored in email_templates. */
 export interface DefaultEmailTemplate {
@@ -141,5 +145,50 @@ export const DEFAULT_EMAIL_TEMPLATES: readonly DefaultEmailTemplate[] = [
       `<p>{{userName}} ({{userEmail}}) booked a consultation.</p>${appointmentDetails}<p>Notes: {{notes}}</p><p><a href="{{link}}">Confirm or cancel it</a></p>`,
     ),
     text: `{{userName}} ({{userEmail}}) booked a consultation.\n\n${appointmentDetailsText}\nNotes: {{notes}}\n\nConfirm or cancel it: {{link}}`,
+  },
+  {
+    key: "team_document_uploaded",
+    name: "Team: document uploaded",
+    subject: "New document from {{userName}}: {{title}}",
+    html: html(
+      '<p>{{userName}} ({{userEmail}}, {{companyName}}) uploaded a document for review.</p><p><strong>{{title}}</strong><br>File: {{fileName}}</p><p><a href="{{link}}">Open the review queue</a></p>',
+    ),
+    text: "{{userName}} ({{userEmail}}, {{companyName}}) uploaded a document for review.\n\n{{title}}\nFile: {{fileName}}\n\nOpen the review queue: {{link}}",
+  },
+  {
+    key: "team_document_resubmitted",
+    name: "Team: document resubmitted",
+    subject: "Resubmitted by {{userName}}: {{title}} (version {{version}})",
+    html: html(
+      '<p>{{userName}} ({{userEmail}}, {{companyName}}) sent a new file for a rejected document. It is pending review again.</p><p><strong>{{title}}</strong><br>File: {{fileName}} (version {{version}})</p><p><a href="{{link}}">Open the review queue</a></p>',
+    ),
+    text: "{{userName}} ({{userEmail}}, {{companyName}}) sent a new file for a rejected document. It is pending review again.\n\n{{title}}\nFile: {{fileName}} (version {{version}})\n\nOpen the review queue: {{link}}",
+  },
+  {
+    key: "document_approved",
+    name: "Document approved",
+    subject: "Your document was approved: {{title}}",
+    html: html(
+      '<p>Hello {{firstName}},</p><p>Our team approved your document <strong>{{title}}</strong> ({{fileName}}).</p><p><a href="{{link}}">View your documents</a></p>',
+    ),
+    text: "Hello {{firstName}},\n\nOur team approved your document {{title}} ({{fileName}}).\n\nView your documents: {{link}}",
+  },
+  {
+    key: "document_rejected",
+    name: "Document needs a new file",
+    subject: "Your document needs a new file: {{title}}",
+    html: html(
+      '<p>Hello {{firstName}},</p><p>Our team could not accept your document <strong>{{title}}</strong> ({{fileName}}).</p><p><strong>Reason:</strong> {{reason}}</p><p>You can send a corrected file from your documents page: it keeps the document\'s history.</p><p><a href="{{link}}">Resubmit the document</a></p>',
+    ),
+    text: "Hello {{firstName}},\n\nOur team could not accept your document {{title}} ({{fileName}}).\n\nReason: {{reason}}\n\nYou can send a corrected file from your documents page: it keeps the document's history.\nResubmit the document: {{link}}",
+  },
+  {
+    key: "document_report",
+    name: "New report from the team",
+    subject: "A new report from the team: {{title}}",
+    html: html(
+      '<p>Hello {{firstName}},</p><p>{{uploadedByName}} sent you a report: <strong>{{title}}</strong> ({{fileName}}).</p><p><a href="{{link}}">Open your documents</a></p>',
+    ),
+    text: "Hello {{firstName}},\n\n{{uploadedByName}} sent you a report: {{title}} ({{fileName}}).\n\nOpen your documents: {{link}}",
   },
 ];

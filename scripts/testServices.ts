@@ -1,4 +1,6 @@
 import { spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
+import path from "node:path";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect as connectNats } from "@nats-io/transport-node";
 import { Client } from "pg";
@@ -109,6 +111,11 @@ export async function cleanupTestRun(): Promise<void> {
   const runId = process.env.TEST_RUN_ID;
   if (!runId) return;
   const errors: string[] = [];
+
+  const dataDir = process.env.DATA_DIR;
+  if (dataDir && path.basename(dataDir) === `portal_test_${runId}`) {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 
   const adminUrl = process.env.TEST_ADMIN_DATABASE_URL;
   if (adminUrl) {

@@ -7,7 +7,8 @@ describe("workloadFor", () => {
     const email = workloadFor("email");
     expect(email.consumers.length).toBeGreaterThan(0);
     expect(email.workers).toHaveLength(1);
-    expect(workloadFor("document").workers).toHaveLength(0);
+    expect(workloadFor("document").workers).toHaveLength(1);
+    expect(workloadFor("user").workers).toHaveLength(0);
   });
 
   it("refuses an unknown service by name", () => {

@@ -29,6 +29,8 @@ import { accountRouter } from "./rest/account";
 import { appointmentsRouter } from "./rest/appointments";
 import { authRouter } from "./rest/auth";
 import { brandingRouter } from "./rest/branding";
+import { documentsRouter } from "./rest/documents";
+import { UPLOADS_PATH, uploadsHandler } from "./rest/uploads";
 
 export interface AppDeps {
   config: Config;
@@ -120,7 +122,6 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // GraphiQL replaces the app's CSP with its own (see ./http/security).
   if (cfg.NODE_ENV !== "production") app.use("/graphiql", graphiqlRouter());
 
-  app.use(express.json({ limit: cfg.JSON_BODY_LIMIT }));
   // The Redis session store's client is a node-redis v5 client like RedisClient.
   const redis =
     deps.redis ??
@@ -139,6 +140,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
     ? [redisGrace(redis), sessionMiddleware(cfg, deps.sessionStore)]
     : [sessionMiddleware(cfg, deps.sessionStore)];
 
+  // tus uploads stream their bodies to the staging area: before the JSON parser and compression
+  app.use(UPLOADS_PATH, sessions, currentUser, uploadsHandler({ db: deps.db, config: cfg }));
+  app.use(express.json({ limit: cfg.JSON_BODY_LIMIT }));
+
   // REST API
   const api = express.Router();
   // Public reads first: they need no session, so they answer even while Redis is away.
@@ -152,6 +157,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   api.use(sessions, currentUser);
   api.use(authRouter(identity));
   api.use(accountRouter(identity));
+  // downloads stream files as they are (never recompressed)
+  api.use(documentsRouter({ db: deps.db }));
   api.use(compressed);
   api.use(appointmentsRouter({ db: deps.db, config: cfg }));
   api.use(apiNotFound);

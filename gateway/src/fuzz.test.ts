@@ -530,7 +530,7 @@ function inputArb(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
         { arbitrary: fc.record(fields, { requiredKeys: [] }), weight: 1 },
       );
     }
-    if (isScalarType(type) && type.name === "Int") return intArb;
+    if (isScalarType(type) && (type.name === "Int" || type.name === "SafeInt")) return intArb;
     if (isScalarType(type) && type.name === "Float") return numberArb;
     if (isScalarType(type) && type.name === "Boolean") return fc.boolean();
     return textArb;

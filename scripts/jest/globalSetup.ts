@@ -1,10 +1,14 @@
 import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { migrateDatabase } from "../../prisma/migrate";
 import { requireTestServices } from "../testServices";
 
 /**
  * Gives this Jest run its own world: a fresh database (migrated), a Redis key prefix and JetStream
- * stream and subject names, so that runs on one machine never collide. Refuses to start, naming the
+ * stream and subject names, and a data directory (uploads in progress, local document storage), so
+ * that runs on one machine never collide. Refuses to start, naming the
  * missing service, when PostgreSQL, Redis or NATS does not answer: tests never fall back silently.
  */
 export default async function globalSetup(): Promise<void> {
@@ -14,6 +18,9 @@ export default async function globalSetup(): Promise<void> {
   const dbUrl = new URL(services.databaseUrl);
   dbUrl.pathname = `/portal_test_${runId}`;
   await migrateDatabase({ url: dbUrl.toString(), createIfMissing: true });
+
+  const dataDir = path.join(tmpdir(), `portal_test_${runId}`);
+  mkdirSync(dataDir, { recursive: true });
 
   Object.assign(process.env, {
     NODE_ENV: "test",
@@ -27,5 +34,6 @@ export default async function globalSetup(): Promise<void> {
     EVENT_STREAM: `PORTAL_T_${runId}`,
     SUBJECT_PREFIX: `t${runId}`,
     SESSION_SECRET: randomBytes(32).toString("hex"),
+    DATA_DIR: dataDir,
   });
 }

@@ -1,6 +1,7 @@
 import type { Db } from "../shared/db";
 import type { Consumer } from "../shared/events/consumer";
 import { appointmentEmails, teamAppointmentNotification } from "./consumers/appointmentEmails";
+import { documentEmails } from "./consumers/documentEmails";
 import { passwordChangedEmail } from "./consumers/passwordChangedEmail";
 import { passwordResetEmail } from "./consumers/passwordResetEmail";
 import { registrationEmails } from "./consumers/registrationEmails";
@@ -12,7 +13,7 @@ import { startEmailSender } from "./sender";
 /**
  * The email service: templated email over SMTP with a delivery log.
  * Its event consumers, started by a process whose WORKERS setting names "email" (or "all"); each
- * turns a user event into queued rows of email_messages.
+ * turns a user, appointment or document event into queued rows of email_messages.
  */
 export const consumers: Consumer[] = [
   registrationEmails,
@@ -23,6 +24,7 @@ export const consumers: Consumer[] = [
   teamNoteNotification,
   appointmentEmails,
   teamAppointmentNotification,
+  documentEmails,
 ];
 
 /**

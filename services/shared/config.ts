@@ -80,6 +80,8 @@ const envSchema = z.object({
   RELAY: bool.default(true),
   APPOINTMENT_SLOT_CAPACITY: z.coerce.number().int().min(1).max(20).default(1),
   APPOINTMENT_REMINDER_INTERVAL_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  /** how often the document service sweeps expired uploads and orphan stored objects */
+  DOCUMENT_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
 
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(50).default(10),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(1).max(100).default(15),

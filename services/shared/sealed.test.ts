@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { config, parseConfig, setConfig } from "./config";
-import { SealError, seal, unseal } from "./sealed";
+import { SealError, seal, sealSetting, unseal, unsealSetting } from "./sealed";
 
 describe("sealed tokens", () => {
   const original = config();
@@ -42,5 +45,52 @@ describe("sealed tokens", () => {
     expect(unseal(sealed)).toBe("dev-token");
     setConfig(original);
     expect(() => unseal(sealed)).toThrow(SealError);
+  });
+});
+
+describe("sealed settings", () => {
+  const original = config();
+  afterEach(() => setConfig(original));
+
+  function devConfig(dataDir: string) {
+    return parseConfig({ ...process.env, NODE_ENV: "development", SESSION_SECRET: "", DATA_DIR: dataDir });
+  }
+
+  it("round-trips a secret, under a key of its own (a token seal does not open it)", () => {
+    const secret = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+    const sealed = sealSetting(secret);
+    expect(sealed).not.toContain(secret);
+    expect(unsealSetting(sealed)).toBe(secret);
+    expect(() => unseal(sealed)).toThrow(SealError);
+    expect(() => unsealSetting(seal(secret))).toThrow(SealError);
+  });
+
+  it("cannot be opened under another SESSION_SECRET", () => {
+    const sealed = sealSetting("s3-secret");
+    setConfig(parseConfig({ ...process.env, SESSION_SECRET: randomBytes(32).toString("hex") }));
+    expect(() => unsealSetting(sealed)).toThrow(SealError);
+  });
+
+  it("without SESSION_SECRET keeps its key in DATA_DIR/.settings-key (0600), so a sealed secret survives a restart", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "sealed-"));
+    try {
+      setConfig(devConfig(dir));
+      const sealed = sealSetting("dev-s3-secret");
+      const keyFile = path.join(dir, ".settings-key");
+      expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+      const keyText = readFileSync(keyFile, "utf8");
+      // another data directory: another key
+      const other = mkdtempSync(path.join(os.tmpdir(), "sealed-"));
+      setConfig(devConfig(other));
+      expect(() => unsealSetting(sealed)).toThrow(SealError);
+      rmSync(other, { recursive: true, force: true });
+      // back to the first: the same key is read again, never replaced
+      setConfig(devConfig(dir));
+      expect(unsealSetting(sealed)).toBe("dev-s3-secret");
+      sealSetting("another");
+      expect(readFileSync(keyFile, "utf8")).toBe(keyText);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

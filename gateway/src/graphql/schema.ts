@@ -10,6 +10,8 @@ import "./types/userAccount";
 import "./types/permissionCheck";
 import "./types/branding";
 import "./types/appointment";
+import "./types/storage";
+import "./types/document";
 
 /** The portal's GraphQL schema, built once from the type files imported above. */
 export const schema = builder.toSchema();

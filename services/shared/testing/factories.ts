@@ -67,27 +67,71 @@ export async function createAdmin(db: Db, overrides: UserOverrides = {}): Promis
   return createUser(db, { userType: "mainAdmin", accessLevel: "full", ...overrides });
 }
 
+export type DocumentOverrides = Partial<Prisma.DocumentUncheckedCreateInput> & {
+  /** false: no document_versions and document_history rows (default: version 1's, as an upload makes them) */
+  withVersion?: boolean;
+};
+
 /**
- * Creates a pending document; makes a client to own it unless `userId` is given.
+ * Creates a pending PDF document as an upload leaves it (storage key, sniffed type, hash, version 1
+ * with its document_versions and document_history rows); makes a client to own it unless `userId` is given. No stored
+ * object exists under its key.
  * @throws Prisma errors, for example an unknown userId.
  */
-export async function createDocument(
-  db: Db,
-  overrides: Partial<Prisma.DocumentUncheckedCreateInput> = {},
-): Promise<Document> {
-  const userId = overrides.userId ?? (await createUser(db, { userType: "client" })).id;
+export async function createDocument(db: Db, overrides: DocumentOverrides = {}): Promise<Document> {
+  const { withVersion = true, ...fields } = overrides;
+  const userId = fields.userId ?? (await createUser(db, { userType: "client" })).id;
   const suffix = uniqueSuffix();
-  return db.prisma.document.create({
+  const storageKey = `documents/test/${suffix}-${randomBytes(8).toString("hex")}`;
+  const sha256 = randomBytes(32).toString("hex");
+  const document = await db.prisma.document.create({
     data: {
       title: `Statement ${suffix}`,
       fileName: `statement-${suffix}.pdf`,
-      fileUrl: `local/${userId}/statement-${suffix}.pdf`,
+      fileUrl: "/api/documents/pending/download",
       fileType: "pdf",
       fileSize: 1234,
-      ...overrides,
+      mimeType: "application/pdf",
+      sha256,
+      storageBackend: "local",
+      storageKey,
+      uploadedById: userId,
+      ...fields,
       userId,
     },
   });
+  const fixed = await db.prisma.document.update({
+    where: { id: document.id },
+    data: { fileUrl: `/api/documents/${document.id}/download` },
+  });
+  if (withVersion) {
+    await db.prisma.documentVersion.create({
+      data: {
+        documentId: fixed.id,
+        version: fixed.version,
+        fileName: fixed.fileName,
+        fileType: fixed.fileType,
+        fileSize: fixed.fileSize ?? 0,
+        mimeType: fixed.mimeType ?? "application/octet-stream",
+        sha256: fixed.sha256 ?? sha256,
+        storageBackend: fixed.storageBackend,
+        storageKey: fixed.storageKey ?? storageKey,
+        uploadedById: fixed.uploadedById,
+        createdAt: fixed.createdAt,
+      },
+    });
+    await db.prisma.documentHistory.create({
+      data: {
+        documentId: fixed.id,
+        version: fixed.version,
+        action: fixed.fromTeam ? "report" : "uploaded",
+        actorId: fixed.uploadedById,
+        actorName: fixed.uploadedByName ?? "Test Client",
+        createdAt: fixed.createdAt,
+      },
+    });
+  }
+  return fixed;
 }
 
 const BUSINESS_ZONE = "America/Los_Angeles";

@@ -1,0 +1,316 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { type AddressInfo, createServer, type Socket } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import {
+  DEFAULT_ALLOWED_FILE_TYPES,
+  DOCUMENT_MESSAGES,
+  KNOWN_FILE_TYPE_NAMES,
+  unknownFileTypeMessage,
+} from "../../schema/validation/document";
+import { config, parseConfig, setConfig } from "../shared/config";
+import type { Db } from "../shared/db";
+import { createUser } from "../shared/testing/factories";
+import { type RunningS3rver, startS3rver } from "../shared/testing/s3rver";
+import type { DocumentActor } from "./actor";
+import { createS3Storage } from "./storage/s3";
+import {
+  getStorageSettings,
+  storageUsage,
+  testStorageConnection,
+  updateStorageSettings,
+  uploadPolicy,
+} from "./storageSettings";
+import { isolatedDb } from "./testing/scratchDb";
+
+// storage_config is one row every upload reads: these tests change it in a database of their own.
+
+const SECRET = "s3cr3t-Wj4lrXUtnFEMI-K7MDENG";
+const original = config();
+let isolated: { db: Db; drop(): Promise<void> };
+let db: Db;
+let server: RunningS3rver;
+let actor: DocumentActor;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), "storage-settings-"));
+  setConfig(parseConfig({ ...process.env, DATA_DIR: dataDir }));
+  isolated = await isolatedDb();
+  db = isolated.db;
+  server = await startS3rver();
+  const admin = await createUser(db, { userType: "mainAdmin", firstName: "Ada", lastName: "Admin" });
+  actor = { id: admin.id, name: "Ada Admin", isClient: true, readAll: true, approve: true };
+});
+afterAll(async () => {
+  setConfig(original);
+  await server.stop();
+  await isolated.drop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function cloudInput(overrides: Record<string, unknown> = {}) {
+  const s = server.settings;
+  return {
+    storageType: "cloud",
+    maxFileSize: 20_000_000,
+    allowedFileTypes: ["pdf", "png"],
+    cloudEndpoint: s.endpoint,
+    cloudRegion: s.region,
+    cloudBucket: s.bucket,
+    cloudForcePathStyle: true,
+    cloudAccessKeyId: s.accessKeyId,
+    cloudSecretAccessKey: s.secretAccessKey,
+    ...overrides,
+  };
+}
+
+const localInput = (overrides: Record<string, unknown> = {}) => ({
+  storageType: "local",
+  maxFileSize: 10_000_000,
+  allowedFileTypes: ["pdf"],
+  ...overrides,
+});
+
+describe("storage settings", () => {
+  it("starts from the defaults: local, 10,000,000 bytes, the default types, no secret", async () => {
+    const view = await getStorageSettings(db);
+    expect(view).toMatchObject({
+      storageType: "local",
+      maxFileSize: 10_000_000,
+      allowedFileTypes: DEFAULT_ALLOWED_FILE_TYPES,
+      knownFileTypes: KNOWN_FILE_TYPE_NAMES,
+      cloudSecretSet: false,
+    });
+    expect(await uploadPolicy(db)).toEqual({
+      endpoint: "/api/uploads",
+      maxFileSize: 10_000_000,
+      allowedFileTypes: DEFAULT_ALLOWED_FILE_TYPES,
+    });
+  });
+
+  it.each([
+    ["an unknown storage type", () => localInput({ storageType: "ftp" }), DOCUMENT_MESSAGES.storageType],
+    ["999,999 bytes", () => localInput({ maxFileSize: 999_999 }), DOCUMENT_MESSAGES.minMaxFileSize],
+    [
+      "a size that is not a number",
+      () => localInput({ maxFileSize: "big" }),
+      DOCUMENT_MESSAGES.minMaxFileSize,
+    ],
+    [
+      "more than 5 GiB",
+      () => localInput({ maxFileSize: 5 * 1024 ** 3 + 1 }),
+      DOCUMENT_MESSAGES.maxMaxFileSize,
+    ],
+    ["no file type", () => localInput({ allowedFileTypes: [] }), DOCUMENT_MESSAGES.atLeastOneType],
+    [
+      "a type the portal cannot verify",
+      () => localInput({ allowedFileTypes: ["pdf", "exe"] }),
+      unknownFileTypeMessage("exe"),
+    ],
+    [
+      "an endpoint that is not a URL",
+      () => cloudInput({ cloudEndpoint: "not a url" }),
+      DOCUMENT_MESSAGES.endpointUrl,
+    ],
+    ["cloud without endpoint", () => cloudInput({ cloudEndpoint: "" }), DOCUMENT_MESSAGES.endpointRequired],
+    ["cloud without region", () => cloudInput({ cloudRegion: undefined }), DOCUMENT_MESSAGES.regionRequired],
+    ["cloud without bucket", () => cloudInput({ cloudBucket: " " }), DOCUMENT_MESSAGES.bucketRequired],
+    [
+      "cloud without access key",
+      () => cloudInput({ cloudAccessKeyId: "" }),
+      DOCUMENT_MESSAGES.accessKeyRequired,
+    ],
+    [
+      "cloud without any secret",
+      () => cloudInput({ cloudSecretAccessKey: "" }),
+      DOCUMENT_MESSAGES.secretRequired,
+    ],
+  ])("refuses %s with the schema's message, changing nothing", async (_what, input, message) => {
+    const before = await getStorageSettings(db);
+    await expect(updateStorageSettings({ db, actor, input: input() })).rejects.toMatchObject({
+      code: "VALIDATION_FAILED",
+      message,
+    });
+    expect(await getStorageSettings(db)).toEqual(before);
+  });
+
+  it("switches to cloud with a sealed secret, keeps it when none is given, and never shows it", async () => {
+    const view = await updateStorageSettings({
+      db,
+      actor,
+      input: cloudInput({ cloudSecretAccessKey: SECRET }),
+    });
+    expect(view).toMatchObject({
+      storageType: "cloud",
+      maxFileSize: 20_000_000,
+      allowedFileTypes: ["pdf", "png"],
+      cloudBucket: server.settings.bucket,
+      cloudSecretSet: true,
+      updatedBy: "Ada Admin",
+    });
+    const row = await db.prisma.storageConfig.findFirstOrThrow({ orderBy: { id: "asc" } });
+    expect(row.cloudSecretSealed).toMatch(/^v1\./);
+    expect(row.cloudSecretSealed).not.toContain(SECRET);
+
+    // no secret given: the stored one stays
+    const again = await updateStorageSettings({
+      db,
+      actor,
+      input: cloudInput({ cloudSecretAccessKey: undefined, maxFileSize: 5 * 1024 ** 3 }),
+    });
+    expect(again).toMatchObject({ cloudSecretSet: true, maxFileSize: 5 * 1024 ** 3 });
+    expect(
+      (await db.prisma.storageConfig.findFirstOrThrow({ orderBy: { id: "asc" } })).cloudSecretSealed,
+    ).toBe(row.cloudSecretSealed);
+    expect(await uploadPolicy(db)).toEqual({
+      endpoint: "/api/uploads",
+      maxFileSize: 5 * 1024 ** 3,
+      allowedFileTypes: ["pdf", "png"],
+    });
+
+    for (const answer of [view, again, await getStorageSettings(db)]) {
+      expect(JSON.stringify(answer)).not.toContain(SECRET);
+      expect(JSON.stringify(answer)).not.toContain("v1.");
+    }
+  });
+
+  it("audits each change with before and after, without the secret", async () => {
+    await updateStorageSettings({
+      db,
+      actor,
+      input: localInput({ allowedFileTypes: ["PDF", "csv", "pdf"] }),
+    });
+    const rows = await db.prisma.auditLog.findMany({
+      where: { action: "storage.settings_updated" },
+      orderBy: { id: "asc" },
+    });
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    const last = rows.at(-1);
+    expect(last).toMatchObject({ actorId: actor.id, targetType: "storage_config" });
+    expect(last?.metadata).toMatchObject({
+      before: { storageType: "cloud", cloudSecretSet: true },
+      after: { storageType: "local", allowedFileTypes: ["pdf", "csv"], cloudSecretSet: true },
+      secretChanged: false,
+    });
+    expect(rows[0]?.metadata).toMatchObject({ secretChanged: true });
+    for (const row of rows) {
+      expect(JSON.stringify(row.metadata)).not.toContain(SECRET);
+      expect(JSON.stringify(row.metadata)).not.toContain("v1.");
+    }
+  });
+
+  it("counts stored documents and bytes per backend", async () => {
+    const owner = await createUser(db, { userType: "client" });
+    const doc = (storageBackend: "local" | "cloud", fileSize: bigint) =>
+      db.prisma.document.create({
+        data: {
+          userId: owner.id,
+          title: "t",
+          fileName: "a.pdf",
+          fileUrl: "/api/documents/0/download",
+          fileType: "pdf",
+          fileSize,
+          storageBackend,
+        },
+      });
+    await doc("local", 100n);
+    await doc("local", 3_000_000_000n);
+    await doc("cloud", 42n);
+    expect(await storageUsage(db)).toEqual([
+      { backend: "local", documents: 2, bytes: 3_000_000_100 },
+      { backend: "cloud", documents: 1, bytes: 42 },
+    ]);
+  });
+});
+
+describe("test connection", () => {
+  it("writes, reads back and deletes a probe object, leaving nothing", async () => {
+    const result = await testStorageConnection({ db, input: cloudInput() });
+    expect(result).toEqual({
+      ok: true,
+      message: `Connected: wrote, read back and deleted a test object in bucket ${server.settings.bucket}`,
+      latencyMs: expect.any(Number),
+    });
+    const left: string[] = [];
+    for await (const object of createS3Storage(server.settings).list("portal-probe/")) left.push(object.key);
+    expect(left).toEqual([]);
+  });
+
+  it("uses the stored secret when none is given", async () => {
+    await updateStorageSettings({ db, actor, input: cloudInput() });
+    const result = await testStorageConnection({ db, input: cloudInput({ cloudSecretAccessKey: "" }) });
+    expect(result.ok).toBe(true);
+  });
+
+  it("names the store's error for a bucket that does not exist", async () => {
+    const result = await testStorageConnection({ db, input: cloudInput({ cloudBucket: "no-such-bucket" }) });
+    expect(result.ok).toBe(false);
+    expect(result.message).toMatch(/^NoSuchBucket: The specified bucket does not exist/);
+  });
+
+  it("names the store's error for unknown credentials, without the secret", async () => {
+    const result = await testStorageConnection({
+      db,
+      input: cloudInput({ cloudAccessKeyId: "AKIAWRONGKEY", cloudSecretAccessKey: SECRET }),
+    });
+    expect(result.ok).toBe(false);
+    expect(result.message).toBe(
+      "InvalidAccessKeyId: The AWS Access Key Id you provided does not exist in our records.",
+    );
+    expect(result.message).not.toContain(SECRET);
+  });
+
+  it("says the connection was refused when nothing listens, within seconds", async () => {
+    const stopped = await startS3rver();
+    await stopped.stop();
+    const started = Date.now();
+    const result = await testStorageConnection({
+      db,
+      input: cloudInput({ cloudEndpoint: stopped.settings.endpoint }),
+    });
+    expect(result).toEqual({
+      ok: false,
+      message: `Could not connect to ${stopped.settings.endpoint}: connection refused`,
+      latencyMs: expect.any(Number),
+    });
+    expect(result.message).not.toMatch(/\n\s+at /);
+    expect(Date.now() - started).toBeLessThan(9000);
+  });
+
+  it("gives up at its deadline when the store accepts connections but never answers", async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      const started = Date.now();
+      const result = await testStorageConnection({
+        db,
+        input: cloudInput({ cloudEndpoint: `http://127.0.0.1:${port}` }),
+        deadlineMs: 1500,
+      });
+      expect(result).toMatchObject({
+        ok: false,
+        message: `Could not connect to http://127.0.0.1:${port}: no answer within 1.5 s`,
+      });
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
+    }
+  });
+
+  it("tests local storage in the data directory", async () => {
+    expect(await testStorageConnection({ db, input: localInput() })).toMatchObject({
+      ok: true,
+      message: "Connected: wrote, read back and deleted a test object in the data directory",
+    });
+  });
+
+  it("refuses invalid settings with the schema's message", async () => {
+    await expect(testStorageConnection({ db, input: cloudInput({ cloudBucket: "" }) })).rejects.toMatchObject(
+      { code: "VALIDATION_FAILED", message: DOCUMENT_MESSAGES.bucketRequired },
+    );
+  });
+});

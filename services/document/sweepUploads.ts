@@ -1,0 +1,110 @@
+import { readdir, stat } from "node:fs/promises";
+import path from "node:path";
+import type { Db } from "../shared/db";
+import { logger } from "../shared/logger";
+import { removeStaged, stagingDirectory, UPLOAD_ID_PATTERN, UPLOAD_TTL_MS } from "./staging";
+
+/** What one sweep removed. */
+export interface UploadSweepResult {
+  /** expired `uploads` rows removed with their staged files */
+  expired: number;
+  /** staged uploads without a row, older than 24 hours, removed */
+  strays: number;
+}
+
+/**
+ * Removes unfinished uploads past their expiry (the `uploads` row and the staged bytes), and staged
+ * files that no row accounts for once they are older than 24 hours (a crash between the two).
+ * @throws when the database or the staging directory cannot be read.
+ */
+export async function sweepExpiredUploads(props: {
+  db: Db;
+  now?: Date;
+  /** default DATA_DIR/uploads */
+  directory?: string;
+}): Promise<UploadSweepResult> {
+  const now = props.now ?? new Date();
+  const directory = props.directory ?? stagingDirectory();
+  const expired = await props.db.prisma.upload.findMany({
+    where: { expiresAt: { lte: now } },
+    select: { id: true },
+  });
+  for (const { id } of expired) {
+    await props.db.prisma.upload.deleteMany({ where: { id, expiresAt: { lte: now } } });
+    if (UPLOAD_ID_PATTERN.test(id)) await removeStaged(path.join(directory, id));
+  }
+  return { expired: expired.length, strays: await sweepStrays(props.db, directory, now) };
+}
+
+/** Staged uploads (`<id>`, `<id>.json`) without a row, older than the upload lifetime. */
+async function sweepStrays(db: Db, directory: string, now: Date): Promise<number> {
+  const names = await readdir(directory).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT") return [];
+    throw err;
+  });
+  const ids = [
+    ...new Set(names.map((n) => n.replace(/\.json$/, "")).filter((n) => UPLOAD_ID_PATTERN.test(n))),
+  ];
+  if (ids.length === 0) return 0;
+  const known = new Set(
+    (await db.prisma.upload.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((r) => r.id),
+  );
+  let removed = 0;
+  for (const id of ids) {
+    if (known.has(id)) continue;
+    const staged = path.join(directory, id);
+    const modified = await newestModification([staged, `${staged}.json`]);
+    if (modified !== null && now.getTime() - modified < UPLOAD_TTL_MS) continue;
+    await removeStaged(staged);
+    removed += 1;
+  }
+  return removed;
+}
+
+/** The latest mtime (ms) of the files that exist among `paths`, or null when none does. */
+async function newestModification(paths: string[]): Promise<number | null> {
+  const times = await Promise.all(
+    paths.map((p) =>
+      stat(p).then(
+        (s) => s.mtimeMs,
+        () => null,
+      ),
+    ),
+  );
+  const found = times.filter((t): t is number => t !== null);
+  return found.length > 0 ? Math.max(...found) : null;
+}
+
+/**
+ * Runs `sweep` now and every `intervalMs` until stopped (a tick that finds a sweep still running is
+ * skipped); a failed sweep is logged and the next one tries again. stop() waits for one in progress.
+ */
+export function startPeriodicSweep(props: {
+  name: string;
+  intervalMs: number;
+  sweep: () => Promise<unknown>;
+}): { stop(): Promise<void> } {
+  const log = logger(props.name);
+  let running: Promise<void> | null = null;
+  const tick = () => {
+    if (running) return;
+    running = props
+      .sweep()
+      .then(
+        (result) => log.debug({ result }, "sweep done"),
+        (err: unknown) => log.error({ err }, "sweep failed"),
+      )
+      .finally(() => {
+        running = null;
+      });
+  };
+  tick();
+  const timer = setInterval(tick, props.intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
