@@ -216,6 +216,9 @@ describe("documents in the browser", () => {
 
     await form.getByRole("button", { name: "Clear selected items" }).click();
     await form.getByText("At least one file type must be allowed").waitFor();
+    // clearing leaves the type list focused and open over the form; Escape closes it
+    await page.keyboard.press("Escape");
+    await page.getByRole("listbox", { name: "File types" }).waitFor({ state: "hidden" });
     await form.getByLabel("Maximum file size (MB)").fill("0.999999");
     await form.getByText("Maximum file size must be at least 1,000,000 bytes").waitFor();
     await form.getByRole("button", { name: "Save settings" }).click();
