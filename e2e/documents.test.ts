@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import type { User } from "../services/shared/generated/prisma/client";
 import { createAdmin, createUser, uniqueSuffix } from "../services/shared/testing/factories";
+import { samplePdf } from "./support/documents";
 import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
@@ -15,26 +16,6 @@ import { browserSuite } from "./support/suite";
 const suite = browserSuite();
 const { signedIn } = suite;
 
-/** A small well-formed PDF (header, objects, cross-reference table, trailer), `note` making it unique. */
-function tinyPdf(note: string): Buffer {
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>",
-  ];
-  let body = `%PDF-1.4\n% ${note}\n`;
-  const offsets: number[] = [];
-  objects.forEach((object, i) => {
-    offsets.push(Buffer.byteLength(body));
-    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(body);
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, "0")} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, "latin1");
-}
-
 /** A 1×1 PNG. */
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
@@ -42,6 +23,41 @@ const PNG = Buffer.from(
 );
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+/**
+ * How many pixels of `canvas` are dark (drawn text), read in the page: 0 for a canvas pdf.js left
+ * blank.
+ */
+const darkPixels = (canvas: Locator) =>
+  canvas.evaluate((element) => {
+    const drawn = element as unknown as {
+      width: number;
+      height: number;
+      getContext(kind: "2d"): { getImageData(...box: number[]): { data: Uint8ClampedArray } } | null;
+    };
+    const data = drawn.getContext("2d")?.getImageData(0, 0, drawn.width, drawn.height).data ?? [];
+    let dark = 0;
+    for (let i = 0; i < data.length; i += 4) if ((data[i] ?? 255) < 128 && (data[i + 3] ?? 0) > 128) dark++;
+    return dark;
+  });
+
+/**
+ * Checks that `where` shows the one-page PDF titled `title` drawn by pdf.js: "Page 1 of 1", a
+ * canvas named for the page with text drawn on it, and the page's text (`text`) as its alternative.
+ */
+async function expectPdfDrawn(where: Locator, title: string, text: string): Promise<void> {
+  await where.getByText("Page 1 of 1", { exact: true }).waitFor();
+  const canvas = where.getByRole("img", { name: `Page 1 of 1 of ${title}` });
+  await canvas.waitFor();
+  // the canvas is named before pdf.js has finished drawing on it
+  const deadline = Date.now() + 10_000;
+  while ((await darkPixels(canvas)) === 0) {
+    if (Date.now() > deadline) throw new Error(`pdf.js drew nothing of ${title}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await where.getByText("Text of page 1").click();
+  await where.getByText(text, { exact: true }).waitFor();
+}
 
 /** The client's card of the document titled `title` in the list named `list`. */
 const cardOf = (page: Page, title: string, list = "Your documents") =>
@@ -82,7 +98,7 @@ describe("documents in the browser", () => {
       lastName: `Files${suffix}`,
     });
     const admin = await createAdmin(suite.db(), { firstName: "Rita", lastName: "Reviewer" });
-    const returnPdf = tinyPdf(`tax return ${suffix}`);
+    const returnPdf = samplePdf([`tax return ${suffix}`]);
 
     // the client picks two files at once; each is titled from its name and uploads to Pending
     const page = await signedIn(client, "/documents");
@@ -112,7 +128,10 @@ describe("documents in the browser", () => {
     await queueOf(review, client);
     await rowOf(review, "Receipt").getByText("Pending").waitFor();
     await rowOf(review, "Tax return 2031").getByText("Pending").waitFor();
-    let panel = await select(review, "Receipt");
+    let panel = await select(review, "Tax return 2031");
+    // the PDF is drawn in the panel by pdf.js (a browser's viewer refuses the sandboxed preview)
+    await expectPdfDrawn(panel, "Tax return 2031", `tax return ${suffix}`);
+    panel = await select(review, "Receipt");
     await panel.getByRole("img", { name: "Preview of Receipt" }).waitFor();
     await panel.getByRole("button", { name: "Reject…" }).click();
     const rejectDialog = review.getByRole("dialog", { name: "Reject document" });
@@ -174,6 +193,14 @@ describe("documents in the browser", () => {
       where: { userId: client.id, title: "Tax return 2031" },
     });
     expect(stored.downloadCount).toBe(1);
+
+    // the client previews the return in a dialog, drawn in the page; a preview is not a download
+    await taxReturn.getByRole("button", { name: "Preview Tax return 2031" }).click();
+    const preview = page.getByRole("dialog", { name: "Preview: Tax return 2031" });
+    await expectPdfDrawn(preview, "Tax return 2031", `tax return ${suffix}`);
+    await page.keyboard.press("Escape");
+    await preview.waitFor({ state: "detached" });
+    await taxReturn.getByText(/1 download\b/).waitFor();
   });
 
   it("delivers a report an administrator sends to the client's 'From the team'", async () => {
@@ -193,7 +220,7 @@ describe("documents in the browser", () => {
     await dialog.getByLabel("Choose the report's file").setInputFiles({
       name: "Quarterly report.pdf",
       mimeType: "application/pdf",
-      buffer: tinyPdf(`report ${suffix}`),
+      buffer: samplePdf([`report ${suffix}`]),
     });
     await expect(dialog.getByLabel("Title").inputValue()).resolves.toBe("Quarterly report");
     await dialog.getByRole("button", { name: "Upload Quarterly report.pdf" }).click();

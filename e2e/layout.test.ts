@@ -89,6 +89,11 @@ describe("the document pages on a 375 px wide screen (WCAG 1.4.10 Reflow)", () =
       status: "rejected",
       rejectionReason: "The scan is unreadable",
     });
+    // the review queue opens on pending documents: one for its table
+    await createDocument(suite.db(), {
+      userId: client.id,
+      title: "Another long document title, still waiting for a decision by the team",
+    });
     const clientPage = await suite.signedIn(client, "/documents", PHONE);
     await clientPage.getByText("The scan is unreadable").waitFor();
     await expect(sideways(clientPage)).resolves.toBeNull();

@@ -15,6 +15,7 @@ import { useEffect, useState } from "react";
 import { formatBytes } from "../../../../schema/validation/document";
 import type { DocumentFieldsFragment, DocumentStatus } from "../../generated/graphql";
 import { DOCUMENT_STATUS_TAGS, formatDateTime, HISTORY_ACTION_LABELS, previewKind } from "./documents";
+import { PdfPreview } from "./PdfPreview";
 
 /** A document's status as a small tag. */
 export function DocumentStatusTag({ status }: { status: DocumentStatus }) {
@@ -61,17 +62,19 @@ type PreviewDocument = Pick<
 >;
 
 /**
- * The document itself, as far as the browser may show it: a PDF in a frame, an image, or a "No
- * preview for this type" state with a download button.
+ * The document itself, as far as the browser may show it: a PDF's pages drawn with pdf.js (at most
+ * `maxHeight` CSS pixels tall), an image, or a "No preview for this type" state with a download
+ * button.
  */
-export function DocumentPreview({ document }: { document: PreviewDocument }) {
+export function DocumentPreview({ document, maxHeight }: { document: PreviewDocument; maxHeight?: number }) {
   const kind = previewKind(document);
   if (kind === "pdf" && document.previewUrl) {
     return (
-      <iframe
-        className="documents-preview-frame"
-        src={document.previewUrl}
-        title={`Preview of ${document.title}`}
+      <PdfPreview
+        url={document.previewUrl}
+        title={document.title}
+        fileUrl={document.fileUrl}
+        maxHeight={maxHeight}
       />
     );
   }
@@ -112,7 +115,7 @@ export function PreviewDialog({ document, onClose }: { document: PreviewDocument
       {document && (
         <>
           <DialogBody>
-            <DocumentPreview document={document} />
+            <DocumentPreview document={document} maxHeight={Math.round(window.innerHeight * 0.6)} />
           </DialogBody>
           <DialogFooter
             actions={

@@ -8,6 +8,8 @@ import {
   draftIsValid,
   draftProblems,
   megabytesToBytes,
+  pdfOpenError,
+  pdfPreviewError,
   previewKind,
   progressLabel,
   titleFromFileName,
@@ -93,6 +95,22 @@ describe("the lists", () => {
     expect(previewKind({ previewUrl: "/api/documents/1/preview", mimeType: "image/png" })).toBe("image");
     expect(previewKind({ previewUrl: null, mimeType: "application/pdf" })).toBeNull();
     expect(previewKind({ previewUrl: "/x", mimeType: "text/csv" })).toBeNull();
+  });
+
+  it("says why a PDF preview failed, by the endpoint's status or pdf.js's exception", () => {
+    expect(pdfPreviewError(404)).toBe("The file was not found.");
+    expect(pdfPreviewError(415)).toBe("This file cannot be previewed.");
+    expect(pdfPreviewError(403)).toBe("You may not see this file.");
+    expect(pdfPreviewError(500)).toBe("The preview could not be loaded (error 500).");
+    const named = (name: string, message: string) => Object.assign(new Error(message), { name });
+    expect(pdfOpenError(named("PasswordException", "No password given"))).toBe(
+      "The PDF is protected by a password.",
+    );
+    expect(pdfOpenError(named("InvalidPDFException", "Invalid PDF structure."))).toBe(
+      "The file is not a PDF the preview can read.",
+    );
+    expect(pdfOpenError(new Error("The file was not found."))).toBe("The file was not found.");
+    expect(pdfOpenError("odd")).toBe("The preview could not be shown.");
   });
 
   it("names clients with their company and email", () => {

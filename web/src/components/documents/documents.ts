@@ -158,7 +158,23 @@ export function progressLabel(sent: number, total: number, format: (bytes: numbe
   return `${format(sent)} of ${format(total)} (${percent}%)`;
 }
 
-/** What a preview shows: a PDF in a frame, an image, or nothing (no previewUrl or another type). */
+/** Why a PDF preview could not be fetched, from the preview endpoint's HTTP status. */
+export function pdfPreviewError(status: number): string {
+  if (status === 404) return "The file was not found.";
+  if (status === 401 || status === 403) return "You may not see this file.";
+  if (status === 415) return "This file cannot be previewed.";
+  return `The preview could not be loaded (error ${status}).`;
+}
+
+/** What a PDF that pdf.js could not open reads as (its exceptions are named, their messages terse). */
+export function pdfOpenError(err: unknown): string {
+  const name = err instanceof Error ? err.name : "";
+  if (name === "PasswordException") return "The PDF is protected by a password.";
+  if (name === "InvalidPDFException") return "The file is not a PDF the preview can read.";
+  return err instanceof Error && err.message ? err.message : "The preview could not be shown.";
+}
+
+/** What a preview shows: PDF pages, an image, or nothing (no previewUrl or another type). */
 export function previewKind(doc: {
   previewUrl: string | null;
   mimeType: string | null;
