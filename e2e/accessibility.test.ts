@@ -135,11 +135,17 @@ describe("accessibility (WCAG 2.2 A and AA, axe-core)", () => {
       rejectedAt: new Date(),
       rejectionReason: "The scan is unreadable",
     });
-    await createDocument(suite.db(), { userId: client.id });
+    const pending = await createStoredDocument(suite.db(), { userId: client.id });
     const page = await signedInAs(client);
     const found: Findings = {};
     const landed = await auditEveryRoute(page, found);
     expect(landed).toContain("/appointments");
+    // the pending PDF's preview dialog, its page drawn by pdf.js
+    await page.goto(`${suite.server().url}/documents`);
+    await page.getByRole("button", { name: `Preview ${pending.title}` }).click();
+    await page.getByRole("img", { name: `Page 1 of 1 of ${pending.title}` }).waitFor();
+    await audit(page, "/documents' preview dialog", found);
+    await page.keyboard.press("Escape");
     await page.goto(`${suite.server().url}/dashboard`);
     await auditConsoleTabs(page, found);
     expect(found).toEqual({});

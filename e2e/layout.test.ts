@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { createAdmin, createDocument, createUser } from "../services/shared/testing/factories";
+import { createStoredDocument } from "./support/documents";
 import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
@@ -89,8 +90,8 @@ describe("the document pages on a 375 px wide screen (WCAG 1.4.10 Reflow)", () =
       status: "rejected",
       rejectionReason: "The scan is unreadable",
     });
-    // the review queue opens on pending documents: one for its table
-    await createDocument(suite.db(), {
+    // the review queue opens on pending documents: one for its table, a PDF the panel draws
+    const pending = await createStoredDocument(suite.db(), {
       userId: client.id,
       title: "Another long document title, still waiting for a decision by the team",
     });
@@ -101,6 +102,9 @@ describe("the document pages on a 375 px wide screen (WCAG 1.4.10 Reflow)", () =
     const admin = await createAdmin(suite.db());
     const page = await suite.signedIn(admin, "/admin/documentation", PHONE);
     await page.getByRole("table", { name: "Documents" }).waitFor();
+    await expect(sideways(page)).resolves.toBeNull();
+    await page.getByRole("button", { name: pending.title, exact: true }).click();
+    await page.getByRole("img", { name: `Page 1 of 1 of ${pending.title}` }).waitFor();
     await expect(sideways(page)).resolves.toBeNull();
     await page.goto(`${suite.server().url}/admin/storage`);
     await page.getByRole("form", { name: "Storage settings" }).waitFor();
