@@ -65,7 +65,7 @@ const config: CodegenConfig = {
         useTypeImports: true,
         avoidOptionals: false,
         enumsAsTypes: true,
-        scalars: { DateTime: "string" },
+        scalars: { DateTime: "string", SafeInt: "number" },
         // Apollo Client 4 keeps the React hooks (and the older option/result type names) in
         // @apollo/client/react; gql stays in @apollo/client.
         apolloReactHooksImportFrom: "@apollo/client/react",

@@ -2,8 +2,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Page } from "playwright-core";
 import type { User } from "../services/shared/generated/prisma/client";
-import { createAdmin, createAppointment, createUser } from "../services/shared/testing/factories";
+import {
+  createAdmin,
+  createAppointment,
+  createDocument,
+  createUser,
+} from "../services/shared/testing/factories";
 import { type AxeFinding, axeFindings } from "./support/axe";
+import { createStoredDocument } from "./support/documents";
 import type { PortalOptions } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
@@ -121,10 +127,25 @@ describe("accessibility (WCAG 2.2 A and AA, axe-core)", () => {
   it("shows a client no violation on any route, nor in the console's tabs", async () => {
     const client = await createUser(suite.db(), { userType: "client", firstName: "Cleo" });
     await createAppointment(suite.db(), { userId: client.id });
+    // /documents lists a rejected document (its reason shown) and a pending one
+    await createDocument(suite.db(), {
+      userId: client.id,
+      status: "rejected",
+      rejectedBy: "Rita Reviewer",
+      rejectedAt: new Date(),
+      rejectionReason: "The scan is unreadable",
+    });
+    const pending = await createStoredDocument(suite.db(), { userId: client.id });
     const page = await signedInAs(client);
     const found: Findings = {};
     const landed = await auditEveryRoute(page, found);
     expect(landed).toContain("/appointments");
+    // the pending PDF's preview dialog, its page drawn by pdf.js
+    await page.goto(`${suite.server().url}/documents`);
+    await page.getByRole("button", { name: `Preview ${pending.title}` }).click();
+    await page.getByRole("img", { name: `Page 1 of 1 of ${pending.title}` }).waitFor();
+    await audit(page, "/documents' preview dialog", found);
+    await page.keyboard.press("Escape");
     await page.goto(`${suite.server().url}/dashboard`);
     await auditConsoleTabs(page, found);
     expect(found).toEqual({});
@@ -133,6 +154,11 @@ describe("accessibility (WCAG 2.2 A and AA, axe-core)", () => {
   it("shows a mainAdmin no violation on any route (appointments listed), nor in the console's tabs", async () => {
     const client = await createUser(suite.db(), { userType: "client", firstName: "Ada" });
     await createAppointment(suite.db(), { userId: client.id });
+    // its file is stored: the panel draws the PDF (pdf.js), which the audit covers
+    const pending = await createStoredDocument(suite.db(), {
+      userId: client.id,
+      description: "For the 2031 filing",
+    });
     const page = await signedInAs(await createAdmin(suite.db(), { firstName: "Grace" }));
     const found: Findings = {};
     const landed = await auditEveryRoute(page, found);
@@ -140,6 +166,26 @@ describe("accessibility (WCAG 2.2 A and AA, axe-core)", () => {
     await page.goto(`${suite.server().url}/admin/appointments`);
     await page.getByRole("table", { name: "Appointments" }).locator("tbody tr").first().waitFor();
     await audit(page, "/admin/appointments with a pending appointment", found);
+    await page.goto(`${suite.server().url}/admin/documentation`);
+    await page.getByRole("button", { name: pending.title, exact: true }).click();
+    await page
+      .getByRole("region", { name: "Selected document" })
+      .getByRole("heading", { name: pending.title })
+      .waitFor();
+    await page.getByRole("img", { name: `Page 1 of 1 of ${pending.title}` }).waitFor();
+    await audit(page, "/admin/documentation with a pending document selected", found);
+    await page.getByRole("button", { name: "Reject…" }).click();
+    await page
+      .getByRole("dialog", { name: "Reject document" })
+      .getByRole("button", { name: "Reject document" })
+      .click();
+    await page.getByText("Please give a reason for the rejection").waitFor();
+    await audit(page, "/admin/documentation's reject dialog with its error", found);
+    await page.keyboard.press("Escape");
+    await page.getByRole("button", { name: "Send a report to a client" }).click();
+    await page.getByRole("dialog", { name: "Send a report to a client" }).waitFor();
+    await audit(page, "/admin/documentation's report dialog", found);
+    await page.keyboard.press("Escape");
     await page.goto(`${suite.server().url}/dashboard`);
     await auditConsoleTabs(page, found);
     expect(found).toEqual({});

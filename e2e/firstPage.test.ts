@@ -32,9 +32,9 @@ describe("the first page", () => {
     const large = weight.files.filter((file) => file.rawBytes >= 1024);
     expect(large.length).toBeGreaterThan(0);
     expect(large.filter((file) => file.encoding !== "br")).toEqual([]);
-    // no icon path loader (an icon asked for by name), no booking form or GraphQL client
+    // no icon path loader (an icon asked for by name), no booking form or GraphQL client, no pdf.js
     const names = weight.files.map((file) => file.path);
-    expect(names.filter((name) => /paths|AppointmentsTab|MyAppointmentsList/.test(name))).toEqual([]);
+    expect(names.filter((name) => /paths|AppointmentsTab|MyAppointmentsList|pdf/.test(name))).toEqual([]);
   });
 
   it("sends the same files uncompressed to a browser that asks for no compression", async () => {

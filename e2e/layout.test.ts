@@ -1,4 +1,6 @@
 import type { Page } from "playwright-core";
+import { createAdmin, createDocument, createUser } from "../services/shared/testing/factories";
+import { createStoredDocument } from "./support/documents";
 import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
@@ -62,5 +64,52 @@ describe("document titles", () => {
       "/preview-user-console": "Client Console Preview – ESRT Portal",
       "/no-such-page": "Page Not Found – ESRT Portal",
     });
+  });
+});
+
+describe("the document pages on a 375 px wide screen (WCAG 1.4.10 Reflow)", () => {
+  jest.setTimeout(60_000);
+  const PHONE = { viewport: { width: 375, height: 740 } };
+
+  /** What of the page reaches past the screen's right edge, outside a table's own scroll box. */
+  const sideways = (page: Page) =>
+    page.evaluate(`(() => {
+      const width = document.documentElement.clientWidth;
+      if (document.documentElement.scrollWidth <= width) return null;
+      const wide = [...document.querySelectorAll("main *")].filter(
+        (el) => el.getBoundingClientRect().right > width + 1 && !el.closest(".documents-table-scroll"),
+      );
+      return wide.slice(0, 3).map((el) => el.outerHTML.slice(0, 120)).join(" | ") || "the page scrolls sideways";
+    })()`);
+
+  it("lays out /documents, /admin/documentation and /admin/storage without sideways scrolling", async () => {
+    const client = await createUser(suite.db(), { userType: "client" });
+    await createDocument(suite.db(), {
+      userId: client.id,
+      title: "A rather long document title that has to wrap on a phone screen",
+      status: "rejected",
+      rejectionReason: "The scan is unreadable",
+    });
+    // the review queue opens on pending documents: one for its table, a PDF the panel draws
+    const pending = await createStoredDocument(suite.db(), {
+      userId: client.id,
+      title: "Another long document title, still waiting for a decision by the team",
+    });
+    const clientPage = await suite.signedIn(client, "/documents", PHONE);
+    await clientPage.getByText("The scan is unreadable").waitFor();
+    await expect(sideways(clientPage)).resolves.toBeNull();
+
+    const admin = await createAdmin(suite.db());
+    const page = await suite.signedIn(admin, "/admin/documentation", PHONE);
+    await page.getByRole("table", { name: "Documents" }).waitFor();
+    await expect(sideways(page)).resolves.toBeNull();
+    await page.getByRole("button", { name: pending.title, exact: true }).click();
+    await page.getByRole("img", { name: `Page 1 of 1 of ${pending.title}` }).waitFor();
+    await expect(sideways(page)).resolves.toBeNull();
+    await page.goto(`${suite.server().url}/admin/storage`);
+    await page.getByRole("form", { name: "Storage settings" }).waitFor();
+    await page.getByText("Cloud (S3-compatible)").click();
+    await page.getByLabel("Endpoint").waitFor();
+    await expect(sideways(page)).resolves.toBeNull();
   });
 });

@@ -1,4 +1,5 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { createReadStream, readFileSync } from "node:fs";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -87,6 +88,61 @@ export const splitPathsBySizeLoader = loader;
   };
 }
 
+const PDFJS_ROOT = path.join(root, "../node_modules/pdfjs-dist");
+const PDFJS_VERSION = (
+  JSON.parse(readFileSync(path.join(PDFJS_ROOT, "package.json"), "utf8")) as { version: string }
+).version;
+/** Where pdf.js's data files are served, versioned so they can be cached like hashed assets. */
+const PDFJS_DATA_PATH = `assets/pdfjs-${PDFJS_VERSION}/`;
+/**
+ * The pdf.js data files the preview may need, by folder: CMaps (CJK text), the standard fonts (a
+ * PDF that uses Helvetica & co. without embedding them) and the JPEG 2000 decoder that needs no
+ * WebAssembly (the CSP allows no 'wasm-unsafe-eval', so the .wasm decoders are left out).
+ */
+const PDFJS_DATA: Record<string, RegExp> = {
+  cmaps: /\.bcmap$/,
+  standard_fonts: /\.(pfb|ttf)$/,
+  wasm: /^openjpeg_nowasm_fallback\.js$/,
+};
+
+/**
+ * Serves pdf.js's data files from our own origin at /assets/pdfjs-<version>/ (web/src/lib/pdf.ts
+ * points pdf.js there): copied into the build, and answered from node_modules by the dev server.
+ * pdf.js would otherwise ask for them from nowhere (its defaults are null) and log failures.
+ */
+function pdfjsData(): Plugin {
+  const files = async () => {
+    const found: { name: string; file: string }[] = [];
+    for (const [folder, pattern] of Object.entries(PDFJS_DATA)) {
+      for (const name of await readdir(path.join(PDFJS_ROOT, folder))) {
+        if (pattern.test(name))
+          found.push({ name: `${folder}/${name}`, file: path.join(PDFJS_ROOT, folder, name) });
+      }
+    }
+    return found;
+  };
+  return {
+    name: "portal-pdfjs-data",
+    configureServer(server) {
+      server.middlewares.use(`/${PDFJS_DATA_PATH}`, (req, res, next) => {
+        const name = decodeURIComponent((req.url ?? "").split("?")[0] ?? "").replace(/^\/+/, "");
+        const [folder = "", file = "", ...rest] = name.split("/");
+        const pattern = PDFJS_DATA[folder];
+        if (!pattern || rest.length > 0 || !pattern.test(file)) return next();
+        res.setHeader("Content-Type", file.endsWith(".js") ? "text/javascript" : "application/octet-stream");
+        createReadStream(path.join(PDFJS_ROOT, folder, file))
+          .on("error", next)
+          .pipe(res);
+      });
+    },
+    async generateBundle() {
+      for (const { name, file } of await files()) {
+        this.emitFile({ type: "asset", fileName: `${PDFJS_DATA_PATH}${name}`, source: await readFile(file) });
+      }
+    },
+  };
+}
+
 /** One glyph rule of Blueprint's icon font: `.bp6-icon-add::before { content: "\f109" }`. */
 const ICON_GLYPH_SELECTOR = /^\.bp6-icon-[a-z0-9-]+::?before$/;
 
@@ -113,7 +169,7 @@ function dropIconFontGlyphs(): PostCssPlugin {
 
 export default defineConfig({
   root,
-  plugins: [react(), noIconPathLoaders(), precompress()],
+  plugins: [react(), noIconPathLoaders(), pdfjsData(), precompress()],
   css: { postcss: { plugins: [dropIconFontGlyphs()] } },
   build: {
     outDir: "dist",
