@@ -147,21 +147,36 @@ export function baseName(fileName: string): string {
   return last.normalize("NFC").replace(INVISIBLE, "").trim();
 }
 
+/** What is wrong with a file for the storage settings: its type, its emptiness or its size. */
+export interface FileProblem {
+  kind: "type" | "empty" | "size";
+  message: string;
+}
+
 /**
  * The browser's and the upload endpoint's check of a file against the storage settings (before any
- * byte is sent): a message saying what is wrong, or null when the file may be uploaded.
+ * byte is sent): what is wrong with it, or null when it may be uploaded.
  */
+export function fileProblem(
+  file: { name: string; size: number },
+  settings: { maxFileSize: number; allowedFileTypes: readonly string[] },
+): FileProblem | null {
+  const extension = fileExtension(file.name);
+  if (!extension || !settings.allowedFileTypes.includes(extension)) {
+    return { kind: "type", message: typeNotAllowedMessage(extension, settings.allowedFileTypes) };
+  }
+  if (file.size <= 0) return { kind: "empty", message: DOCUMENT_MESSAGES.emptyFile };
+  if (file.size > settings.maxFileSize)
+    return { kind: "size", message: fileTooLargeMessage(settings.maxFileSize) };
+  return null;
+}
+
+/** {@link fileProblem}'s message, or null when the file may be uploaded. */
 export function checkFile(
   file: { name: string; size: number },
   settings: { maxFileSize: number; allowedFileTypes: readonly string[] },
 ): string | null {
-  const extension = fileExtension(file.name);
-  if (!extension || !settings.allowedFileTypes.includes(extension)) {
-    return typeNotAllowedMessage(extension, settings.allowedFileTypes);
-  }
-  if (file.size <= 0) return DOCUMENT_MESSAGES.emptyFile;
-  if (file.size > settings.maxFileSize) return fileTooLargeMessage(settings.maxFileSize);
-  return null;
+  return fileProblem(file, settings)?.message ?? null;
 }
 
 /** A document title (from the file name by default in the form). */

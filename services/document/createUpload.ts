@@ -1,16 +1,22 @@
 import {
-  checkFile,
-  DOCUMENT_MESSAGES,
+  type FileProblem,
   fileExtension,
-  fileTooLargeMessage,
+  fileProblem,
   uploadMetadataSchema,
 } from "../../schema/validation/document";
 import type { Db } from "../shared/db";
-import { AppError } from "../shared/errors";
+import { AppError, type AppErrorCode } from "../shared/errors";
 import type { Upload } from "../shared/generated/prisma/client";
 import type { DocumentActor } from "./actor";
 import { UPLOAD_TTL_MS } from "./staging";
 import { uploadPolicy } from "./storageSettings";
+
+/** 415 for a type not allowed, 413 for a file over the maximum, 400 for an empty one. */
+const PROBLEM_CODES: Record<FileProblem["kind"], AppErrorCode> = {
+  type: "UNSUPPORTED_MEDIA_TYPE",
+  size: "PAYLOAD_TOO_LARGE",
+  empty: "VALIDATION_FAILED",
+};
 
 export const UPLOAD_LENGTH_REQUIRED =
   "The size of the file must be declared when the upload starts (Upload-Length)";
@@ -43,10 +49,8 @@ export async function createUpload(props: {
   const size = declaredLength(props.uploadLength);
   const metadata = parseMetadata(props.metadata);
   const policy = await uploadPolicy(db);
-  const problem = checkFile({ name: metadata.filename, size }, policy);
-  if (problem === fileTooLargeMessage(policy.maxFileSize)) throw new AppError("PAYLOAD_TOO_LARGE", problem);
-  if (problem === DOCUMENT_MESSAGES.emptyFile) throw new AppError("VALIDATION_FAILED", problem);
-  if (problem !== null) throw new AppError("UNSUPPORTED_MEDIA_TYPE", problem);
+  const problem = fileProblem({ name: metadata.filename, size }, policy);
+  if (problem) throw new AppError(PROBLEM_CODES[problem.kind], problem.message);
   const fileType = fileExtension(metadata.filename) ?? "";
 
   if (metadata.documentId !== undefined) await checkResubmission(db, actor, metadata.documentId);
