@@ -9,7 +9,7 @@ import {
   createUser,
 } from "../services/shared/testing/factories";
 import { type AxeFinding, axeFindings } from "./support/axe";
-import { createStoredDocument } from "./support/documents";
+import { createStoredDocument, findInQueue } from "./support/documents";
 import type { PortalOptions } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
@@ -167,6 +167,7 @@ describe("accessibility (WCAG 2.2 A and AA, axe-core)", () => {
     await page.getByRole("table", { name: "Appointments" }).locator("tbody tr").first().waitFor();
     await audit(page, "/admin/appointments with a pending appointment", found);
     await page.goto(`${suite.server().url}/admin/documentation`);
+    await findInQueue(page, pending.title);
     await page.getByRole("button", { name: pending.title, exact: true }).click();
     await page
       .getByRole("region", { name: "Selected document" })

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "../services/shared/testing/factories";
-import { createStoredDocument, samplePdf } from "./support/documents";
+import { createStoredDocument, findInQueue, samplePdf } from "./support/documents";
 import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
@@ -150,7 +150,7 @@ describe("documents by keyboard alone", () => {
     );
     const page = await suite.signedIn(await createAdmin(suite.db()), "/admin/documentation");
     await page.getByRole("heading", { level: 1, name: "Documentation" }).waitFor();
-    await page.getByRole("button", { name: doc.title, exact: true }).waitFor();
+    await findInQueue(page, doc.title);
 
     await tabUntil(page, (at) => at.tag === "button" && at.text === doc.title, "the document's title", 60);
     await page.keyboard.press("Enter");

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { createAdmin, createDocument, createUser } from "../services/shared/testing/factories";
-import { createStoredDocument } from "./support/documents";
+import { createStoredDocument, findInQueue } from "./support/documents";
 import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
@@ -103,6 +103,7 @@ describe("the document pages on a 375 px wide screen (WCAG 1.4.10 Reflow)", () =
     const page = await suite.signedIn(admin, "/admin/documentation", PHONE);
     await page.getByRole("table", { name: "Documents" }).waitFor();
     await expect(sideways(page)).resolves.toBeNull();
+    await findInQueue(page, pending.title);
     await page.getByRole("button", { name: pending.title, exact: true }).click();
     await page.getByRole("img", { name: `Page 1 of 1 of ${pending.title}` }).waitFor();
     await expect(sideways(page)).resolves.toBeNull();

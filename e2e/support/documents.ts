@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
+import type { Page } from "playwright-core";
 import { localDocumentStorage, newStorageKey } from "../../services/document/storage";
 import type { Db } from "../../services/shared/db";
 import type { Document } from "../../services/shared/generated/prisma/client";
@@ -62,4 +63,13 @@ export async function createStoredDocument(
     storageBackend: "local",
     storageKey,
   });
+}
+
+/**
+ * Narrows /admin/documentation's queue to the document titled `title` (its search box) and waits for
+ * its row: the queue shows the oldest pending documents first, and other tests of the run add theirs.
+ */
+export async function findInQueue(page: Page, title: string): Promise<void> {
+  await page.getByRole("form", { name: "Filter documents" }).getByLabel("Search").fill(title);
+  await page.getByRole("button", { name: title, exact: true }).waitFor();
 }

@@ -132,6 +132,15 @@ export function useSessionTracking({ enabled, clock = browserClock }: SessionTra
     let state: IdleState = startIdleTimer(clock.now());
     let ended = false;
     let sharedAt = 0;
+    // one GET /api/session-check at a time: the 15-minute check and the 30-minute expiry check fall
+    // due together, and a second request still under way when the expiry logs out would be refused
+    let checking: Promise<SessionCheckOutcome> | null = null;
+    const checkOnce = (): Promise<SessionCheckOutcome> => {
+      checking ??= checkServerSession().finally(() => {
+        checking = null;
+      });
+      return checking;
+    };
 
     const noteActivity = () => {
       const now = clock.now();
@@ -172,7 +181,7 @@ export function useSessionTracking({ enabled, clock = browserClock }: SessionTra
     const handleActivity = () => noteActivity();
 
     const handleExpiryCheck = async () => {
-      const outcome = await checkServerSession();
+      const outcome = await checkOnce();
       if (ended) return;
       const settled = settleExpiryCheck(state, outcome, clock.now(), readSharedActivity());
       state = settled.state;
@@ -199,7 +208,7 @@ export function useSessionTracking({ enabled, clock = browserClock }: SessionTra
     const serverTimer = clock.setInterval(() => {
       const activeSince = Math.max(state.lastActivityAt, readSharedActivity()) > lastServerCheckAt;
       lastServerCheckAt = clock.now();
-      void (activeSince ? renewServerSession() : checkServerSession()).then((outcome) => {
+      void (activeSince ? renewServerSession() : checkOnce()).then((outcome) => {
         if (outcome === "expired") expire();
       });
     }, SERVER_CHECK_INTERVAL_MS);
