@@ -5,6 +5,7 @@ import { setCurrentUser } from "./auth";
 import {
   checkIdle,
   IDLE_CHECK_INTERVAL_MS,
+  IDLE_WARNING_MS,
   type IdleState,
   recordActivity,
   SERVER_CHECK_INTERVAL_MS,
@@ -132,15 +133,6 @@ export function useSessionTracking({ enabled, clock = browserClock }: SessionTra
     let state: IdleState = startIdleTimer(clock.now());
     let ended = false;
     let sharedAt = 0;
-    // one GET /api/session-check at a time: the 15-minute check and the 30-minute expiry check fall
-    // due together, and a second request still under way when the expiry logs out would be refused
-    let checking: Promise<SessionCheckOutcome> | null = null;
-    const checkOnce = (): Promise<SessionCheckOutcome> => {
-      checking ??= checkServerSession().finally(() => {
-        checking = null;
-      });
-      return checking;
-    };
 
     const noteActivity = () => {
       const now = clock.now();
@@ -181,7 +173,7 @@ export function useSessionTracking({ enabled, clock = browserClock }: SessionTra
     const handleActivity = () => noteActivity();
 
     const handleExpiryCheck = async () => {
-      const outcome = await checkOnce();
+      const outcome = await checkServerSession();
       if (ended) return;
       const settled = settleExpiryCheck(state, outcome, clock.now(), readSharedActivity());
       state = settled.state;
@@ -206,9 +198,13 @@ export function useSessionTracking({ enabled, clock = browserClock }: SessionTra
     // (here or in another tab), else only check it.
     let lastServerCheckAt = clock.now();
     const serverTimer = clock.setInterval(() => {
-      const activeSince = Math.max(state.lastActivityAt, readSharedActivity()) > lastServerCheckAt;
+      const lastActivityAt = Math.max(state.lastActivityAt, readSharedActivity());
+      const activeSince = lastActivityAt > lastServerCheckAt;
       lastServerCheckAt = clock.now();
-      void (activeSince ? renewServerSession() : checkOnce()).then((outcome) => {
+      // past the warning, the expiry check asks the server itself: a second check falling due with it
+      // could reach the server after the expiry's logout and be refused
+      if (!activeSince && clock.now() - lastActivityAt >= IDLE_WARNING_MS) return;
+      void (activeSince ? renewServerSession() : checkServerSession()).then((outcome) => {
         if (outcome === "expired") expire();
       });
     }, SERVER_CHECK_INTERVAL_MS);
