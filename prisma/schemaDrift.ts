@@ -64,6 +64,16 @@ export const SQL_ONLY = {
       definition:
         /UNIQUE INDEX .* \("dateTime", seat\) WHERE \(status <> 'cancelled'::"AppointmentStatus"\)$/,
     },
+    esrt_deliveries_waiting_key: {
+      table: "esrt_deliveries",
+      definition:
+        /UNIQUE INDEX .* \(channel, COALESCE\("endpointId", 0\), "userId"\) WHERE \(\(status = 'pending'::"EsrtDeliveryStatus"\) AND \("userId" IS NOT NULL\)\)$/,
+    },
+    esrt_deliveries_sending_key: {
+      table: "esrt_deliveries",
+      definition:
+        /UNIQUE INDEX .* \(channel, COALESCE\("endpointId", 0\), "userId"\) WHERE \(\(status = 'sending'::"EsrtDeliveryStatus"\) AND \("userId" IS NOT NULL\)\)$/,
+    },
   },
   triggers: {
     outbox_events_notify: {

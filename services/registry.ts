@@ -1,3 +1,4 @@
+import type { NatsConnection } from "@nats-io/transport-node";
 import * as appointment from "./appointment";
 import * as document from "./document";
 import * as email from "./email";
@@ -18,7 +19,7 @@ export const services = {
 export type ServiceName = keyof typeof services;
 
 /** Background work a service runs beside its consumers (e.g. the email sender). */
-export type StartWorker = (props: { db: Db }) => Promise<{ stop(): Promise<void> }>;
+export type StartWorker = (props: { db: Db; nc?: NatsConnection }) => Promise<{ stop(): Promise<void> }>;
 
 /** What a process runs for a WORKERS value. */
 export interface Workload {

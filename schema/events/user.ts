@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { userSnapshotSchema } from "../esrt/contract";
 import { defineEvent, id, isoDate, sealedToken } from "./define";
 
 // User events. Payloads never carry passwords, hashes or security answers; the one-time tokens of
@@ -19,6 +20,13 @@ const contact = {
 /** `version` of the user row after the change (the Pro app sync compares it). */
 const userVersion = z.number().int().positive();
 
+/**
+ * The user as the Pro app sees them after the change (issue 10), on every event of a change the Pro
+ * app must know: the esrt-sync service keeps the latest one. Optional: events written before it
+ * existed lack it (an added optional field, so no new event version).
+ */
+const snapshot = userSnapshotSchema.optional();
+
 export const userRegistered = defineEvent(
   "user.registered",
   1,
@@ -28,6 +36,7 @@ export const userRegistered = defineEvent(
     userType,
     companyName: z.string().nullable(),
     userVersion,
+    snapshot,
     /** email verification token, sealed */
     sealedToken,
     tokenExpiresAt: isoDate,
@@ -44,6 +53,7 @@ export const userEmailVerified = defineEvent(
     uniqueId: z.string().min(1),
     email: z.email(),
     userVersion,
+    snapshot,
     /** for the welcome email's greeting (optional: the email falls back to a neutral greeting) */
     firstName: z.string().optional(),
     lastName: z.string().optional(),
@@ -99,6 +109,7 @@ export const userUpdated = defineEvent(
     changedFields: z.array(z.string().min(1)).min(1),
     userType,
     userVersion,
+    snapshot,
   }),
 );
 
@@ -110,6 +121,7 @@ export const userStatusChanged = defineEvent(
     previousStatus: userStatus,
     status: userStatus,
     userVersion,
+    snapshot,
   }),
 );
 

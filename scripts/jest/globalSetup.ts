@@ -33,6 +33,8 @@ export default async function globalSetup(): Promise<void> {
     REDIS_PREFIX: `test:${runId}:`,
     EVENT_STREAM: `PORTAL_T_${runId}`,
     SUBJECT_PREFIX: `t${runId}`,
+    ESRT_STREAM: `ESRT_T_${runId}`,
+    ESRT_SUBJECT_PREFIX: `esrt_t${runId}`,
     SESSION_SECRET: randomBytes(32).toString("hex"),
     DATA_DIR: dataDir,
   });

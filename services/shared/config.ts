@@ -83,6 +83,38 @@ const envSchema = z.object({
   /** how often the document service sweeps expired uploads and orphan stored objects */
   DOCUMENT_SWEEP_INTERVAL_MS: z.coerce.number().int().min(1000).max(86_400_000).default(3_600_000),
 
+  // Pro-app sync (issue 10): the JetStream stream and subject prefix the Pro app subscribes to (its
+  // contract, docs/asyncapi.yaml: not derived from the deployment; two portals on one NATS set them).
+  ESRT_STREAM: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "may only hold letters, digits, '_' and '-'")
+    .default("ESRT"),
+  ESRT_SUBJECT_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, "must be NATS subject tokens joined by '.'")
+    .default("esrt"),
+  /** publish snapshots on NATS (when the portal's bus is NATS) */
+  ESRT_NATS: bool.default(true),
+  /** multiplies the webhook retry schedule (1: the Standard Webhooks schedule; tests compress it) */
+  ESRT_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+  ESRT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /** webhook URLs may be http (unset: allowed only when NODE_ENV=development) */
+  ESRT_ALLOW_HTTP: bool.optional(),
+  /** webhook URLs may resolve to loopback or private addresses (unset: only in development) */
+  ESRT_ALLOW_PRIVATE: bool.optional(),
+  /** an endpoint failing without a success for this long is paused (default 5 days) */
+  ESRT_PAUSE_AFTER_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(5 * 86_400_000),
+  /** after a secret rotation the old secret signs too for this long (default 24 hours) */
+  ESRT_SECRET_GRACE_MS: z.coerce.number().int().min(0).default(86_400_000),
+  /** webhook deliveries in flight at once per sync worker */
+  ESRT_DISPATCH_CONCURRENCY: z.coerce.number().int().min(1).max(200).default(16),
+  /** users re-sent per second by "resync all" */
+  ESRT_RESYNC_RATE: z.coerce.number().int().min(1).max(10_000).default(100),
+
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(50).default(10),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(1).max(100).default(15),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5000),

@@ -1,7 +1,7 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import session from "express-session";
 import { migrateDatabase } from "../../prisma/migrate";
-import { type Config, resolveDeploymentNames } from "./config";
+import { type Config, config, resolveDeploymentNames, setConfig } from "./config";
 import { connectPostgres, type Db, openEmbedded } from "./db";
 import { deploymentOf, NEW_DEPLOYMENT_ID_SQL } from "./deployment";
 import { type Consumer, startConsumers } from "./events/consumer";
@@ -61,7 +61,7 @@ export interface RuntimeOptions {
   /** The consumers this process runs (per config().WORKERS). */
   consumers: Consumer[];
   /** Background work of those services (e.g. the email sender), started after the consumers. */
-  workers?: ((props: { db: Db }) => Promise<{ stop(): Promise<void> }>)[];
+  workers?: ((props: { db: Db; nc?: NatsConnection }) => Promise<{ stop(): Promise<void> }>)[];
   /** Whether this process relays the outbox (config().RELAY). */
   relay: boolean;
 }
@@ -188,7 +188,15 @@ export async function startRuntime(given: Config, options: RuntimeOptions): Prom
           `or Redis with that portal: ${NEW_DEPLOYMENT_ID_SQL}`,
       );
     }
-    const cfg = resolveDeploymentNames(given, deployment.id);
+    // The Pro-app sync publishes on NATS only where the bus is NATS (ESRT_NATS is off by itself on the
+    // in-process bus). The process-wide configuration follows at once when it is the one given, as
+    // this process's consumers read it before the caller applies the runtime's configuration.
+    const cfg = {
+      ...resolveDeploymentNames(given, deployment.id),
+      ESRT_NATS: given.ESRT_NATS && natsChoice.kind === "url",
+    };
+    if (config() === given && cfg.ESRT_NATS !== given.ESRT_NATS)
+      setConfig({ ...given, ESRT_NATS: cfg.ESRT_NATS });
 
     // Sessions
     let redis: RedisClient | undefined;
@@ -281,7 +289,7 @@ export async function startRuntime(given: Config, options: RuntimeOptions): Prom
         : undefined;
     if (workers) closers.push(() => workers.stop());
     for (const start of options.workers ?? []) {
-      const worker = await start({ db });
+      const worker = await start({ db, nc });
       closers.push(() => worker.stop());
     }
 

@@ -6,6 +6,7 @@ import type { UserStatus, UserType } from "../shared/generated/prisma/enums";
 import { assertMayChangeAccount } from "./changeUserAccount";
 import { UserError } from "./errors";
 import { eventContact } from "./eventContact";
+import { syncSnapshot } from "./syncSnapshot";
 
 /**
  * An administrator sets a user's status (active, inactive, archived): the row, user.status_changed
@@ -37,6 +38,7 @@ export async function changeUserStatus(props: {
           previousStatus: target.userStatus,
           status: user.userStatus,
           userVersion: user.version,
+          snapshot: syncSnapshot(user),
         },
       },
       { actor: { kind: "admin", userId: props.actor.id } },

@@ -6,6 +6,7 @@ import type { UserType } from "../shared/generated/prisma/enums";
 import { assertMayChangeAccount } from "./changeUserAccount";
 import { UserError } from "./errors";
 import { eventContact } from "./eventContact";
+import { syncSnapshot } from "./syncSnapshot";
 
 /**
  * An administrator sets a user's type (for example confirms a 'user' as 'client'): the row,
@@ -44,6 +45,7 @@ export async function changeUserType(props: {
           changedFields: ["userType"],
           userType: user.userType,
           userVersion: user.version,
+          snapshot: syncSnapshot(user),
         },
       },
       { actor: { kind: "admin", userId: props.actor.id } },

@@ -9,6 +9,7 @@ import { UserError } from "./errors";
 import { eventContact } from "./eventContact";
 import { issueToken } from "./oneTimeTokens";
 import { hashPassword } from "./passwords";
+import { syncSnapshot } from "./syncSnapshot";
 import { generateUniqueId } from "./uniqueId";
 
 export const ADMIN_REGISTRATION_MESSAGE = "Administrator accounts are created by an administrator";
@@ -70,6 +71,7 @@ export async function registerUser(props: {
             userType: user.userType,
             companyName: user.companyName,
             userVersion: user.version,
+            snapshot: syncSnapshot(user),
             sealedToken: seal(token.raw),
             tokenExpiresAt: token.expiresAt.toISOString(),
             registrationNotes: user.registrationNotes,

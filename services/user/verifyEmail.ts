@@ -3,6 +3,7 @@ import { emit } from "../shared/events";
 import type { User } from "../shared/generated/prisma/client";
 import { UserError } from "./errors";
 import { consumeToken } from "./oneTimeTokens";
+import { syncSnapshot } from "./syncSnapshot";
 
 export const INVALID_VERIFICATION_MESSAGE = "This verification link is invalid or has expired";
 
@@ -31,6 +32,7 @@ export async function verifyEmail(props: { db: Db; token: string }): Promise<Use
           firstName: user.firstName,
           lastName: user.lastName,
           username: user.username,
+          snapshot: syncSnapshot(user),
         },
       },
       { actor: { kind: "user", userId } },

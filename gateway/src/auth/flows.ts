@@ -9,12 +9,13 @@ import type {
   securityQuestionsSchema,
 } from "../../../schema/validation/user";
 import { AppError } from "../../../services/shared/errors";
-import type { UserStatus, UserType } from "../../../services/shared/generated/prisma/enums";
+import type { AccessLevel, UserStatus, UserType } from "../../../services/shared/generated/prisma/enums";
 import {
   isPortalSessionStore,
   markNotActivity,
   type PortalSessionStore,
 } from "../../../services/shared/sessionStore";
+import { changeAccessLevel } from "../../../services/user/changeAccessLevel";
 import { changePassword } from "../../../services/user/changePassword";
 import { changeUserStatus } from "../../../services/user/changeUserStatus";
 import { changeUserType } from "../../../services/user/changeUserType";
@@ -442,6 +443,28 @@ export async function adminChangeType(
     ip: clientIp(req),
   });
   await revokeSessions(deps, user.id);
+  return present(user);
+}
+
+/**
+ * A user administrator (manage:users) sets a user's Pro-app access level; it changes nothing inside
+ * the portal, so the user's sessions go on.
+ * @throws AppError UNAUTHENTICATED, FORBIDDEN; UserError USER_NOT_FOUND, NOT_ALLOWED.
+ */
+export async function adminChangeAccessLevel(
+  deps: IdentityDeps,
+  req: Request,
+  res: Response,
+  input: { userId: number; accessLevel: AccessLevel },
+): Promise<SafeUser> {
+  const actor = requireManager(res);
+  const user = await changeAccessLevel({
+    db: deps.db,
+    actor,
+    userId: input.userId,
+    accessLevel: input.accessLevel,
+    ip: clientIp(req),
+  });
   return present(user);
 }
 

@@ -1,7 +1,14 @@
 import type { SafeUser, SecurityChallenge } from "../../../../schema/api/user";
 import { loginSchema, registrationSchema, USER_TYPES } from "../../../../schema/validation/user";
 import { AppError } from "../../../../services/shared/errors";
-import { adminChangeStatus, adminChangeType, register, signIn, signOut } from "../../auth/flows";
+import {
+  adminChangeAccessLevel,
+  adminChangeStatus,
+  adminChangeType,
+  register,
+  signIn,
+  signOut,
+} from "../../auth/flows";
 import { present, requireUser } from "../../auth/identity";
 import { parse } from "../../rest/handle";
 import { parseId } from "../args";
@@ -159,6 +166,31 @@ builder.mutationField("changeUserType", (t) =>
         adminChangeType(ctx.identity, ctx.req, ctx.res, {
           userId: parseId(args.userId),
           userType: args.userType,
+        }),
+      ),
+  }),
+);
+
+export const AccessLevelEnum = builder.enumType("AccessLevel", {
+  description: "What the user may do in the Pro app (it changes nothing inside the portal).",
+  values: ["full", "limited"] as const,
+});
+
+builder.mutationField("changeUserAccessLevel", (t) =>
+  t.field({
+    type: UserRef,
+    description: "A user administrator sets a user's Pro-app access level; the Pro app receives it.",
+    authScopes: { manageUsers: true },
+    errors: { types: [AppError] },
+    args: {
+      userId: t.arg.int({ required: true }),
+      accessLevel: t.arg({ type: AccessLevelEnum, required: true }),
+    },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() =>
+        adminChangeAccessLevel(ctx.identity, ctx.req, ctx.res, {
+          userId: parseId(args.userId),
+          accessLevel: args.accessLevel,
         }),
       ),
   }),

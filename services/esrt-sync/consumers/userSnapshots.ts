@@ -1,0 +1,21 @@
+import { defineConsumer } from "../../shared/events/consumer";
+import { enqueueUserSync } from "../deliveries";
+import { applySnapshot } from "../state";
+
+/**
+ * Turns the user events that carry a sync snapshot (registered, email verified, updated: profile,
+ * type or access level; status changed: deactivated or archived included) into the user's latest
+ * sync state and its deliveries. Idempotent twice over: the inbox drops a redelivered event, and a
+ * snapshot no newer than the one held changes nothing. Events written before snapshots existed carry
+ * none and are passed over.
+ */
+export const userSnapshotsConsumer = defineConsumer({
+  name: "esrt_user_snapshots",
+  events: ["user.registered", "user.email_verified", "user.updated", "user.status_changed"],
+  async handle(envelope, tx) {
+    const { snapshot, userId } = envelope.payload;
+    if (!snapshot) return;
+    const state = await applySnapshot(tx, { userId, snapshot });
+    if (state) await enqueueUserSync(tx, state);
+  },
+});

@@ -1,0 +1,92 @@
+import { v7 as uuidv7 } from "uuid";
+import {
+  ENDPOINT_TEST_TYPE,
+  type EndpointTestPayload,
+  USER_SYNC_TYPE,
+  type UserSyncPayload,
+} from "../../schema/esrt/contract";
+import { config } from "../shared/config";
+import type { Tx } from "../shared/db";
+import type { UserSyncState } from "./state";
+
+// Making deliveries (esrt_deliveries). A user has at most one waiting delivery per channel and
+// endpoint: a newer version supersedes the waiting one (latest state wins), and the dispatcher sends
+// one at a time per channel, endpoint and user, so the Pro app never receives an older snapshot
+// after a newer one.
+
+/** The NOTIFY channel that wakes the dispatchers when deliveries are made (at commit). */
+export const DELIVERIES_CHANNEL = "esrt_deliveries";
+
+/** A new webhook-id: "msg_" and a UUIDv7's 32 hex digits (unique, sorts by creation). */
+export function newMessageId(): string {
+  return `msg_${uuidv7().replaceAll("-", "")}`;
+}
+
+/** The payload of a user's snapshot (the same on NATS and by webhook). */
+export function userSyncPayload(
+  state: Pick<UserSyncState, "snapshot">,
+  at: Date = new Date(),
+): UserSyncPayload {
+  return { type: USER_SYNC_TYPE, timestamp: at.toISOString(), data: state.snapshot };
+}
+
+/** Whether this process publishes snapshots on NATS (ESRT_NATS, off where the bus is in-process). */
+export function natsChannelEnabled(): boolean {
+  return config().ESRT_NATS;
+}
+
+/**
+ * Makes a delivery of the user's latest snapshot on the NATS channel (when enabled) and to each
+ * enabled webhook endpoint (or only those named), superseding any waiting older one. Call it with
+ * the user's state locked (applySnapshot or lockState).
+ * @returns how many deliveries were made.
+ */
+export async function enqueueUserSync(
+  tx: Tx,
+  state: UserSyncState,
+  options: { endpointIds?: number[]; nats?: boolean } = {},
+): Promise<number> {
+  const endpoints = await tx.$queryRaw<{ id: number }[]>`
+    SELECT id FROM esrt_endpoints WHERE enabled ORDER BY id`;
+  const targets: { channel: "nats" | "webhook"; endpointId: number | null }[] = [];
+  if (options.nats ?? natsChannelEnabled()) targets.push({ channel: "nats", endpointId: null });
+  for (const { id } of endpoints) {
+    if (!options.endpointIds || options.endpointIds.includes(id))
+      targets.push({ channel: "webhook", endpointId: id });
+  }
+  if (targets.length === 0) return 0;
+  const payload = JSON.stringify(userSyncPayload(state));
+  for (const target of targets) {
+    await tx.$executeRaw`
+      UPDATE esrt_deliveries SET status = 'superseded', "updatedAt" = now()
+      WHERE channel = ${target.channel}::"EsrtChannel" AND COALESCE("endpointId", 0) = ${target.endpointId ?? 0}
+        AND "userId" = ${state.userId} AND status = 'pending'`;
+    await tx.$executeRaw`
+      INSERT INTO esrt_deliveries
+        ("messageId", channel, "endpointId", "userId", "uniqueId", version, "eventType", payload)
+      VALUES (${newMessageId()}, ${target.channel}::"EsrtChannel", ${target.endpointId}, ${state.userId},
+              ${state.uniqueId}, ${state.latestVersion}, ${USER_SYNC_TYPE}, ${payload}::jsonb)`;
+  }
+  await tx.$executeRaw`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`;
+  return targets.length;
+}
+
+/**
+ * Makes a test event's delivery to one endpoint (it waits behind nothing: it names no user).
+ * @returns the delivery's id.
+ */
+export async function enqueueTestEvent(tx: Tx, endpointId: number, at: Date = new Date()): Promise<number> {
+  const payload: EndpointTestPayload = {
+    type: ENDPOINT_TEST_TYPE,
+    timestamp: at.toISOString(),
+    data: { message: "A test event from the portal", endpointId },
+  };
+  const rows = await tx.$queryRaw<{ id: number }[]>`
+    INSERT INTO esrt_deliveries ("messageId", channel, "endpointId", "eventType", payload)
+    VALUES (${newMessageId()}, 'webhook', ${endpointId}, ${ENDPOINT_TEST_TYPE}, ${JSON.stringify(payload)}::jsonb)
+    RETURNING id`;
+  await tx.$executeRaw`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`;
+  const row = rows[0];
+  if (!row) throw new Error("the test delivery was not inserted");
+  return row.id;
+}
