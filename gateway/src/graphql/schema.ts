@@ -12,6 +12,7 @@ import "./types/branding";
 import "./types/appointment";
 import "./types/storage";
 import "./types/document";
+import "./types/esrt";
 
 /** The portal's GraphQL schema, built once from the type files imported above. */
 export const schema = builder.toSchema();

@@ -1,0 +1,274 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { USER_SYNC_TYPE, type UserSyncPayload } from "../../schema/esrt/contract";
+import { waitFor } from "../shared/events/testing/bus";
+import type { User } from "../shared/generated/prisma/client";
+import { type Dispatcher, startDispatcher } from "./dispatcher";
+import { createEndpoint, getEndpoint, rotateEndpointSecret, setEndpointEnabled } from "./endpoints";
+import { type SyncWorld, syncWorld, type TestReceiver, testReceiver } from "./testing";
+
+// The webhook dispatcher against a real HTTP receiver that verifies every signature with the
+// standardwebhooks library, on a database of this file's own, with the real relay and consumers
+// (user change → user.updated with its snapshot → sync state and deliveries → webhook → ack →
+// esrt.user_sync_changed → users.esrtSynced).
+
+let world: SyncWorld;
+let receiver: TestReceiver;
+let secret = "";
+const dispatchers: Dispatcher[] = [];
+
+async function dispatcher(options: Partial<Parameters<typeof startDispatcher>[0]> = {}): Promise<Dispatcher> {
+  const d = await startDispatcher({
+    db: world.db,
+    retryScale: 0.0001,
+    timeoutMs: 1000,
+    pollMs: 50,
+    ...options,
+  });
+  dispatchers.push(d);
+  return d;
+}
+
+async function stopDispatchers(): Promise<void> {
+  await Promise.all(dispatchers.splice(0).map((d) => d.stop()));
+}
+
+/** Versions of one user as the receiver got them, in order of arrival. */
+function versionsReceived(uniqueId: string): number[] {
+  return receiver.received
+    .filter(
+      (r) => r.payload.type === USER_SYNC_TYPE && (r.payload as UserSyncPayload).data.uniqueId === uniqueId,
+    )
+    .map((r) => (r.payload as UserSyncPayload).data.version);
+}
+
+async function esrtSynced(userId: number): Promise<boolean> {
+  const user = await world.db.prisma.user.findUniqueOrThrow({ where: { id: userId } });
+  return user.esrtSynced;
+}
+
+async function deliveriesOf(userId: number) {
+  return world.db.prisma.esrtDelivery.findMany({ where: { userId }, orderBy: { id: "asc" } });
+}
+
+beforeAll(async () => {
+  world = await syncWorld();
+  receiver = await testReceiver(() => secret);
+});
+
+afterAll(async () => {
+  await stopDispatchers();
+  await receiver.close();
+  await world.close();
+});
+
+beforeEach(async () => {
+  receiver.mode = { kind: "ok" };
+  receiver.received.length = 0;
+  receiver.requests.length = 0;
+  await world.db.prisma.esrtDelivery.deleteMany({});
+  await world.db.prisma.esrtEndpoint.deleteMany({});
+  const made = await createEndpoint({ db: world.db, actorId: world.admin.id, url: receiver.url });
+  secret = made.secret;
+});
+
+afterEach(stopDispatchers);
+
+describe("webhook delivery", () => {
+  it("delivers a user's change signed per Standard Webhooks, and the 2xx makes the user esrtSynced", async () => {
+    await dispatcher();
+    const user = await world.newUser();
+    await waitFor(async () => esrtSynced(user.id), "the user synced");
+    const [message] = receiver.received;
+    expect(message?.id).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(message?.payload).toMatchObject({
+      type: "user.sync",
+      data: { uniqueId: user.uniqueId, username: user.username, email: user.email, version: user.version },
+    });
+    const state = await world.db.prisma.esrtUserState.findUniqueOrThrow({ where: { userId: user.id } });
+    expect(state).toMatchObject({
+      latestVersion: user.version,
+      acknowledgedVersion: user.version,
+      acknowledgedVia: "webhook",
+    });
+  });
+
+  it("refuses nothing the library accepts and sends nothing the library refuses: a wrong secret gets 401 and is retried", async () => {
+    await dispatcher();
+    const right = secret;
+    secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    const user = await world.newUser();
+    await waitFor(() => receiver.requests.some((r) => r.status === 401), "a refused signature");
+    expect(await esrtSynced(user.id)).toBe(false);
+    secret = right;
+    await waitFor(async () => esrtSynced(user.id), "synced once the secret matches", 10_000);
+  });
+
+  it("signs with both secrets during a rotation's grace, so a receiver on either secret verifies", async () => {
+    const endpoint = await world.db.prisma.esrtEndpoint.findFirstOrThrow();
+    const old = secret;
+    const rotated = await rotateEndpointSecret({ db: world.db, actorId: world.admin.id, id: endpoint.id });
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(old);
+    await dispatcher();
+    secret = old;
+    const first = await world.newUser();
+    await waitFor(async () => esrtSynced(first.id), "verified with the old secret");
+    secret = rotated.secret;
+    const second = await world.newUser();
+    await waitFor(async () => esrtSynced(second.id), "verified with the new secret");
+  });
+
+  it("an endpoint that always answers 400 ends in a dead letter after the tenth attempt", async () => {
+    receiver.mode = { kind: "status", status: 400 };
+    await dispatcher({ retryScale: 0.00001 });
+    const user = await world.newUser();
+    await waitFor(
+      async () => (await deliveriesOf(user.id)).some((d) => d.status === "dead"),
+      "a dead letter",
+      20_000,
+    );
+    const [dead] = await deliveriesOf(user.id);
+    expect(dead).toMatchObject({ status: "dead", attempts: 10, lastStatusCode: 400 });
+    const attempts = await world.db.prisma.esrtDeliveryAttempt.findMany({ where: { deliveryId: dead?.id } });
+    expect(attempts).toHaveLength(10);
+    expect(attempts.every((a) => a.statusCode === 400 && a.responseSnippet === "answer 400")).toBe(true);
+    // every attempt carried the same webhook-id
+    expect(new Set(receiver.requests.map((r) => r.id)).size).toBe(1);
+    const endpoint = await world.db.prisma.esrtEndpoint.findFirstOrThrow();
+    expect(endpoint.consecutiveFailures).toBe(10);
+    expect(await esrtSynced(user.id)).toBe(false);
+  });
+
+  it("410 Gone disables the endpoint; its delivery waits and goes out once it is enabled again", async () => {
+    receiver.mode = { kind: "status", status: 410 };
+    await dispatcher();
+    const user = await world.newUser();
+    const endpoint = await world.db.prisma.esrtEndpoint.findFirstOrThrow();
+    await waitFor(async () => !(await getEndpoint(world.db, endpoint.id)).enabled, "the endpoint disabled");
+    const view = await getEndpoint(world.db, endpoint.id);
+    expect(view).toMatchObject({ health: "disabled", disabledReason: "The endpoint answered 410 Gone" });
+    const requests = receiver.requests.length;
+    await sleep(300);
+    expect(receiver.requests.length).toBe(requests);
+    receiver.mode = { kind: "ok" };
+    await setEndpointEnabled({ db: world.db, actorId: world.admin.id, id: endpoint.id, enabled: true });
+    await waitFor(async () => esrtSynced(user.id), "delivered after enabling");
+  });
+
+  it("honours Retry-After on 429 (not retried sooner than asked)", async () => {
+    receiver.mode = { kind: "status", status: 429, headers: { "Retry-After": "2" } };
+    await dispatcher();
+    const user = await world.newUser();
+    await waitFor(() => receiver.requests.length >= 1, "the first attempt");
+    receiver.mode = { kind: "ok" };
+    await waitFor(async () => esrtSynced(user.id), "delivered after the wait", 10_000);
+    const [first, second] = receiver.requests;
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(1900);
+  });
+
+  it("a hanging endpoint times out and is retried", async () => {
+    receiver.mode = { kind: "hang" };
+    await dispatcher({ timeoutMs: 300 });
+    const user = await world.newUser();
+    await waitFor(() => receiver.requests.length >= 1, "the first attempt");
+    await waitFor(
+      async () => (await world.db.prisma.esrtDeliveryAttempt.count()) >= 1,
+      "the timeout recorded",
+    );
+    const [attempt] = await world.db.prisma.esrtDeliveryAttempt.findMany();
+    expect(attempt?.error).toBe("No answer within 300 ms");
+    receiver.mode = { kind: "ok" };
+    await waitFor(async () => esrtSynced(user.id), "delivered after the hang", 10_000);
+  });
+});
+
+describe("latest state wins", () => {
+  it("the Pro app down for a simulated 10 minutes while 200 users change: after it returns each user's latest arrives, none older after newer, all synced", async () => {
+    // 1/1000 of the schedule: 10 minutes are 600 ms; the retries fall at 5 ms, 300 ms, 1.8 s...
+    await dispatcher({ retryScale: 0.001, concurrency: 16 });
+    const users: User[] = [];
+    for (let i = 0; i < 200; i += 1) users.push(await world.newUser());
+    await waitFor(
+      async () =>
+        (await world.db.prisma.user.count({
+          where: { esrtSynced: true, id: { in: users.map((u) => u.id) } },
+        })) === 200,
+      "first versions synced",
+      30_000,
+    );
+
+    await receiver.stop();
+    const outageStarted = Date.now();
+    const latest = new Map<number, number>();
+    for (let round = 0; round < 3; round += 1) {
+      for (const user of users) latest.set(user.id, (await world.change(user)).version);
+    }
+    await waitFor(
+      async () =>
+        (await world.db.prisma.user.count({
+          where: { esrtSynced: false, id: { in: users.map((u) => u.id) } },
+        })) === 200,
+      "all unsynced",
+      30_000,
+    );
+    await sleep(Math.max(0, 600 - (Date.now() - outageStarted)));
+    await receiver.start();
+
+    await waitFor(
+      async () =>
+        (await world.db.prisma.user.count({
+          where: { esrtSynced: true, id: { in: users.map((u) => u.id) } },
+        })) === 200,
+      "every user synced after the outage",
+      60_000,
+    );
+    for (const user of users) {
+      const versions = versionsReceived(user.uniqueId);
+      expect(versions.at(-1)).toBe(latest.get(user.id));
+      // never an older version after a newer one
+      expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    }
+  }, 120_000);
+
+  it("two dispatchers at once deliver each version once (one message id per version, retries included)", async () => {
+    await dispatcher({ concurrency: 8 });
+    await dispatcher({ concurrency: 8 });
+    const users: User[] = [];
+    for (let i = 0; i < 40; i += 1) users.push(await world.newUser());
+    for (const user of users) await world.change(user);
+    await waitFor(
+      async () =>
+        (await world.db.prisma.user.count({
+          where: { esrtSynced: true, id: { in: users.map((u) => u.id) } },
+        })) === 40,
+      "synced",
+      30_000,
+    );
+    await sleep(300);
+    const ids = receiver.received.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const user of users) {
+      const versions = versionsReceived(user.uniqueId);
+      expect(new Set(versions).size).toBe(versions.length);
+      expect(versions).toEqual([...versions].sort((a, b) => a - b));
+    }
+  }, 60_000);
+
+  it("a dispatcher that dies mid-delivery (never records an outcome) loses nothing: its lease runs out and another sends it with the same webhook-id", async () => {
+    receiver.mode = { kind: "hang" };
+    // the first dispatcher claims with a short lease and never records its outcome (killed)
+    const doomed = await dispatcher({ leaseMs: 500, timeoutMs: 60_000 });
+    const user = await world.newUser();
+    await waitFor(() => receiver.requests.length >= 1, "the first attempt in flight");
+    const [firstId] = receiver.requests.map((r) => r.id);
+    receiver.mode = { kind: "ok" };
+    await dispatcher();
+    await waitFor(async () => esrtSynced(user.id), "delivered by the second dispatcher", 10_000);
+    expect(receiver.received.map((r) => r.id)).toEqual([firstId]);
+    // the first one's request fails at last: what it records changes nothing
+    receiver.releaseHanging();
+    await doomed.stop();
+    const [delivery] = await deliveriesOf(user.id);
+    expect(delivery).toMatchObject({ status: "delivered", messageId: firstId });
+  });
+});
