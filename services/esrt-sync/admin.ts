@@ -326,6 +326,12 @@ export async function replayFailed(props: {
 }): Promise<number> {
   const endpointId = props.endpointId ?? null;
   return props.db.prisma.$transaction(async (tx) => {
+    // first those being retried (before the revived ones join them as pending)
+    const hurried = await tx.$executeRaw`
+      UPDATE esrt_deliveries SET "nextAttemptAt" = now(), "updatedAt" = now()
+      WHERE status = 'pending' AND "lastError" IS NOT NULL AND "nextAttemptAt" > now()
+        AND "createdAt" >= ${props.since}
+        AND (${endpointId}::int IS NULL OR "endpointId" = ${endpointId}::int)`;
     const revived = await tx.$executeRaw`
       WITH pick AS (
         SELECT DISTINCT ON (d.channel, COALESCE(d."endpointId", 0), COALESCE(d."userId", -d.id)) d.id
@@ -343,11 +349,6 @@ export async function replayFailed(props: {
       UPDATE esrt_deliveries SET status = 'pending', attempts = 0, "nextAttemptAt" = now(), "leaseUntil" = NULL,
         "updatedAt" = now()
       WHERE id IN (SELECT id FROM pick)`;
-    const hurried = await tx.$executeRaw`
-      UPDATE esrt_deliveries SET "nextAttemptAt" = now(), "updatedAt" = now()
-      WHERE status = 'pending' AND "lastError" IS NOT NULL AND "nextAttemptAt" > now()
-        AND "createdAt" >= ${props.since}
-        AND (${endpointId}::int IS NULL OR "endpointId" = ${endpointId}::int)`;
     await tx.$executeRaw`SELECT pg_notify('esrt_deliveries', '')`;
     await audit(tx, {
       action: "esrt.deliveries_replayed",
