@@ -30,6 +30,7 @@ import { appointmentsRouter } from "./rest/appointments";
 import { authRouter } from "./rest/auth";
 import { brandingRouter } from "./rest/branding";
 import { documentsRouter } from "./rest/documents";
+import { esrtRouter, refuseApiKeysElsewhere } from "./rest/esrt";
 import { UPLOADS_PATH, uploadsHandler } from "./rest/uploads";
 
 export interface AppDeps {
@@ -140,6 +141,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     ? [redisGrace(redis), sessionMiddleware(cfg, deps.sessionStore)]
     : [sessionMiddleware(cfg, deps.sessionStore)];
 
+  // The Pro app's API keys open two routes (./rest/esrt) and nothing else: a Bearer header anywhere
+  // else under /api (uploads included) or at /graphql is refused 401.
+  app.use(["/api", "/graphql"], refuseApiKeysElsewhere());
   // tus uploads stream their bodies to the staging area: before the JSON parser and compression
   app.use(UPLOADS_PATH, sessions, currentUser, uploadsHandler({ db: deps.db, config: cfg }));
   app.use(express.json({ limit: cfg.JSON_BODY_LIMIT }));
@@ -154,6 +158,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   });
   // mounted at its path, so that every other request passes it by without entering it
   api.use("/branding", brandingRouter({ db: deps.db }));
+  // The Pro app's routes read the session only when no API key is given (a key needs no Redis).
+  api.use(esrtRouter({ identity, session: [...sessions, currentUser] }));
   api.use(sessions, currentUser);
   api.use(authRouter(identity));
   api.use(accountRouter(identity));

@@ -18,11 +18,14 @@ import {
 } from "graphql";
 import request from "supertest";
 import { migrateDatabase } from "../../prisma/migrate";
+import { createApiKey } from "../../services/esrt-sync/apiKeys";
+import { applySnapshot } from "../../services/esrt-sync/state";
 import { connectPostgres, type Db } from "../../services/shared/db";
 import type { RateLimitRules } from "../../services/shared/rateLimit";
 import type { RedisClient } from "../../services/shared/redis";
 import { scratchDatabase } from "../../services/shared/testing/db";
 import { createAdmin, createUser, TEST_PASSWORD } from "../../services/shared/testing/factories";
+import { syncSnapshot } from "../../services/user/syncSnapshot";
 import { createApp } from "./app";
 import { schema } from "./graphql/schema";
 import { sessionCookieOf } from "./rest/identityHarness";
@@ -32,7 +35,7 @@ import { fakeWebDist, redisSessionStore, testConfig, testRedis } from "./testing
 // types, NUL, unpaired surrogates, huge, deep, odd encodings) against every REST route under /api
 // (found by walking Express's router, so a new route is covered without touching this file) and every
 // GraphQL query and mutation (found by walking the schema), signed out, as a client and as a
-// mainAdmin. No answer may be a 5xx or GraphQL's INTERNAL_SERVER_ERROR, none may show a stack, a file
+// mainAdmin (and the REST routes also with a Pro-app API key). No answer may be a 5xx or GraphQL's INTERNAL_SERVER_ERROR, none may show a stack, a file
 // path or a database message, and the process is ready afterwards.
 //
 // The app runs on its own scratch database and Redis key prefix, with rate limits out of the way, so
@@ -52,8 +55,11 @@ const RUNS = {
 const LEAK =
   /\s{4}at |\/work\/|\.ts:\d|node_modules|prisma|invalid byte sequence|unsupported unicode escape|SQLSTATE|relation "|\bP[12]\d{3}\b|code: ?\\?"[0-9A-Z]{5}\\?"|stacktrace/i;
 
-type Identity = "anon" | "client" | "admin";
+type Identity = "anon" | "client" | "admin" | "key";
+/** The identities of a browser: signed out, or a session */
 const IDENTITIES: Identity[] = ["anon", "client", "admin"];
+/** ...and the Pro app's API key, which REST routes must refuse (or, two of them, serve) cleanly */
+const REST_IDENTITIES: Identity[] = [...IDENTITIES, "key"];
 
 interface Spec {
   identity: Identity;
@@ -345,7 +351,10 @@ const queryArb = fc
   .map((pairs) => (pairs.length === 0 ? "" : `?${pairs.map(([k, v]) => `${k}=${v}`).join("&")}`));
 
 /** A valid-looking body for a route, so that one bad field at a time reaches deep validation. */
-function templateFor(route: string, ids: { client: number; admin: number }): Record<string, unknown> {
+function templateFor(
+  route: string,
+  ids: { client: number; admin: number; clientUniqueId: string },
+): Record<string, unknown> {
   const questions = [
     { question: "First pet's name?", answer: "Rex" },
     { question: "City of birth?", answer: "Springfield" },
@@ -370,6 +379,7 @@ function templateFor(route: string, ids: { client: number; admin: number }): Rec
       answers: [{ questionIndex: 0, answer: "Rex" }],
     },
     "POST /api/user/notes": { notes: "Call me" },
+    "POST /api/esrt/ack": { uniqueId: ids.clientUniqueId, version: 1 },
     "POST /api/user/password": { currentPassword: "not-the-password", newPassword: "Pass-w0rd-long!" },
     "POST /api/reset-password": { email: "fuzz@example.test" },
     "POST /api/reset-password/confirm": { token: "t".repeat(40), password: "Pass-w0rd-long!" },
@@ -649,7 +659,9 @@ let db: Db;
 let redis: RedisClient;
 let scratch: { url: string; drop(): Promise<void> };
 let web: ReturnType<typeof fakeWebDist>;
-const cookies: Record<Identity, string> = { anon: "", client: "", admin: "" };
+const cookies: Record<Exclude<Identity, "key">, string> = { anon: "", client: "", admin: "" };
+let apiKey = "";
+let clientUniqueId = "";
 const users: Record<"client" | "admin", { id: number; username: string; userType: "client" | "mainAdmin" }> =
   {
     client: { id: 0, username: "", userType: "client" },
@@ -696,6 +708,14 @@ beforeAll(async () => {
   const admin = await createAdmin(db);
   users.client = { id: client.id, username: client.username, userType: "client" };
   users.admin = { id: admin.id, username: admin.username, userType: "mainAdmin" };
+  clientUniqueId = client.uniqueId;
+  // the client is known to the sync service at versions 1 and 2, so acks reach every outcome
+  for (const version of [1, 2]) {
+    await db.prisma.$transaction((tx) =>
+      applySnapshot(tx, { userId: client.id, snapshot: { ...syncSnapshot(client), version } }),
+    );
+  }
+  ({ key: apiKey } = await createApiKey({ db, name: "fuzz", actorId: null }));
   await ensureSignedIn();
 }, 60_000);
 
@@ -745,7 +765,8 @@ function errorCode(error: unknown): unknown {
 async function send(spec: Spec, problems: string[]): Promise<void> {
   sent += 1;
   let test = spec.method === "GET" ? request(server).get(spec.path) : request(server).post(spec.path);
-  if (spec.identity !== "anon") test = test.set("Cookie", cookies[spec.identity]);
+  if (spec.identity === "key") test = test.set("Authorization", `Bearer ${apiKey}`);
+  else if (spec.identity !== "anon") test = test.set("Cookie", cookies[spec.identity]);
   test = test.set(spec.headers);
   const res = await (spec.body === undefined ? test : test.send(spec.body));
   const text = res.text ?? "";
@@ -801,7 +822,7 @@ async function runBatches(arb: fc.Arbitrary<Spec[]>, numRuns: number): Promise<s
 }
 
 function restArb(routes: RouteInfo[], identity: Identity): fc.Arbitrary<Spec> {
-  const ids = { client: users.client.id, admin: users.admin.id };
+  const ids = { client: users.client.id, admin: users.admin.id, clientUniqueId };
   return fc.constantFrom(...routes).chain((route) => {
     const target = `${route.method} ${route.path}`;
     const params = route.path.split("/").filter((s) => s.startsWith(":"));
@@ -819,6 +840,8 @@ function restArb(routes: RouteInfo[], identity: Identity): fc.Arbitrary<Spec> {
           {},
           { Origin: "http://evil.example" },
           { "X-Time-Zone": "\u00ff\u00fe" },
+          { Authorization: `Bearer esrtk_${"A".repeat(43)}` },
+          { Authorization: "Basic \u00ff" },
         ),
       )
       .map(([segments, query, body, extra]) => {
@@ -890,6 +913,7 @@ describe("fuzzing every REST route and GraphQL operation", () => {
         "POST /api/appointments/:id/cancel",
         "POST /api/admin/appointments/:id/reschedule",
         "GET /api/admin/appointments",
+        "POST /api/esrt/ack",
       ]),
     );
     expect(routes.length).toBeGreaterThanOrEqual(20);
@@ -899,7 +923,7 @@ describe("fuzzing every REST route and GraphQL operation", () => {
     );
   });
 
-  it.each(IDENTITIES)(
+  it.each(REST_IDENTITIES)(
     "REST, %s: no 5xx, nothing internal",
     async (identity) => {
       expect(await runBatches(batchOf(restArb(apiRoutes(app), identity)), RUNS.rest)).toEqual([]);

@@ -345,8 +345,9 @@ export async function changeOwnPassword(
 }
 
 /**
- * The console's card of a user by unique id: one's own, or anyone's with manage:users (others learn
- * nothing, not even whether the id exists).
+ * The console's card of a user by unique id: one's own, or anyone's with manage:users or
+ * manage:esrt_sync (others learn nothing, not even whether the id exists). The Pro app's API keys
+ * read it too (gateway/src/rest/esrt.ts).
  * @throws AppError UNAUTHENTICATED, FORBIDDEN; UserError USER_NOT_FOUND.
  */
 export async function lookUpByUniqueId(
@@ -355,7 +356,8 @@ export async function lookUpByUniqueId(
   uniqueId: string,
 ): Promise<UserCard> {
   const user = requireUser(res);
-  const manager = permissionsOf(user.userType).includes("manage:users");
+  const held = permissionsOf(user.userType);
+  const manager = held.includes("manage:users") || held.includes("manage:esrt_sync");
   if (!manager && uniqueId !== user.uniqueId) {
     throw new AppError("FORBIDDEN", "You may only look up your own account");
   }

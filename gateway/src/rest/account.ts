@@ -9,7 +9,6 @@ import {
   resetRequestSchema,
   securityAnswersSchema,
   securityQuestionsSchema,
-  uniqueIdSchema,
   verifyEmailSchema,
 } from "../../../schema/validation/user";
 import { AppError } from "../../../services/shared/errors";
@@ -20,7 +19,6 @@ import {
   changeOwnPassword,
   confirmEmail,
   confirmPasswordReset,
-  lookUpByUniqueId,
   readSecurityQuestions,
   saveNotes,
   saveSecurityQuestions,
@@ -31,11 +29,11 @@ import { handle, parse } from "./handle";
 
 const userIdParam = z.object({ userId: id("userId must be a user's id") });
 const resendVerificationSchema = z.object({ email: emailSchema.optional() });
-const uniqueIdParam = z.object({ uniqueId: uniqueIdSchema });
 
 /**
  * REST shims of spec §7 for the account: password reset, email verification, security questions and
- * answers, console notes and the console's lookup by unique id.
+ * answers and console notes. The console's lookup by unique id, which the Pro app's API keys may
+ * also call, is in ./esrt.
  */
 export function accountRouter(deps: IdentityDeps): Router {
   const router = Router();
@@ -122,16 +120,6 @@ export function accountRouter(deps: IdentityDeps): Router {
     handle(async (req, res) => {
       requireUser(res);
       res.json(await changeOwnPassword(deps, req, res, parse(changePasswordSchema, req.body)));
-    }),
-  );
-
-  router.get(
-    "/users/by-uniqueid/:uniqueId",
-    handle(async (req, res) => {
-      res.setHeader("Cache-Control", "no-store");
-      requireUser(res);
-      const { uniqueId } = parse(uniqueIdParam, req.params);
-      res.json(await lookUpByUniqueId(deps, res, uniqueId));
     }),
   );
 
