@@ -3,27 +3,15 @@ import { config } from "../shared/config";
 import type { Db } from "../shared/db";
 import type { Consumer } from "../shared/events/consumer";
 import { userSnapshotsConsumer } from "./consumers/userSnapshots";
-import { type SnapshotPublisher, startDispatcher } from "./dispatcher";
+import { startDispatcher } from "./dispatcher";
 import { startJobRunner } from "./jobs";
+import { startEsrtNats } from "./natsChannel";
 
 /**
  * The esrt-sync service: synchronisation of users with the Pro app (ESRT Pro).
  * Its event consumers, started by a process whose WORKERS setting names "esrt-sync" (or "all").
  */
 export const consumers: Consumer[] = [userSnapshotsConsumer];
-
-/** The NATS side of the sync (services/esrt-sync/natsChannel.ts), started where the bus is NATS. */
-export type StartNatsChannel = (props: {
-  db: Db;
-  nc: NatsConnection;
-}) => Promise<SnapshotPublisher & { stop(): Promise<void> }>;
-
-let natsChannelStarter: StartNatsChannel | undefined;
-
-/** Sets how the workers start the NATS channel (natsChannel.ts registers itself). */
-export function useNatsChannel(start: StartNatsChannel): void {
-  natsChannelStarter = start;
-}
 
 /**
  * The service's background work: the dispatcher (webhooks, and NATS where the bus is NATS and
@@ -34,9 +22,7 @@ export async function startWorkers(props: {
   nc?: NatsConnection;
 }): Promise<{ stop(): Promise<void> }> {
   const nats =
-    props.nc && config().ESRT_NATS && natsChannelStarter
-      ? await natsChannelStarter({ db: props.db, nc: props.nc })
-      : undefined;
+    props.nc && config().ESRT_NATS ? await startEsrtNats({ db: props.db, nc: props.nc }) : undefined;
   const dispatcher = await startDispatcher({ db: props.db, nats });
   const jobs = await startJobRunner(props.db);
   return {

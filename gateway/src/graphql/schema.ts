@@ -13,6 +13,7 @@ import "./types/appointment";
 import "./types/storage";
 import "./types/document";
 import "./types/esrt";
+import "./types/esrtApiKey";
 
 /** The portal's GraphQL schema, built once from the type files imported above. */
 export const schema = builder.toSchema();

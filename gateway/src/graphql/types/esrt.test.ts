@@ -82,6 +82,8 @@ const OPERATIONS: Record<string, string> = {
   deliveries: "{ esrtDeliveries { totalCount hasNextPage nodes { id } } }",
   delivery: "{ esrtDelivery(id: 1) { id } }",
   jobs: "{ esrtJobs { id } }",
+  apiKeys: "{ esrtApiKeys { id } }",
+  createKey: `mutation { createEsrtApiKey(name: "matrix") { __typename } }`,
   create: `mutation { createEsrtEndpoint(input: { url: "https://pro.example.com/hook" }) { __typename } }`,
   replay: `mutation { replayFailedEsrtDeliveries(since: "2026-01-01T00:00:00Z") { __typename } }`,
   resync: `mutation { resyncEsrtUser(uniqueId: "nobody") { __typename } }`,
@@ -262,5 +264,36 @@ describe("resync, the log and sending again", () => {
       id: first.data.resyncAllEsrtUsers.data.id,
       status: "queued",
     });
+  });
+});
+
+describe("API keys", () => {
+  it("shows a new key once, lists it by prefix only, and a revoked key opens nothing", async () => {
+    const admin = await signIn("mainAdmin");
+    const empty = await gql(
+      `mutation { createEsrtApiKey(name: "  ") { ... on AppError { code message } } }`,
+      admin,
+    );
+    expect(empty.data.createEsrtApiKey).toEqual({ code: "VALIDATION_FAILED", message: "Name is required" });
+    const made = await gql(
+      `mutation { createEsrtApiKey(name: "ESRT Pro production") { ... on MutationCreateEsrtApiKeySuccess { data { key apiKey { id name prefix revokedAt } } } } }`,
+      admin,
+    );
+    const { key, apiKey } = made.data.createEsrtApiKey.data;
+    expect(key).toMatch(/^esrtk_[A-Za-z0-9_-]{43}$/);
+    expect(apiKey).toMatchObject({ name: "ESRT Pro production", prefix: key.slice(0, 14), revokedAt: null });
+    const listed = await gql("{ esrtApiKeys { id name prefix } }", admin);
+    expect(listed.text).not.toContain(key.slice(14));
+    const user = await createUser(db, { userType: "client" });
+    const lookUp = () =>
+      request(app).get(`/api/users/by-uniqueid/${user.uniqueId}`).set("Authorization", `Bearer ${key}`);
+    expect((await lookUp()).status).toBe(200);
+    const revoked = await gql(
+      `mutation ($id: Int!) { revokeEsrtApiKey(id: $id) { ... on MutationRevokeEsrtApiKeySuccess { data { revokedAt } } } }`,
+      admin,
+      { id: apiKey.id },
+    );
+    expect(revoked.data.revokeEsrtApiKey.data.revokedAt).not.toBeNull();
+    expect((await lookUp()).status).toBe(401);
   });
 });
