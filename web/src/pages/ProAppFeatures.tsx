@@ -24,7 +24,7 @@ import { useServerConfig } from "../lib/serverConfig";
 const SIGN_IN_STEPS: readonly string[] = [
   "Open ESRT Pro with the button below, or scan the QR code with your phone.",
   "Sign in with the same username or email and password you use for this portal: there is no second account.",
-  "If you change your portal password, use the new one in ESRT Pro too. Your details reach ESRT Pro within moments of a change.",
+  "New here? Register on the portal first: your ESRT Pro access comes with your portal account, and your details are sent to ESRT Pro for you.",
 ];
 
 /**

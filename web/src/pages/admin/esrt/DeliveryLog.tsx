@@ -215,45 +215,43 @@ export function DeliveryLog({ endpoints, jobRunning, onChanged }: DeliveryLogPro
           onClick={handleRefresh}
         />
       </div>
-      <div className="esrt-log-layout">
-        <div className="esrt-log-list">
-          {error && !page ? (
-            <LoadError title="Deliveries could not be loaded" error={error} onRetry={handleRefresh} />
-          ) : loading && !page && filter !== null ? (
-            <Spinner size={24} aria-label="Loading deliveries" />
-          ) : shown.length === 0 ? (
-            <NonIdealState
-              icon={<Inbox />}
-              title="No deliveries"
-              description={
-                isFiltered(form)
-                  ? "No delivery matches these filters."
-                  : "Nothing has been sent to the Pro app yet. Deliveries appear here when users change."
-              }
-            />
-          ) : (
-            <DeliveryTable
-              deliveries={shown}
-              selectedId={selected?.id ?? null}
-              onSelect={setSelectedId}
-              onRedeliver={(delivery) => setAction({ kind: "redeliver", delivery })}
-            />
-          )}
-          {page?.hasNextPage ? (
-            <Button
-              className="esrt-load-more"
-              text="Load more"
-              loading={loadingMore}
-              onClick={() => void handleLoadMore()}
-            />
-          ) : null}
-        </div>
-        <DeliveryPanel
-          deliveryId={selectedId}
-          onRedeliver={(delivery) => setAction({ kind: "redeliver", delivery })}
-          onClose={() => setSelectedId(null)}
-        />
+      <div className="esrt-log-list">
+        {error && !page ? (
+          <LoadError title="Deliveries could not be loaded" error={error} onRetry={handleRefresh} />
+        ) : loading && !page && filter !== null ? (
+          <Spinner size={24} aria-label="Loading deliveries" />
+        ) : shown.length === 0 ? (
+          <NonIdealState
+            icon={<Inbox />}
+            title="No deliveries"
+            description={
+              isFiltered(form)
+                ? "No delivery matches these filters."
+                : "Nothing has been sent to the Pro app yet. Deliveries appear here when users change."
+            }
+          />
+        ) : (
+          <DeliveryTable
+            deliveries={shown}
+            selectedId={selected?.id ?? null}
+            onSelect={setSelectedId}
+            onRedeliver={(delivery) => setAction({ kind: "redeliver", delivery })}
+          />
+        )}
+        {page?.hasNextPage ? (
+          <Button
+            className="esrt-load-more"
+            text="Load more"
+            loading={loadingMore}
+            onClick={() => void handleLoadMore()}
+          />
+        ) : null}
       </div>
+      <DeliveryPanel
+        deliveryId={selectedId}
+        onRedeliver={(delivery) => setAction({ kind: "redeliver", delivery })}
+        onClose={() => setSelectedId(null)}
+      />
       {action ? (
         <SyncActionDialog
           action={action}
@@ -319,7 +317,7 @@ function DeliveryTable({ deliveries, selectedId, onSelect, onRedeliver }: Delive
                     }}
                   />
                 </td>
-                <td>
+                <td className="esrt-user">
                   {d.userName?.trim() || (d.eventType === "endpoint.test" ? "Test event" : "—")}
                   <div className={Classes.TEXT_MUTED}>
                     {d.uniqueId ?? d.eventType}
