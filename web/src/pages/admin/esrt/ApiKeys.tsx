@@ -166,7 +166,7 @@ function CreateKeyDialog({ onClose }: { onClose(): void }) {
       {key !== null ? (
         <>
           <DialogBody>
-            <OneTimeSecret label="API key" value={key}>
+            <OneTimeSecret label="API key" noun="API key" value={key}>
               <p>
                 The Pro app sends it with each request to the portal's API. The portal keeps only a hash of it
                 and its prefix.

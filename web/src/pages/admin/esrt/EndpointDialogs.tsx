@@ -109,7 +109,7 @@ function EndpointFormDialog({
       {secret !== null ? (
         <>
           <DialogBody>
-            <OneTimeSecret label="Signing secret" value={secret}>
+            <OneTimeSecret label="Signing secret" noun="signing secret" value={secret}>
               <p>
                 The Pro app verifies each webhook's <code>webhook-signature</code> with it (Standard
                 Webhooks). Send a test event once it is stored.
@@ -218,7 +218,7 @@ function RotateSecretDialog({
       {rotated ? (
         <>
           <DialogBody>
-            <OneTimeSecret label="Signing secret" value={rotated.secret}>
+            <OneTimeSecret label="Signing secret" noun="signing secret" value={rotated.secret}>
               <p>
                 {rotated.graceUntil
                   ? `The old secret keeps signing as well until ${formatInstant(rotated.graceUntil)}; change the Pro app's setting before then.`

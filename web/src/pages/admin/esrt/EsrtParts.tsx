@@ -91,8 +91,10 @@ export async function copyToClipboard(
 
 /** Props of a secret shown once. */
 export interface OneTimeSecretProps {
-  /** "Signing secret", "API key" */
+  /** the field's label: "Signing secret", "API key" */
   label: string;
+  /** the same within a sentence: "signing secret", "API key" */
+  noun: string;
   value: string;
   children?: ReactNode;
 }
@@ -101,14 +103,14 @@ export interface OneTimeSecretProps {
  * A secret the server shows this once: read-only in a monospace field with a copy button, and the
  * warning that it will not be shown again.
  */
-export function OneTimeSecret({ label, value, children }: OneTimeSecretProps) {
+export function OneTimeSecret({ label, noun, value, children }: OneTimeSecretProps) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   return (
     <div className="esrt-secret">
       <Callout intent={Intent.WARNING} compact title="Copy it now">
-        This {label.toLowerCase()} is shown only this once and cannot be shown again. Store it where the Pro
-        app reads its settings.
+        This {noun} is shown only this once and cannot be shown again. Store it where the Pro app reads its
+        settings.
       </Callout>
       <label htmlFor={id} className={Classes.LABEL}>
         {label}
@@ -125,7 +127,7 @@ export function OneTimeSecret({ label, value, children }: OneTimeSecretProps) {
           <Button
             variant="minimal"
             icon={<Clipboard />}
-            aria-label={`Copy the ${label.toLowerCase()}`}
+            aria-label={`Copy the ${noun}`}
             title="Copy"
             onClick={() => void copyToClipboard(value, input.current, label)}
           />
