@@ -83,7 +83,7 @@ describe("the web shell", () => {
     await expect(
       page.evaluate(() => (globalThis as unknown as { shellMarker?: string }).shellMarker),
     ).resolves.toBe("still here");
-    await expect(page.getByText("This page is part of a later release.").isVisible()).resolves.toBe(true);
+    await page.getByRole("heading", { level: 2, name: "What ESRT Pro does" }).waitFor();
     expect(problems.messages).toEqual([]);
   });
 

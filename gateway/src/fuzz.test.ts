@@ -542,6 +542,16 @@ function inputArb(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
     }
     if (isScalarType(type) && (type.name === "Int" || type.name === "SafeInt")) return intArb;
     if (isScalarType(type) && type.name === "Float") return numberArb;
+    if (isScalarType(type) && type.name === "DateTime") {
+      // mostly instants (else an operation with a required DateTime never executes), text now and then
+      return fc.oneof(
+        {
+          arbitrary: fc.integer({ min: 0, max: 4_102_444_800_000 }).map((ms) => new Date(ms).toISOString()),
+          weight: 3,
+        },
+        { arbitrary: textArb, weight: 1 },
+      );
+    }
     if (isScalarType(type) && type.name === "Boolean") return fc.boolean();
     return textArb;
   })();

@@ -74,7 +74,8 @@ interface AttemptResult extends WebhookOutcome {
   startedAt: Date;
 }
 
-const log = logger("esrt.dispatcher");
+/** The logger, made on first use (importing this module reads no configuration). */
+const log = () => logger("esrt.dispatcher");
 
 /** Whether an HTTP status is a success (2xx: delivered, and for a snapshot acknowledged). */
 function isSuccess(status: number | null): boolean {
@@ -195,7 +196,7 @@ async function recordOutcome(
           (err) => {
             // a user the sync service no longer holds, or a version above its latest: nothing to record
             if (!isAppError(err)) throw err;
-            log.warn({ err, deliveryId: d.id }, "acknowledgement by webhook not recorded");
+            log().warn({ err, deliveryId: d.id }, "acknowledgement by webhook not recorded");
           },
         );
       }
@@ -318,7 +319,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
       await recordOutcome(db, d, result, { retryScale });
     } catch (err) {
       // the lease runs out and the delivery is tried again
-      log.error({ err, deliveryId: d.id }, "delivery attempt could not be recorded");
+      log().error({ err, deliveryId: d.id }, "delivery attempt could not be recorded");
     }
   }
 
@@ -346,7 +347,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
         }
         if (claimed.length === room) wanted = true;
       } catch (err) {
-        log.warn({ err }, "could not claim deliveries; will try again");
+        log().warn({ err }, "could not claim deliveries; will try again");
         return;
       }
     }

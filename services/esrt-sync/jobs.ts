@@ -14,7 +14,8 @@ import { lockState } from "./state";
 
 export const RESYNC_ALL = "resync_all";
 const LEASE_MS = 30_000;
-const log = logger("esrt.jobs");
+/** The logger, made on first use (importing this module reads no configuration). */
+const log = () => logger("esrt.jobs");
 
 export interface JobView {
   id: number;
@@ -126,7 +127,7 @@ export async function runResyncJob(
         });
       } catch (err) {
         failed += 1;
-        log.warn({ err, userId, jobId: job.id }, "resync of a user failed");
+        log().warn({ err, userId, jobId: job.id }, "resync of a user failed");
       }
     }
     cursor = users[users.length - 1]?.userId ?? cursor;
@@ -154,7 +155,7 @@ export async function startJobRunner(db: Db, pollMs = 5000): Promise<{ stop(): P
       try {
         for (let job = await claimJob(db); job && !stopped; job = await claimJob(db)) {
           await runResyncJob(db, job, () => stopped).catch(async (err: unknown) => {
-            log.error({ err, jobId: job?.id }, "resync job failed");
+            log().error({ err, jobId: job?.id }, "resync job failed");
             if (job) {
               await db.prisma.esrtJob.update({
                 where: { id: job.id },
@@ -168,7 +169,7 @@ export async function startJobRunner(db: Db, pollMs = 5000): Promise<{ stop(): P
           });
         }
       } catch (err) {
-        log.warn({ err }, "could not claim a job; will try again");
+        log().warn({ err }, "could not claim a job; will try again");
       }
     })().finally(() => {
       running = undefined;

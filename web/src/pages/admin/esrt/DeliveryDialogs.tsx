@@ -169,8 +169,8 @@ function ReplayDialog({
             : `${plural(outcome.data, "delivery", "deliveries")} queued again`,
         description:
           outcome.data === 0
-            ? "No dead delivery since then is still its user's latest."
-            : "They are sent again from the first attempt.",
+            ? "Nothing failed since then that is still its user's latest version."
+            : "They are sent now; dead ones start their retries over.",
         intent: outcome.data === 0 ? Intent.NONE : Intent.SUCCESS,
       });
       onDone();
@@ -196,8 +196,9 @@ function ReplayDialog({
       >
         <DialogBody>
           <p>
-            Sends again every dead delivery created since the time you choose that is still its user's latest
-            version (an older one would be superseded anyway).
+            Sends now every delivery made since the time you choose that failed: the ones still being retried
+            are tried at once, and dead ones that are still their user's latest version start their retries
+            over (an older version would reach the Pro app after a newer one).
           </p>
           <FormGroup
             label="Since (your time zone)"
