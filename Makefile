@@ -10,7 +10,7 @@ WEB_OUT      := web/dist/index.html
 GRAPHIQL_OUT := gateway/graphiql/dist/index.html
 WEB_SOURCES  := $(shell find web/src web/index.html web/vite.config.ts web/public -type f 2>/dev/null | grep -v '/generated/')
 
-.PHONY: help start dev test test-only lint format codegen db-migrate db-seed admin-password build bench ci-env clean s3
+.PHONY: help start dev test test-only lint format codegen db-migrate db-seed admin-password build bench ci-env clean s3 pro-app
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-15s %s\n", $$1, $$2}'
@@ -72,6 +72,9 @@ admin-password: $(PRISMA_OUT) ## Set a new mainAdmin password: printed, or ADMIN
 
 s3: $(NPM_STAMP) ## An S3-protocol server (s3rver) on :4569 to try cloud storage beside `make start`
 	npm run --silent s3:dev
+
+pro-app: $(NPM_STAMP) ## The Pro-app simulator on :4600 (PRO_APP_SECRET=whsec_...) to try the sync beside `make start`
+	npm run --silent pro-app
 
 bench: build ci-env ## Run the benchmarks in bench/
 	npm run --silent bench

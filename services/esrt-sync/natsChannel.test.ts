@@ -292,29 +292,31 @@ describe("the Pro app over NATS", () => {
   it("puts an ack back while the database fails, and applies it once the database answers", async () => {
     const where = names();
     const scratch = await scratchDatabase();
-    const broken = await connectPostgres(scratch.url);
+    await migrateDatabase({ url: scratch.url });
+    const own = await connectPostgres(scratch.url);
     try {
-      // an empty database: every query fails (no esrt_user_states), as while it is away
-      const channel = await start(where, { db: broken, durable: "scratch_acks" });
-      const js = jetstream(nc);
-      await js.publish(`${where.subjectPrefix}.ack.ESRT-SCRATCH1`, text({ version: 1 }));
+      const user = await createUser(own, { uniqueId: "ESRT-SCRATCH1" });
+      await own.prisma.$transaction((tx) =>
+        applySnapshot(tx, { userId: user.id, snapshot: syncSnapshot(user) }),
+      );
+      // the table away: every ack fails as while the database is unreachable (never "unknown user")
+      await own.prisma.$executeRawUnsafe("ALTER TABLE esrt_user_states RENAME TO esrt_user_states_away");
+      const channel = await start(where, { db: own, durable: "scratch_acks" });
+      await jetstream(nc).publish(`${where.subjectPrefix}.ack.${user.uniqueId}`, text({ version: 1 }));
       await waitFor(() => channel.stats().acksRetried >= 2, "retries");
       expect(channel.stats()).toMatchObject({ acksApplied: 0, acksRejected: 0 });
 
-      await migrateDatabase({ url: scratch.url });
-      const user = await createUser(broken, { uniqueId: "ESRT-SCRATCH1" });
-      await broken.prisma.$transaction((tx) =>
-        applySnapshot(tx, { userId: user.id, snapshot: syncSnapshot(user) }),
-      );
+      await own.prisma.$executeRawUnsafe("ALTER TABLE esrt_user_states_away RENAME TO esrt_user_states");
       await waitFor(() => channel.stats().acksApplied === 1, "the ack applied", 10_000);
-      const state = await broken.prisma.esrtUserState.findUniqueOrThrow({ where: { userId: user.id } });
+      const state = await own.prisma.esrtUserState.findUniqueOrThrow({ where: { userId: user.id } });
       expect(state.acknowledgedVersion).toBe(1);
+      expect(channel.stats().acksRejected).toBe(0);
       await channel.stop();
     } finally {
-      await broken.close();
+      await own.close();
       await scratch.drop();
     }
-  }, 20_000);
+  }, 30_000);
 
   it("stop() ends consumption; a restart takes up the acks that came meanwhile", async () => {
     const where = names();
