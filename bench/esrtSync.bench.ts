@@ -31,9 +31,10 @@ import {
 // Burst: 10,000 changes (each a different user) as fast as they commit: deliveries per second.
 // Paced: changes at 100 a second: time from each change's commit to its receipt (goal p99 ≤ 250 ms).
 
-export const CHANGES = 10_000;
+/** Changes of the burst (ESRT_BENCH_CHANGES overrides, for a quick look). */
+export const CHANGES = Number(process.env.ESRT_BENCH_CHANGES ?? 10_000);
 export const PACED_RATE = 100;
-export const PACED_CHANGES = 2_000;
+export const PACED_CHANGES = Number(process.env.ESRT_BENCH_PACED ?? 2_000);
 
 async function makeUsers(db: Db, count: number): Promise<{ id: number; uniqueId: string }[]> {
   const template = await createUser(db, { userType: "client" });

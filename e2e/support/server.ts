@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { createApp } from "../../gateway/src/app";
 import { type Config, parseConfig, setConfig } from "../../services/shared/config";
+import type { Db } from "../../services/shared/db";
 import { connectRedis } from "../../services/shared/redis";
 import { createSessionStore } from "../../services/shared/sessionStore";
 import { testDb } from "../../services/shared/testing/db";
@@ -25,7 +26,10 @@ export interface TestServer {
  * process-wide config, which parts of the gateway read).
  * @throws Error when web/dist has not been built, or when a backing service does not answer.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { db?: Db } = {},
+): Promise<TestServer> {
   if (!existsSync(path.join(WEB_DIST, "index.html"))) {
     throw new Error(`No web build in ${WEB_DIST}: run \`npm run codegen && npm run web:build\` first`);
   }
@@ -35,7 +39,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const redisUrl = config.REDIS_URL;
   if (!redisUrl) throw new Error("REDIS_URL is not set: run the browser tests through Jest (globalSetup)");
 
-  const db = await testDb();
+  const db = options.db ?? (await testDb());
   const redis = await connectRedis(redisUrl);
   const sessionStore = createSessionStore({ redis, prefix: config.REDIS_PREFIX });
   const { app, stop } = await createApp({ config, db, sessionStore, readiness: {}, webDist: WEB_DIST });

@@ -1,4 +1,5 @@
 import type { Browser, Page } from "playwright-core";
+import { isolatedDb } from "../../services/document/testing/scratchDb";
 import type { Db } from "../../services/shared/db";
 import type { User } from "../../services/shared/generated/prisma/client";
 import { testDb } from "../../services/shared/testing/db";
@@ -23,20 +24,27 @@ export interface BrowserSuite {
  * Registers the hooks of a browser test file: a portal server and Chromium for the file, and after
  * each test, every page it opened closed, none having reported a problem.
  */
-export function browserSuite(env: Record<string, string> = {}): BrowserSuite {
+export function browserSuite(
+  env: Record<string, string> = {},
+  options: { isolatedDatabase?: boolean } = {},
+): BrowserSuite {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   let db: Db | undefined;
+  let isolated: { db: Db; drop(): Promise<void> } | undefined;
   let portals: PortalPage[] = [];
 
   beforeAll(async () => {
-    server = await startTestServer(env);
+    // a database of the file's own, for tests that run workers claiming every row of a kind
+    isolated = options.isolatedDatabase ? await isolatedDb() : undefined;
+    db = isolated?.db ?? (await testDb());
+    server = await startTestServer(env, { db });
     browser = await launchBrowser();
-    db = await testDb();
   });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    await isolated?.drop();
   });
   afterEach(async () => {
     const opened = portals;
