@@ -26,19 +26,12 @@ export interface ConsumerDefinition<T extends EventType = EventType> {
   events: readonly T[];
   /** runs inside the transaction that records the event as processed; throw to retry later */
   handle(envelope: Envelope<EventOf<T>>, tx: Tx): Promise<void>;
-  /**
-   * Events handled at once (default 1: one after another, in the order of the stream). More only
-   * for a handler whose outcome does not depend on order (e.g. it keeps the newest version).
-   */
-  concurrency?: number;
 }
 
 /** A consumer ready for `startConsumers`. */
 export interface Consumer {
   name: string;
   events: readonly EventType[];
-  /** events handled at once (1: in order) */
-  concurrency: number;
   /** false when the envelope is of a type the consumer does not handle */
   accepts(envelope: Envelope<DomainEvent>): boolean;
   handle(envelope: Envelope<DomainEvent>, tx: Tx): Promise<void>;
@@ -53,13 +46,9 @@ export function defineConsumer<T extends EventType>(definition: ConsumerDefiniti
   if (definition.events.length === 0) throw new Error(`consumer ${definition.name} handles no events`);
   const events: readonly EventType[] = definition.events;
   const isFor = (env: Envelope<DomainEvent>): env is Envelope<EventOf<T>> => events.includes(env.type);
-  const concurrency = definition.concurrency ?? 1;
-  if (!Number.isInteger(concurrency) || concurrency < 1)
-    throw new Error(`consumer ${definition.name}: concurrency must be 1 or more`);
   return {
     name: definition.name,
     events,
-    concurrency,
     accepts: isFor,
     async handle(envelope, tx) {
       if (isFor(envelope)) await definition.handle(envelope, tx);
@@ -264,27 +253,6 @@ export async function startConsumers(options: StartConsumersOptions): Promise<Ru
     };
   }
 
-  // A consumer with concurrency N takes the next message while up to N are being handled; its
-  // in-flight handlers are awaited on stop (each settles its own message).
-  const inFlight = new Set<Promise<void>>();
-  const bounded = (handler: (msg: TransportMessage) => Promise<void>, limit: number) => {
-    if (limit <= 1) return handler;
-    const mine = new Set<Promise<void>>();
-    return async (msg: TransportMessage): Promise<void> => {
-      while (mine.size >= limit) await Promise.race(mine);
-      const p: Promise<void> = handler(msg)
-        .catch((err: unknown) =>
-          logger("consumer").error({ err, subject: msg.subject }, "event handler failed unexpectedly"),
-        )
-        .finally(() => {
-          mine.delete(p);
-          inFlight.delete(p);
-        });
-      mine.add(p);
-      inFlight.add(p);
-    };
-  };
-
   const subscriptions: Subscription[] = [];
   try {
     for (const consumer of consumers) {
@@ -294,7 +262,7 @@ export async function startConsumers(options: StartConsumersOptions): Promise<Ru
           subjects: consumer.events.map((type) => subjectFor(prefix, type)),
           maxDeliver,
           backoffMs,
-          handler: bounded(handlerFor(consumer), consumer.concurrency),
+          handler: handlerFor(consumer),
         }),
       );
     }
@@ -306,7 +274,6 @@ export async function startConsumers(options: StartConsumersOptions): Promise<Ru
   return {
     async stop() {
       await Promise.all(subscriptions.map((s) => s.stop()));
-      await Promise.all(inFlight);
     },
     async lag() {
       const entries = await Promise.all(
