@@ -12,6 +12,8 @@ import { applySnapshot } from "../state";
 export const userSnapshotsConsumer = defineConsumer({
   name: "esrt_user_snapshots",
   events: ["user.registered", "user.email_verified", "user.updated", "user.status_changed"],
+  // order does not matter: a snapshot applies only when newer than the one held (row-locked)
+  concurrency: 4,
   async handle(envelope, tx) {
     const { snapshot, userId } = envelope.payload;
     if (!snapshot) return;

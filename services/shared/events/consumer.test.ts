@@ -142,6 +142,60 @@ describe.each(["memory", "jetstream"] as const)("consumers on the %s transport",
     }
   });
 
+  it("with concurrency 4, handles up to 4 events at once, each once, and settles every one", async () => {
+    const name = `docs_${kind}_concurrent`;
+    let active = 0;
+    let most = 0;
+    // every delivery the transport hands the consumer (a message left unsettled would come again)
+    let deliveries = 0;
+    const inner = kit.transport;
+    const counting: EventTransport = {
+      kind: inner.kind,
+      publish: (subject, msgId, data) => inner.publish(subject, msgId, data),
+      subscribe: (opts) =>
+        inner.subscribe({
+          ...opts,
+          handler: (m) => {
+            deliveries += 1;
+            return opts.handler(m);
+          },
+        }),
+      pending: (durable) => inner.pending(durable),
+      close: () => inner.close(),
+    };
+    const running = await startConsumers({
+      db,
+      transport: counting,
+      consumers: [
+        defineConsumer({
+          name,
+          events: ["document.uploaded"],
+          concurrency: 4,
+          async handle(envelope, tx) {
+            active += 1;
+            most = Math.max(most, active);
+            await new Promise((resolve) => setTimeout(resolve, 50));
+            await tx.$executeRaw`INSERT INTO test_effects (consumer, event_id) VALUES (${name}, ${envelope.id}::uuid)`;
+            active -= 1;
+          },
+        }),
+      ],
+      backoffMs: [2000],
+    });
+    try {
+      await publish(12);
+      await waitFor(async () => (await effects(name)) === 12, "twelve effects");
+      await waitFor(async () => (await running.lag())[name] === 0, "no lag");
+      await settle(300);
+      expect(await effects(name)).toBe(12);
+      expect(most).toBe(4);
+      // none was delivered twice: each was settled by its own handler
+      expect(deliveries).toBe(12);
+    } finally {
+      await running.stop();
+    }
+  });
+
   it("applies an event exactly once when the consumer dies after its commit but before the ack", async () => {
     const name = `docs_${kind}_crash`;
     let handlerRuns = 0;

@@ -26,12 +26,19 @@ export interface ConsumerDefinition<T extends EventType = EventType> {
   events: readonly T[];
   /** runs inside the transaction that records the event as processed; throw to retry later */
   handle(envelope: Envelope<EventOf<T>>, tx: Tx): Promise<void>;
+  /**
+   * Events handled at once (default 1: one after another, in stream order). More only for a handler
+   * whose outcome does not depend on order (it keeps the newest version, say).
+   */
+  concurrency?: number;
 }
 
 /** A consumer ready for `startConsumers`. */
 export interface Consumer {
   name: string;
   events: readonly EventType[];
+  /** events handled at once (1: in stream order) */
+  concurrency: number;
   /** false when the envelope is of a type the consumer does not handle */
   accepts(envelope: Envelope<DomainEvent>): boolean;
   handle(envelope: Envelope<DomainEvent>, tx: Tx): Promise<void>;
@@ -46,9 +53,14 @@ export function defineConsumer<T extends EventType>(definition: ConsumerDefiniti
   if (definition.events.length === 0) throw new Error(`consumer ${definition.name} handles no events`);
   const events: readonly EventType[] = definition.events;
   const isFor = (env: Envelope<DomainEvent>): env is Envelope<EventOf<T>> => events.includes(env.type);
+  const concurrency = definition.concurrency ?? 1;
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new Error(`consumer ${definition.name}: concurrency must be a whole number from 1`);
+  }
   return {
     name: definition.name,
     events,
+    concurrency,
     accepts: isFor,
     async handle(envelope, tx) {
       if (isFor(envelope)) await definition.handle(envelope, tx);
@@ -263,6 +275,7 @@ export async function startConsumers(options: StartConsumersOptions): Promise<Ru
           maxDeliver,
           backoffMs,
           handler: handlerFor(consumer),
+          concurrency: consumer.concurrency,
         }),
       );
     }

@@ -221,10 +221,21 @@ export async function jetStreamTransport(options: JetStreamTransportOptions): Pr
                 }
               }
             })().catch(() => undefined);
-            for await (const m of messages) {
-              failures = 0;
-              await handle(m, opts, clientFilter);
-              if (stopped) break;
+            const limit = opts.concurrency ?? 1;
+            const running = new Set<Promise<void>>();
+            try {
+              for await (const m of messages) {
+                failures = 0;
+                if (limit <= 1) await handle(m, opts, clientFilter);
+                else {
+                  while (running.size >= limit) await Promise.race(running);
+                  const p: Promise<void> = handle(m, opts, clientFilter).finally(() => running.delete(p));
+                  running.add(p);
+                }
+                if (stopped) break;
+              }
+            } finally {
+              await Promise.all(running);
             }
           } catch (err) {
             if (stopped) break;

@@ -161,11 +161,21 @@ export function memoryTransport(options: MemoryTransportOptions = {}): EventTran
       let stopped = false;
       let wakeMine: (() => void) | undefined;
 
+      const limit = opts.concurrency ?? 1;
+      const running = new Set<Promise<void>>();
       const pump = (async () => {
         while (!stopped && !closed) {
+          if (running.size >= limit) {
+            await Promise.race(running);
+            continue;
+          }
           const next = take(durable);
           if ("message" in next) {
-            await deliver(durable, next.message, next.entry);
+            const p: Promise<void> = deliver(durable, next.message, next.entry).finally(() =>
+              running.delete(p),
+            );
+            running.add(p);
+            if (limit <= 1) await p;
             continue;
           }
           await new Promise<void>((resolve) => {
@@ -179,6 +189,7 @@ export function memoryTransport(options: MemoryTransportOptions = {}): EventTran
             durable.wakers.add(wake);
           });
         }
+        await Promise.all(running);
       })();
 
       return {

@@ -29,6 +29,11 @@ export interface SubscribeOptions {
    * unsettled delivery counts as lost */
   backoffMs: number[];
   handler: (msg: TransportMessage) => Promise<void>;
+  /**
+   * messages handled at once (default 1: one after another, in stream order); each is settled by
+   * its own handler, and stop() waits for all of them
+   */
+  concurrency?: number;
 }
 
 export interface Subscription {

@@ -8,6 +8,8 @@ import { defineConsumer } from "../../shared/events/consumer";
 export const esrtSyncStateConsumer = defineConsumer({
   name: "user_esrt_sync_state",
   events: ["esrt.user_sync_changed"],
+  // order does not matter: a report applies only when its seq is newer
+  concurrency: 4,
   async handle(envelope, tx) {
     const { userId, synced, seq } = envelope.payload;
     await tx.$executeRaw`
