@@ -10,6 +10,7 @@ import { freePort } from "../services/shared/net";
 import { createAdmin, uniqueSuffix } from "../services/shared/testing/factories";
 import { changeAccessLevel } from "../services/user/changeAccessLevel";
 import { esrtSyncStateConsumer } from "../services/user/consumers/esrtSyncState";
+import { axeFindings } from "./support/axe";
 import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
@@ -159,4 +160,49 @@ describe("Pro-app sync in the browser", () => {
       10_000,
     );
   }, 90_000);
+
+  it("the sync page, filled, has no WCAG 2.2 A/AA violation, works by keyboard, and fits 375 px", async () => {
+    // the deliveries and the endpoint of the test before are on the page
+    const admin = await createAdmin(suite.db());
+    const page = await suite.signedIn(admin, "/admin/esrt-communication", { bypassCSP: true });
+    const log = page.getByRole("table", { name: "Deliveries" });
+    await log.locator("tbody tr").first().waitFor();
+    expect(await axeFindings(page)).toEqual([]);
+
+    // a delivery's attempts by keyboard: its button, Enter, the drawer; Escape gives focus back
+    const open = log.getByRole("button", { name: /show attempts and payload/ }).first();
+    await open.focus();
+    await page.keyboard.press("Enter");
+    const drawer = page.locator(".esrt-drawer");
+    await drawer.getByText("Attempts").first().waitFor();
+    expect(await axeFindings(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await drawer.waitFor({ state: "detached" });
+    await expect(open.evaluate((el) => el === el.ownerDocument.activeElement)).resolves.toBe(true);
+
+    // the tabs by arrow keys; a dialog opened by keyboard, audited, closed by Escape
+    await page.getByRole("tab", { name: "Delivery log" }).focus();
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("Enter");
+    await page.getByRole("table", { name: "Webhook endpoints" }).waitFor();
+    const add = page.getByRole("button", { name: "Add endpoint" }).first();
+    await add.focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("dialog").getByLabel("URL").waitFor();
+    expect(await axeFindings(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await page.getByRole("dialog").waitFor({ state: "detached" });
+
+    // a phone: no sideways scrolling, no violation
+    const phone = await suite.signedIn(admin, "/admin/esrt-communication", {
+      bypassCSP: true,
+      viewport: { width: 375, height: 740 },
+    });
+    await phone.getByRole("table", { name: "Deliveries" }).locator("tbody tr").first().waitFor();
+    expect(await axeFindings(phone)).toEqual([]);
+    const overflow = await phone.evaluate(
+      "document.documentElement.scrollWidth - document.documentElement.clientWidth",
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  }, 60_000);
 });
