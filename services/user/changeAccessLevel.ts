@@ -1,10 +1,7 @@
-import { audit } from "../shared/audit";
 import type { Db } from "../shared/db";
-import { emit } from "../shared/events";
 import type { User } from "../shared/generated/prisma/client";
 import type { AccessLevel, UserType } from "../shared/generated/prisma/enums";
-import { assertMayChangeAccount } from "./changeUserAccount";
-import { UserError } from "./errors";
+import { changeAccount } from "./changeUserAccount";
 import { eventContact } from "./eventContact";
 import { syncSnapshot } from "./syncSnapshot";
 
@@ -21,18 +18,13 @@ export async function changeAccessLevel(props: {
   accessLevel: AccessLevel;
   ip?: string | null;
 }): Promise<User> {
-  return props.db.prisma.$transaction(async (tx) => {
-    const target = await tx.user.findUnique({ where: { id: props.userId } });
-    if (!target) throw new UserError("USER_NOT_FOUND", "User not found");
-    assertMayChangeAccount({ actor: props.actor, target });
-    if (target.accessLevel === props.accessLevel) return target;
-    const user = await tx.user.update({
-      where: { id: target.id },
-      data: { accessLevel: props.accessLevel, version: { increment: 1 } },
-    });
-    await emit(
-      tx,
-      {
+  return changeAccount({
+    ...props,
+    change: {
+      field: "accessLevel",
+      to: props.accessLevel,
+      action: "user.access_level_changed",
+      event: (user) => ({
         type: "user.updated",
         payload: {
           ...eventContact(user),
@@ -41,17 +33,7 @@ export async function changeAccessLevel(props: {
           userVersion: user.version,
           snapshot: syncSnapshot(user),
         },
-      },
-      { actor: { kind: "admin", userId: props.actor.id } },
-    );
-    await audit(tx, {
-      action: "user.access_level_changed",
-      actorId: props.actor.id,
-      targetType: "user",
-      targetId: user.id,
-      ip: props.ip,
-      metadata: { from: target.accessLevel, to: user.accessLevel },
-    });
-    return user;
+      }),
+    },
   });
 }

@@ -1,4 +1,7 @@
-import type { User } from "../shared/generated/prisma/client";
+import { audit } from "../shared/audit";
+import type { Db } from "../shared/db";
+import { type EmitEvent, emit } from "../shared/events";
+import type { Prisma, User } from "../shared/generated/prisma/client";
 import type { UserType } from "../shared/generated/prisma/enums";
 import { UserError } from "./errors";
 
@@ -23,4 +26,56 @@ export function assertMayChangeAccount(props: {
       "Only a main administrator may create, promote to or demote from mainAdmin",
     );
   }
+}
+
+/** What one administrator change does to an account, given the account as it was. */
+export interface AccountChange<T extends "user.updated" | "user.status_changed"> {
+  /** the type the change would give the account (for the mainAdmin rule) */
+  newType?: UserType;
+  /** the field compared before and after: no change, no write, no event */
+  field: "userType" | "userStatus" | "accessLevel";
+  to: User["userType"] | User["userStatus"] | User["accessLevel"];
+  /** what is written besides the field and a raised version */
+  also?: Prisma.UserUpdateInput;
+  /** the event, with the account after the change */
+  event(user: User, before: User): EmitEvent<T>;
+  /** the audit row's action */
+  action: string;
+}
+
+/**
+ * Applies an administrator's change to an account in one transaction: the rules of
+ * {@link assertMayChangeAccount}, the row (the field, a raised version, `also`), the event and an
+ * audit row with the field's before and after. Nothing is written when the field already holds the
+ * value.
+ * @throws UserError USER_NOT_FOUND, NOT_ALLOWED.
+ */
+export async function changeAccount<T extends "user.updated" | "user.status_changed">(props: {
+  db: Db;
+  actor: { id: number; userType: UserType };
+  userId: number;
+  ip?: string | null;
+  change: AccountChange<T>;
+}): Promise<User> {
+  const { change } = props;
+  return props.db.prisma.$transaction(async (tx) => {
+    const target = await tx.user.findUnique({ where: { id: props.userId } });
+    if (!target) throw new UserError("USER_NOT_FOUND", "User not found");
+    assertMayChangeAccount({ actor: props.actor, target, newType: change.newType });
+    if (target[change.field] === change.to) return target;
+    const user = await tx.user.update({
+      where: { id: target.id },
+      data: { [change.field]: change.to, ...change.also, version: { increment: 1 } },
+    });
+    await emit(tx, change.event(user, target), { actor: { kind: "admin", userId: props.actor.id } });
+    await audit(tx, {
+      action: change.action,
+      actorId: props.actor.id,
+      targetType: "user",
+      targetId: user.id,
+      ip: props.ip,
+      metadata: { from: target[change.field], to: user[change.field] },
+    });
+    return user;
+  });
 }

@@ -1,10 +1,7 @@
-import { audit } from "../shared/audit";
 import type { Db } from "../shared/db";
-import { emit } from "../shared/events";
 import type { User } from "../shared/generated/prisma/client";
 import type { UserType } from "../shared/generated/prisma/enums";
-import { assertMayChangeAccount } from "./changeUserAccount";
-import { UserError } from "./errors";
+import { changeAccount } from "./changeUserAccount";
 import { eventContact } from "./eventContact";
 import { syncSnapshot } from "./syncSnapshot";
 
@@ -21,24 +18,19 @@ export async function changeUserType(props: {
   userType: UserType;
   ip?: string | null;
 }): Promise<User> {
-  return props.db.prisma.$transaction(async (tx) => {
-    const target = await tx.user.findUnique({ where: { id: props.userId } });
-    if (!target) throw new UserError("USER_NOT_FOUND", "User not found");
-    assertMayChangeAccount({ actor: props.actor, target, newType: props.userType });
-    if (target.userType === props.userType) return target;
-    const user = await tx.user.update({
-      where: { id: target.id },
-      data: {
-        userType: props.userType,
-        accessLevel:
-          props.userType === "mainAdmin" || props.userType === "userAdmin" ? "full" : target.accessLevel,
-        version: { increment: 1 },
+  return changeAccount({
+    ...props,
+    change: {
+      field: "userType",
+      to: props.userType,
+      newType: props.userType,
+      // an administrator has full access in the Pro app; the sessions of the old type end
+      also: {
         sessionsValidAfter: new Date(),
+        ...(props.userType === "mainAdmin" || props.userType === "userAdmin" ? { accessLevel: "full" } : {}),
       },
-    });
-    await emit(
-      tx,
-      {
+      action: "user.type_changed",
+      event: (user) => ({
         type: "user.updated",
         payload: {
           ...eventContact(user),
@@ -47,17 +39,7 @@ export async function changeUserType(props: {
           userVersion: user.version,
           snapshot: syncSnapshot(user),
         },
-      },
-      { actor: { kind: "admin", userId: props.actor.id } },
-    );
-    await audit(tx, {
-      action: "user.type_changed",
-      actorId: props.actor.id,
-      targetType: "user",
-      targetId: user.id,
-      ip: props.ip,
-      metadata: { from: target.userType, to: user.userType },
-    });
-    return user;
+      }),
+    },
   });
 }

@@ -266,6 +266,8 @@ describe("administrator changes (manage:users)", () => {
     __typename ... on AppError { code message } ... on MutationChangeUserTypeSuccess { data { id userType } } } }`;
   const STATUS = `mutation($userId: Int!, $status: UserStatus!) { changeUserStatus(userId: $userId, status: $status) {
     __typename ... on AppError { code message } ... on MutationChangeUserStatusSuccess { data { id userStatus } } } }`;
+  const ACCESS = `mutation($userId: Int!, $accessLevel: AccessLevel!) { changeUserAccessLevel(userId: $userId, accessLevel: $accessLevel) {
+    __typename ... on AppError { code message } ... on MutationChangeUserAccessLevelSuccess { data { id accessLevel } } } }`;
 
   function codeOf(res: GqlAnswer, field: string): string | undefined {
     const typed = res.data?.[field] as { code?: string; __typename?: string } | null | undefined;
@@ -280,6 +282,9 @@ describe("administrator changes (manage:users)", () => {
     expect(codeOf(await gql(STATUS, { userId: target.id, status: "inactive" }), "changeUserStatus")).toBe(
       "UNAUTHENTICATED",
     );
+    expect(
+      codeOf(await gql(ACCESS, { userId: target.id, accessLevel: "full" }), "changeUserAccessLevel"),
+    ).toBe("UNAUTHENTICATED");
   });
 
   it.each(["mainAdmin", "userAdmin", "client", "prospect", "user"])(
@@ -299,6 +304,20 @@ describe("administrator changes (manage:users)", () => {
       const status = await gql(STATUS, { userId: target.id, status: "inactive" }, cookie);
       if (allowed) expect(status.data?.changeUserStatus).toMatchObject({ data: { userStatus: "inactive" } });
       else expect(codeOf(status, "changeUserStatus")).toBe("FORBIDDEN");
+      const access = await gql(ACCESS, { userId: target.id, accessLevel: "full" }, cookie);
+      if (allowed) {
+        expect(access.data?.changeUserAccessLevel).toMatchObject({ data: { accessLevel: "full" } });
+        const [event] = await db.prisma.$queryRaw<
+          { payload: { changedFields: string[]; snapshot: unknown } }[]
+        >`
+          SELECT envelope->'payload' AS payload FROM outbox_events
+          WHERE type = 'user.updated' AND (envelope->'payload'->>'userId')::int = ${target.id}
+          ORDER BY "createdAt" DESC LIMIT 1`;
+        expect(event?.payload).toMatchObject({
+          changedFields: ["accessLevel"],
+          snapshot: { accessLevel: "full" },
+        });
+      } else expect(codeOf(access, "changeUserAccessLevel")).toBe("FORBIDDEN");
     },
   );
 
