@@ -21,7 +21,7 @@ import { browserSuite } from "./support/suite";
 // gateway on the file's own database (its relay and dispatcher claim every row they find).
 
 const suite = browserSuite(
-  { ESRT_ALLOW_HTTP: "1", ESRT_ALLOW_PRIVATE: "1", ESRT_NATS: "0", ESRT_RETRY_SCALE: "0.01" },
+  { ESRT_ALLOW_HTTP: "1", ESRT_ALLOW_PRIVATE: "1", ESRT_NATS: "0", ESRT_RETRY_SCALE: "1" },
   { isolatedDatabase: true },
 );
 
@@ -134,6 +134,23 @@ describe("Pro-app sync in the browser", () => {
     );
     expect((await suite.db().prisma.user.findUniqueOrThrow({ where: { id: user.id } })).esrtSynced).toBe(
       false,
+    );
+
+    // the second attempt (5 s after the first) fails too: the next is 5 minutes away, so only the
+    // replay below can deliver the change while the test runs
+    await waitFor(
+      async () =>
+        (await suite.db().prisma.esrtDelivery.count({
+          where: {
+            userId: user.id,
+            version: changed.version,
+            channel: "webhook",
+            status: "pending",
+            attempts: { gte: 2 },
+          },
+        })) === 1,
+      "the second attempt failed",
+      15_000,
     );
 
     // it comes back; a replay sends the change at once
