@@ -9,3 +9,11 @@ import { parse } from "../rest/handle";
 export function parseId(value: number): number {
   return parse(idSchema, value);
 }
+
+/**
+ * GraphQL leaves absent optional fields of an input as null; the shared schemas expect them left
+ * out. Returns the input without its null and undefined fields ({} for no input).
+ */
+export function withoutNulls(input: Record<string, unknown> | null | undefined): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input ?? {}).filter(([, v]) => v !== null && v !== undefined));
+}

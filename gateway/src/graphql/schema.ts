@@ -14,6 +14,7 @@ import "./types/storage";
 import "./types/document";
 import "./types/esrt";
 import "./types/esrtApiKey";
+import "./types/userDirectory";
 
 /** The portal's GraphQL schema, built once from the type files imported above. */
 export const schema = builder.toSchema();

@@ -28,7 +28,7 @@ import { type JobView, listJobs, startResyncAll } from "../../../../services/esr
 import { AppError } from "../../../../services/shared/errors";
 import { clientIp, requireUser } from "../../auth/identity";
 import { parse } from "../../rest/handle";
-import { parseId } from "../args";
+import { parseId, withoutNulls } from "../args";
 import { builder } from "../builder";
 import type { GraphQLContext } from "../context";
 import { runIdentity } from "./identityRun";
@@ -223,10 +223,6 @@ const endpointInputSchema = z.object({
 /** The signed-in administrator and where the request came from, for the audit rows. */
 function actorOf(ctx: GraphQLContext) {
   return { actorId: requireUser(ctx.res).id, ip: clientIp(ctx.req) };
-}
-
-function withoutNulls(input: Record<string, unknown> | null | undefined): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(input ?? {}).filter(([, v]) => v !== null && v !== undefined));
 }
 
 builder.queryField("esrtSyncOverview", (t) =>

@@ -12,6 +12,7 @@ import {
 } from "../../../../services/document/storageSettings";
 import { AppError } from "../../../../services/shared/errors";
 import { documentActor } from "../../auth/documentActor";
+import { withoutNulls } from "../args";
 import { builder } from "../builder";
 import type { GraphQLContext } from "../context";
 import { runIdentity } from "./identityRun";
@@ -94,11 +95,6 @@ async function actorOf(ctx: GraphQLContext): Promise<DocumentActor> {
   const user = id === undefined ? null : await ctx.db.prisma.user.findUnique({ where: { id } });
   if (!user) throw new AppError("UNAUTHENTICATED", "Unauthorized - Please log in");
   return documentActor(user);
-}
-
-/** GraphQL's nulls as absent fields, as the shared schema expects. */
-function withoutNulls(input: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
 }
 
 builder.queryField("storageSettings", (t) =>

@@ -1,5 +1,6 @@
 import type { SafeUser, SecurityChallenge } from "../../../../schema/api/user";
 import { loginSchema, registrationSchema, USER_TYPES } from "../../../../schema/validation/user";
+import { ACCESS_LEVELS, USER_STATUSES } from "../../../../schema/validation/userDirectory";
 import { AppError } from "../../../../services/shared/errors";
 import {
   adminChangeAccessLevel,
@@ -11,7 +12,7 @@ import {
 } from "../../auth/flows";
 import { present, requireUser } from "../../auth/identity";
 import { parse } from "../../rest/handle";
-import { parseId } from "../args";
+import { parseId, withoutNulls } from "../args";
 import { builder, PUBLIC } from "../builder";
 import { runIdentity } from "./identityRun";
 
@@ -85,11 +86,6 @@ const RegisterInput = builder.inputType("RegisterInput", {
   }),
 });
 
-/** GraphQL leaves absent optional fields as null; the shared schemas expect them left out. */
-function withoutNulls(input: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined));
-}
-
 builder.mutationField("register", (t) =>
   t.field({
     type: UserRef,
@@ -132,9 +128,7 @@ builder.mutationField("logout", (t) =>
   }),
 );
 
-export const UserStatusEnum = builder.enumType("UserStatus", {
-  values: ["active", "inactive", "archived"] as const,
-});
+export const UserStatusEnum = builder.enumType("UserStatus", { values: USER_STATUSES });
 
 builder.mutationField("changeUserStatus", (t) =>
   t.field({
@@ -173,7 +167,7 @@ builder.mutationField("changeUserType", (t) =>
 
 export const AccessLevelEnum = builder.enumType("AccessLevel", {
   description: "What the user may do in the Pro app (it changes nothing inside the portal).",
-  values: ["full", "limited"] as const,
+  values: ACCESS_LEVELS,
 });
 
 builder.mutationField("changeUserAccessLevel", (t) =>
