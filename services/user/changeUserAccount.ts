@@ -4,10 +4,12 @@ import { type EmitEvent, emit } from "../shared/events";
 import type { Prisma, User } from "../shared/generated/prisma/client";
 import type { UserType } from "../shared/generated/prisma/enums";
 import { UserError } from "./errors";
+import { mayGrantType } from "./grants";
 
 /**
  * The rules every administrator change to an account obeys (DECISIONS.md, Roles and permissions):
- * nobody changes their own type or status, and only a mainAdmin may touch a mainAdmin or make one.
+ * nobody changes their own type or status; a userAdmin manages prospects, users and clients; only a
+ * mainAdmin grants or removes mainAdmin and userAdmin ({@link mayGrantType}).
  * @throws UserError NOT_ALLOWED.
  */
 export function assertMayChangeAccount(props: {
@@ -19,11 +21,13 @@ export function assertMayChangeAccount(props: {
   if (actor.id === target.id) {
     throw new UserError("NOT_ALLOWED", "You cannot change your own user type or status");
   }
-  const touchesMainAdmin = target.userType === "mainAdmin" || props.newType === "mainAdmin";
-  if (touchesMainAdmin && actor.userType !== "mainAdmin") {
+  const touchesAdmin =
+    !mayGrantType(actor.userType, target.userType) ||
+    (props.newType !== undefined && !mayGrantType(actor.userType, props.newType));
+  if (touchesAdmin) {
     throw new UserError(
       "NOT_ALLOWED",
-      "Only a main administrator may create, promote to or demote from mainAdmin",
+      "Only a main administrator may grant, remove or change the mainAdmin and userAdmin types",
     );
   }
 }

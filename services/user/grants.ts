@@ -1,0 +1,20 @@
+import type { UserType } from "../shared/generated/prisma/enums";
+
+// Which user types an administrator may give or take away (issue 11; docs/DECISIONS.md, Roles and
+// permissions): a userAdmin manages prospects, users and clients; only a mainAdmin grants or removes
+// the admin types (mainAdmin, userAdmin).
+
+/** The admin types: only a mainAdmin grants them, or changes an account that holds one. */
+export const ADMIN_TYPES: readonly UserType[] = ["mainAdmin", "userAdmin"];
+
+/** The user types `actorType` may give an account (and may change an account of). */
+export function grantableTypes(actorType: UserType): readonly UserType[] {
+  if (actorType === "mainAdmin") return ["prospect", "user", "client", "userAdmin", "mainAdmin"];
+  if (actorType === "userAdmin") return ["prospect", "user", "client"];
+  return [];
+}
+
+/** Whether `actorType` may give an account the type `userType` (or change an account of that type). */
+export function mayGrantType(actorType: UserType, userType: UserType): boolean {
+  return grantableTypes(actorType).includes(userType);
+}
