@@ -37,8 +37,8 @@ export function natsChannelEnabled(): boolean {
 
 /**
  * Makes a delivery of the user's latest snapshot on the NATS channel (when enabled) and to each
- * enabled webhook endpoint (or only those named), superseding any waiting older one. Call it with
- * the user's state locked (applySnapshot or lockState).
+ * enabled webhook endpoint (or only those named), superseding any waiting older one, in one
+ * statement (the sync's hot path). Call it with the user's state locked (applySnapshot or lockState).
  * @returns how many deliveries were made.
  */
 export async function enqueueUserSync(
@@ -46,29 +46,40 @@ export async function enqueueUserSync(
   state: UserSyncState,
   options: { endpointIds?: number[]; nats?: boolean } = {},
 ): Promise<number> {
-  const endpoints = await tx.$queryRaw<{ id: number }[]>`
-    SELECT id FROM esrt_endpoints WHERE enabled ORDER BY id`;
-  const targets: { channel: "nats" | "webhook"; endpointId: number | null }[] = [];
-  if (options.nats ?? natsChannelEnabled()) targets.push({ channel: "nats", endpointId: null });
-  for (const { id } of endpoints) {
-    if (!options.endpointIds || options.endpointIds.includes(id))
-      targets.push({ channel: "webhook", endpointId: id });
-  }
-  if (targets.length === 0) return 0;
+  const nats = options.nats ?? natsChannelEnabled();
+  const onlyEndpoints = options.endpointIds ?? null;
   const payload = JSON.stringify(userSyncPayload(state));
-  for (const target of targets) {
-    await tx.$executeRaw`
-      UPDATE esrt_deliveries SET status = 'superseded', "updatedAt" = now()
-      WHERE channel = ${target.channel}::"EsrtChannel" AND COALESCE("endpointId", 0) = ${target.endpointId ?? 0}
-        AND "userId" = ${state.userId} AND status = 'pending'`;
-    await tx.$executeRaw`
+  // webhook-ids made here (UUIDv7, sorted by creation) for the usual few targets; beyond them, random
+  const messageIds = Array.from({ length: (onlyEndpoints?.length ?? 8) + 1 }, newMessageId);
+  // the newer version supersedes the waiting one first (the insert reads `superseded`), so the
+  // one-waiting-delivery index never sees two
+  const rows = await tx.$queryRaw<{ made: number; notified: unknown }[]>`
+    WITH targets AS (
+      SELECT 'nats'::"EsrtChannel" AS channel, NULL::int AS "endpointId" WHERE ${nats}
+      UNION ALL
+      SELECT 'webhook'::"EsrtChannel", id FROM esrt_endpoints
+      WHERE enabled AND (${onlyEndpoints}::int[] IS NULL OR id = ANY(${onlyEndpoints}::int[]))
+    ), numbered AS (
+      SELECT channel, "endpointId", row_number() OVER (ORDER BY "endpointId" NULLS FIRST) AS n FROM targets
+    ), superseded AS (
+      UPDATE esrt_deliveries d SET status = 'superseded', "updatedAt" = now()
+      FROM numbered t
+      WHERE d.channel = t.channel AND COALESCE(d."endpointId", 0) = COALESCE(t."endpointId", 0)
+        AND d."userId" = ${state.userId} AND d.status = 'pending'
+      RETURNING d.id
+    ), made AS (
       INSERT INTO esrt_deliveries
         ("messageId", channel, "endpointId", "userId", "uniqueId", version, "eventType", payload)
-      VALUES (${newMessageId()}, ${target.channel}::"EsrtChannel", ${target.endpointId}, ${state.userId},
-              ${state.uniqueId}, ${state.latestVersion}, ${USER_SYNC_TYPE}, ${payload}::jsonb)`;
-  }
-  await tx.$executeRaw`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`;
-  return targets.length;
+      SELECT COALESCE((${messageIds}::text[])[t.n], 'msg_' || replace(gen_random_uuid()::text, '-', '')),
+             t.channel, t."endpointId", ${state.userId}, ${state.uniqueId},
+             ${state.latestVersion}, ${USER_SYNC_TYPE}, ${payload}::jsonb
+      FROM numbered t WHERE (SELECT count(*) FROM superseded) >= 0
+      RETURNING id
+    )
+    SELECT count(*)::int AS made,
+           CASE WHEN count(*) > 0 THEN (SELECT 1 FROM pg_notify(${DELIVERIES_CHANNEL}, '')) END AS notified
+    FROM made`;
+  return rows[0]?.made ?? 0;
 }
 
 /**

@@ -1,5 +1,8 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { USER_SYNC_TYPE, type UserSyncPayload } from "../../schema/esrt/contract";
+import { config } from "../shared/config";
 import { waitFor } from "../shared/events/testing/bus";
 import type { User } from "../shared/generated/prisma/client";
 import { type Dispatcher, startDispatcher } from "./dispatcher";
@@ -270,5 +273,50 @@ describe("latest state wins", () => {
     await doomed.stop();
     const [delivery] = await deliveriesOf(user.id);
     expect(delivery).toMatchObject({ status: "delivered", messageId: firstId });
+  });
+
+  it("a sync worker process killed (SIGKILL) mid-delivery loses nothing: another sends the same webhook-id once", async () => {
+    receiver.mode = { kind: "hang" };
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(__dirname, "testingDispatcherProcess.ts")],
+      {
+        env: {
+          ...process.env,
+          TEST_SYNC_DB_URL: world.url,
+          SESSION_SECRET: config().SESSION_SECRET ?? "",
+          DATA_DIR: config().DATA_DIR,
+          ESRT_NATS: "false",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on("exit", (_code, signal) => resolve(signal)),
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("ready") && resolve());
+        child.on("exit", (code) => reject(new Error(`the worker exited early (${code})`)));
+      });
+      const user = await world.newUser();
+      await waitFor(() => receiver.requests.length >= 1, "the worker's attempt in flight", 10_000);
+      const [firstId] = receiver.requests.map((r) => r.id);
+      child.kill("SIGKILL");
+      expect(await exited).toBe("SIGKILL");
+      const [inFlight] = await deliveriesOf(user.id);
+      expect(inFlight).toMatchObject({ status: "sending", messageId: firstId });
+
+      receiver.mode = { kind: "ok" };
+      await dispatcher();
+      await waitFor(async () => esrtSynced(user.id), "delivered after the worker died", 15_000);
+      expect(receiver.received.map((r) => r.id)).toEqual([firstId]);
+      const deliveries = await deliveriesOf(user.id);
+      expect(deliveries).toHaveLength(1);
+      expect(deliveries[0]).toMatchObject({ status: "delivered", messageId: firstId });
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      receiver.releaseHanging();
+    }
   });
 });

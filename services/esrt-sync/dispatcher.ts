@@ -59,15 +59,17 @@ interface Claimed {
   payload: unknown;
   attempts: number;
   leaseUntil: Date;
-}
-
-interface EndpointRow {
-  id: number;
-  url: string;
-  secretSealed: string;
+  /** the endpoint's address and secrets as the claim read them (null on the NATS channel) */
+  url: string | null;
+  secretSealed: string | null;
   previousSecretSealed: string | null;
   previousSecretExpiresAt: Date | null;
 }
+
+/** The endpoint's secrets as the signing needs them. */
+type EndpointSecrets = Pick<Claimed, "previousSecretSealed" | "previousSecretExpiresAt"> & {
+  secretSealed: string;
+};
 
 /** What one attempt came to, as the outcome handler sees it. */
 interface AttemptResult extends WebhookOutcome {
@@ -101,7 +103,8 @@ export async function releaseExpiredLeases(db: Db): Promise<number> {
 async function claim(db: Db, props: { limit: number; nats: boolean; leaseMs: number; pauseAfterMs: number }) {
   return db.prisma.$queryRaw<Claimed[]>`
     WITH due AS (
-      SELECT d.id FROM esrt_deliveries d
+      SELECT d.id, e.url, e."secretSealed", e."previousSecretSealed", e."previousSecretExpiresAt"
+      FROM esrt_deliveries d
       LEFT JOIN esrt_endpoints e ON e.id = d."endpointId"
       WHERE d.status = 'pending' AND d."nextAttemptAt" <= now()
         AND ((d.channel = 'webhook' AND e.enabled
@@ -121,11 +124,12 @@ async function claim(db: Db, props: { limit: number; nats: boolean; leaseMs: num
         "leaseUntil" = now() + make_interval(secs => ${props.leaseMs / 1000}::float8)
     FROM due WHERE x.id = due.id
     RETURNING x.id, x."messageId", x.channel::text AS channel, x."endpointId", x."userId", x."uniqueId",
-              x.version, x."eventType", x.payload, x.attempts, x."leaseUntil"`;
+              x.version, x."eventType", x.payload, x.attempts, x."leaseUntil",
+              due.url, due."secretSealed", due."previousSecretSealed", due."previousSecretExpiresAt"`;
 }
 
 /** The secrets that sign for an endpoint now: its own, and the previous one during the grace. */
-function signingSecrets(endpoint: EndpointRow, now: Date): string[] {
+function signingSecrets(endpoint: EndpointSecrets, now: Date): string[] {
   const secrets = [unsealSetting(endpoint.secretSealed)];
   if (
     endpoint.previousSecretSealed &&
@@ -160,11 +164,20 @@ async function recordOutcome(
   result: AttemptResult,
   options: { retryScale: number },
 ): Promise<void> {
+  const ok = isSuccess(result.statusCode);
   await db.prisma.$transaction(async (tx) => {
-    const mine = await tx.$queryRaw<{ id: number }[]>`
-      SELECT id FROM esrt_deliveries
-      WHERE id = ${d.id} AND status = 'sending' AND "leaseUntil" = ${d.leaseUntil}
-      FOR UPDATE`;
+    // still this dispatcher's claim (else the lease ran out and another dispatcher owns it); a
+    // success is recorded by the same statement
+    const mine = ok
+      ? await tx.$queryRaw<{ id: number }[]>`
+          UPDATE esrt_deliveries SET status = 'delivered', "deliveredAt" = now(), "leaseUntil" = NULL,
+            "lastStatusCode" = ${result.statusCode}, "lastError" = NULL, "updatedAt" = now()
+          WHERE id = ${d.id} AND status = 'sending' AND "leaseUntil" = ${d.leaseUntil}
+          RETURNING id`
+      : await tx.$queryRaw<{ id: number }[]>`
+          SELECT id FROM esrt_deliveries
+          WHERE id = ${d.id} AND status = 'sending' AND "leaseUntil" = ${d.leaseUntil}
+          FOR UPDATE`;
     await tx.$executeRaw`
       INSERT INTO esrt_delivery_attempts
         ("deliveryId", attempt, "startedAt", "statusCode", "latencyMs", error, "responseSnippet")
@@ -172,12 +185,15 @@ async function recordOutcome(
               ${result.error}, ${result.snippet})`;
     if (mine.length === 0) return;
 
-    const ok = isSuccess(result.statusCode);
     if (d.channel === "webhook" && d.endpointId !== null) {
       if (ok) {
+        // a healthy endpoint's row is written at most once a second, so concurrent deliveries to it
+        // do not queue on its row lock
         await tx.$executeRaw`
           UPDATE esrt_endpoints SET "consecutiveFailures" = 0, "failingSince" = NULL, "lastSuccessAt" = now()
-          WHERE id = ${d.endpointId}`;
+          WHERE id = ${d.endpointId}
+            AND ("consecutiveFailures" > 0 OR "failingSince" IS NOT NULL OR "lastSuccessAt" IS NULL
+                 OR "lastSuccessAt" < now() - interval '1 second')`;
       } else {
         await tx.$executeRaw`
           UPDATE esrt_endpoints SET "consecutiveFailures" = "consecutiveFailures" + 1,
@@ -187,10 +203,6 @@ async function recordOutcome(
     }
 
     if (ok) {
-      await tx.$executeRaw`
-        UPDATE esrt_deliveries SET status = 'delivered', "deliveredAt" = now(), "leaseUntil" = NULL,
-          "lastStatusCode" = ${result.statusCode}, "lastError" = NULL, "updatedAt" = now()
-        WHERE id = ${d.id}`;
       if (d.channel === "webhook" && d.eventType === USER_SYNC_TYPE && d.uniqueId && d.version) {
         await acknowledgeInTx(tx, { uniqueId: d.uniqueId, version: d.version, via: "webhook" }).catch(
           (err) => {
@@ -288,11 +300,9 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
         };
       }
     }
-    const rows = await db.prisma.$queryRaw<EndpointRow[]>`
-      SELECT id, url, "secretSealed", "previousSecretSealed", "previousSecretExpiresAt"
-      FROM esrt_endpoints WHERE id = ${d.endpointId}`;
-    const endpoint = rows[0];
-    if (!endpoint) {
+    // the endpoint as it was when the delivery was claimed (read by the claim)
+    const { url, secretSealed } = d;
+    if (!url || !secretSealed) {
       return {
         startedAt,
         statusCode: null,
@@ -303,10 +313,10 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
       };
     }
     const outcome = await sendWebhook({
-      url: endpoint.url,
+      url,
       messageId: d.messageId,
       body: JSON.stringify(d.payload),
-      secrets: signingSecrets(endpoint, startedAt),
+      secrets: signingSecrets({ ...d, secretSealed }, startedAt),
       timeoutMs,
       at: startedAt,
     });

@@ -21,6 +21,8 @@ import { userSnapshotsConsumer } from "./consumers/userSnapshots";
 /** A database with the relay and the sync and user consumers running on it. */
 export interface SyncWorld {
   db: Db;
+  /** the database's connection URL (for a process of its own) */
+  url: string;
   admin: User;
   /** a user made by the factory, then registered with the sync service by an access-level change */
   newUser(): Promise<User>;
@@ -54,6 +56,7 @@ export async function syncWorld(extraConsumers: Consumer[] = []): Promise<SyncWo
   };
   return {
     db,
+    url: scratch.url,
     admin,
     change,
     async newUser() {
