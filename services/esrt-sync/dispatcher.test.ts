@@ -234,8 +234,10 @@ describe("latest state wins", () => {
   }, 120_000);
 
   it("two dispatchers at once deliver each version once (one message id per version, retries included)", async () => {
-    await dispatcher({ concurrency: 8 });
-    await dispatcher({ concurrency: 8 });
+    // the real timeout: on a busy machine a 1-second one would time out answers the receiver got,
+    // and their retries (same webhook-id, as they should be) would read as duplicates here
+    await dispatcher({ concurrency: 8, timeoutMs: 15_000 });
+    await dispatcher({ concurrency: 8, timeoutMs: 15_000 });
     const users: User[] = [];
     for (let i = 0; i < 40; i += 1) users.push(await world.newUser());
     for (const user of users) await world.change(user);
