@@ -1,10 +1,14 @@
 import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
+import type { Db, Tx } from "../shared/db";
 import { type EmitEvent, emit } from "../shared/events";
 import type { Prisma, User } from "../shared/generated/prisma/client";
 import type { UserType } from "../shared/generated/prisma/enums";
 import { UserError } from "./errors";
 import { mayGrantType } from "./grants";
+
+export const OWN_TYPE_OR_STATUS_MESSAGE = "You cannot change your own user type or status";
+export const OWN_ACCOUNT_MESSAGE =
+  "You cannot manage your own account here; use your own profile and security pages";
 
 /**
  * The rules every administrator change to an account obeys (DECISIONS.md, Roles and permissions):
@@ -16,10 +20,12 @@ export function assertMayChangeAccount(props: {
   actor: { id: number; userType: UserType };
   target: User;
   newType?: UserType;
+  /** the refusal of a change to one's own account (default: the type-or-status message) */
+  selfMessage?: string;
 }): void {
   const { actor, target } = props;
   if (actor.id === target.id) {
-    throw new UserError("NOT_ALLOWED", "You cannot change your own user type or status");
+    throw new UserError("NOT_ALLOWED", props.selfMessage ?? OWN_TYPE_OR_STATUS_MESSAGE);
   }
   const touchesAdmin =
     !mayGrantType(actor.userType, target.userType) ||
@@ -30,6 +36,34 @@ export function assertMayChangeAccount(props: {
       "Only a main administrator may grant, remove or change the mainAdmin and userAdmin types",
     );
   }
+}
+
+/**
+ * The account `userId` as it is, locked for the transaction, once the actor may change it
+ * ({@link assertMayChangeAccount}): every one-user administrator operation starts here.
+ * @throws UserError USER_NOT_FOUND, NOT_ALLOWED.
+ */
+export async function findManagedUser(
+  tx: Tx,
+  props: {
+    actor: { id: number; userType: UserType };
+    userId: number;
+    newType?: UserType;
+    selfMessage?: string;
+  },
+): Promise<User> {
+  const [locked] = await tx.$queryRaw<
+    { id: number }[]
+  >`SELECT id FROM users WHERE id = ${props.userId} FOR UPDATE`;
+  const target = locked ? await tx.user.findUnique({ where: { id: locked.id } }) : null;
+  if (!target) throw new UserError("USER_NOT_FOUND", "User not found");
+  assertMayChangeAccount({
+    actor: props.actor,
+    target,
+    newType: props.newType,
+    selfMessage: props.selfMessage,
+  });
+  return target;
 }
 
 /** What one administrator change does to an account, given the account as it was. */
@@ -63,9 +97,11 @@ export async function changeAccount<T extends "user.updated" | "user.status_chan
 }): Promise<User> {
   const { change } = props;
   return props.db.prisma.$transaction(async (tx) => {
-    const target = await tx.user.findUnique({ where: { id: props.userId } });
-    if (!target) throw new UserError("USER_NOT_FOUND", "User not found");
-    assertMayChangeAccount({ actor: props.actor, target, newType: change.newType });
+    const target = await findManagedUser(tx, {
+      actor: props.actor,
+      userId: props.userId,
+      newType: change.newType,
+    });
     if (target[change.field] === change.to) return target;
     const user = await tx.user.update({
       where: { id: target.id },

@@ -7,8 +7,9 @@ import { syncSnapshot } from "./syncSnapshot";
 
 /**
  * An administrator sets a user's type (for example confirms a 'user' as 'client'): the row,
- * user.updated (changedFields ["userType"]) and an audit row in one transaction. The caller ends
- * the user's sessions.
+ * user.updated (changedFields ["userType"]) and an audit row in one transaction. The user's open
+ * sessions go on: each request reads the user again, so the new type's rights apply at once
+ * (docs/DECISIONS.md, User administration: one user).
  * @throws UserError USER_NOT_FOUND, NOT_ALLOWED (own account; mainAdmin rules).
  */
 export async function changeUserType(props: {
@@ -24,11 +25,8 @@ export async function changeUserType(props: {
       field: "userType",
       to: props.userType,
       newType: props.userType,
-      // an administrator has full access in the Pro app; the sessions of the old type end
-      also: {
-        sessionsValidAfter: new Date(),
-        ...(props.userType === "mainAdmin" || props.userType === "userAdmin" ? { accessLevel: "full" } : {}),
-      },
+      // an administrator has full access in the Pro app
+      also: props.userType === "mainAdmin" || props.userType === "userAdmin" ? { accessLevel: "full" } : {},
       action: "user.type_changed",
       event: (user) => ({
         type: "user.updated",

@@ -427,7 +427,8 @@ export async function adminChangeStatus(
 }
 
 /**
- * An administrator (manage:users) changes a user's type; the user's sessions end.
+ * An administrator (manage:users) changes a user's type; the user's sessions go on and carry the
+ * new type's rights from their next request (the session user is read on every request).
  * @throws AppError UNAUTHENTICATED, FORBIDDEN; UserError USER_NOT_FOUND, NOT_ALLOWED.
  */
 export async function adminChangeType(
@@ -444,7 +445,6 @@ export async function adminChangeType(
     userType: input.userType,
     ip: clientIp(req),
   });
-  await revokeSessions(deps, user.id);
   return present(user);
 }
 
@@ -470,7 +470,8 @@ export async function adminChangeAccessLevel(
   return present(user);
 }
 
-function requireManager(res: Response) {
+/** The signed-in user, who must hold manage:users. @throws AppError UNAUTHENTICATED, FORBIDDEN. */
+export function requireManager(res: Response) {
   const actor = requireUser(res);
   if (!permissionsOf(actor.userType).includes("manage:users")) {
     throw new AppError("FORBIDDEN", "You don't have the necessary permissions to access this area.");

@@ -10,6 +10,7 @@ import type { RateLimiter } from "../../../services/shared/rateLimit";
 import { findSessionUser } from "../../../services/user/findSessionUser";
 import { toSafeUser } from "../../../services/user/toSafeUser";
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from "../http/session";
+import { deviceLabel } from "./deviceLabel";
 import { permissionsOf } from "./permissions";
 import type { SessionIndex } from "./sessionIndex";
 
@@ -116,6 +117,8 @@ export async function startSession(
   req.session.userId = user.id;
   req.session.loginAt = options.keepLoginAt && previous !== undefined ? previous : Date.now();
   req.session.issuedAt = Date.now();
+  req.session.device = deviceLabel(req.get("user-agent"));
+  req.session.ip = clientIp(req);
   await promisify((cb) => req.session.save(cb));
   await indexed(() => deps.sessions.add(user.id, req.sessionID));
   res.locals.user = user;

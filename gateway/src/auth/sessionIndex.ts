@@ -10,6 +10,13 @@ import { SESSION_ABSOLUTE_MS } from "../http/session";
 export interface SessionIndex {
   add(userId: number, sid: string): Promise<void>;
   remove(userId: number, sid: string): Promise<void>;
+  /** The session ids indexed for `userId` (some may have idled out since). @throws when Redis fails. */
+  list(userId: number): Promise<string[]>;
+  /**
+   * Destroys the session `sid` of `userId` in `store` and drops it from the index.
+   * @throws when the store or Redis fails.
+   */
+  revoke(props: { store: Store; userId: number; sid: string }): Promise<void>;
   /**
    * Destroys every session of `userId` in `store` except `keepSid`; returns how many ended.
    * @throws when the store or Redis fails.
@@ -46,6 +53,12 @@ export function createSessionIndex(options: { redis?: RedisClient; prefix: strin
       memory.set(userId, set);
     },
     async remove(userId, sid) {
+      if (redis) await redis.sRem(key(userId), sid);
+      else memory.get(userId)?.delete(sid);
+    },
+    list,
+    async revoke({ store, userId, sid }) {
+      await destroy(store, sid);
       if (redis) await redis.sRem(key(userId), sid);
       else memory.get(userId)?.delete(sid);
     },

@@ -81,6 +81,10 @@ declare module "express-session" {
      * the user's sessionsValidAfter (a password, status or type change)
      */
     issuedAt?: number;
+    /** the browser and system the session was granted to ("Chrome on Linux"), from its User-Agent */
+    device?: string;
+    /** the address the session was granted to */
+    ip?: string;
     /** an enhanced-security login waiting for its security answer */
     pendingSecurity?: { userId: number; questionIndex: number; at: number };
   }

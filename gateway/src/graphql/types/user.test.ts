@@ -340,7 +340,7 @@ describe("administrator changes (manage:users)", () => {
     expect(codeOf(unknown, "changeUserType")).toBe("NOT_FOUND");
   });
 
-  it("ends the user's sessions on a type or status change, records the event and the audit row", async () => {
+  it("keeps the user's sessions on a type change (with the new rights), ends them on a status change, records the event and the audit row", async () => {
     const admin = await createAdmin(db);
     const adminCookie = await signIn(admin.username);
     const target = await createUser(db, { userType: "user" });
@@ -350,12 +350,12 @@ describe("administrator changes (manage:users)", () => {
 
     const changed = await gql(TYPE, { userId: target.id, userType: "client" }, adminCookie);
     expect(changed.data?.changeUserType).toMatchObject({ data: { userType: "client" } });
-    // destroyed in the store at once, not merely refused when next used
-    for (const cookie of [phone, laptop]) expect(await h.redis.exists(storeKey(cookie))).toBe(0);
-    expect(await h.redis.sCard(indexKey(target.id))).toBe(0);
+    // the open sessions go on, and carry the new type from their next request
     for (const cookie of [phone, laptop]) {
-      expect((await gql(ME, {}, cookie)).errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+      expect(await h.redis.exists(storeKey(cookie))).toBe(1);
+      expect((await gql(ME, {}, cookie)).data?.me).toMatchObject({ id: target.id, userType: "client" });
     }
+    expect(await h.redis.sCard(indexKey(target.id))).toBe(2);
     expect((await gql(ME, {}, adminCookie)).data?.me).toMatchObject({ id: admin.id });
     const events = await db.prisma.outboxEvent.findMany({ where: { type: "user.updated" } });
     const event = events
@@ -371,7 +371,8 @@ describe("administrator changes (manage:users)", () => {
     const again = await signIn(target.username);
     expect(await h.redis.exists(storeKey(again))).toBe(1);
     await gql(STATUS, { userId: target.id, status: "inactive" }, adminCookie);
-    expect(await h.redis.exists(storeKey(again))).toBe(0);
+    // destroyed in the store at once, not merely refused when next used
+    for (const cookie of [again, phone, laptop]) expect(await h.redis.exists(storeKey(cookie))).toBe(0);
     expect(await h.redis.sCard(indexKey(target.id))).toBe(0);
     expect((await gql(ME, {}, again)).errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
     const refused = await gql(LOGIN, { login: target.username, password: TEST_PASSWORD });

@@ -1,0 +1,295 @@
+import { z } from "zod";
+import { adminProfileSchema } from "../../../../schema/validation/adminUser";
+import { text } from "../../../../schema/validation/primitives";
+import { adminListAppointments } from "../../../../services/appointment/adminListAppointments";
+import { listDocuments } from "../../../../services/document/listDocuments";
+import { AppError } from "../../../../services/shared/errors";
+import type { User } from "../../../../services/shared/generated/prisma/client";
+import { grantableTypes } from "../../../../services/user/grants";
+import {
+  type AccountActionResult,
+  clearSecurityQuestions,
+  listNoteHistory,
+  markEmailVerified,
+  type NoteHistoryView,
+  revokeUserSessions,
+  sendPasswordReset,
+  sendVerificationEmail,
+  updateUserProfile,
+} from "../../../../services/user/manageUser";
+import { documentActor } from "../../auth/documentActor";
+import { requireManager } from "../../auth/flows";
+import { clientIp, present } from "../../auth/identity";
+import { listUserSessions, revokeUserSession, type UserSessionView } from "../../auth/userSessions";
+import { parse } from "../../rest/handle";
+import { parseId, withoutNulls } from "../args";
+import { builder } from "../builder";
+import type { GraphQLContext } from "../context";
+import { AppointmentRef } from "./appointment";
+import { DocumentRef } from "./document";
+import { runIdentity } from "./identityRun";
+import { UserRef, UserTypeEnum } from "./user";
+
+// One user as an administrator (manage:users) sees and changes them (issue 11): the drawer's
+// detail (the User type, with the notes history, appointments, documents and sessions added for
+// administrators), the profile edit, the account actions and the session revocations. Every change
+// obeys the one rule of services/user/changeUserAccount.ts (findManagedUser).
+
+const SCOPE = { manageUsers: true } as const;
+
+const NoteHistoryEntryRef = builder.objectRef<NoteHistoryView>("NoteHistoryEntry").implement({
+  description: "A note the user sent the team from their console.",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    notes: t.exposeString("notes"),
+    wordCount: t.exposeInt("wordCount"),
+    createdAt: t.field({ type: "DateTime", resolve: (n) => n.createdAt }),
+  }),
+});
+
+const UserSessionRef = builder.objectRef<UserSessionView>("UserSession").implement({
+  description: "One open session of a user: where it was granted, when it signed in and was last active.",
+  fields: (t) => ({
+    id: t.exposeString("id", { description: "Names the session for a revocation (not the session id)." }),
+    device: t.exposeString("device"),
+    ip: t.exposeString("ip", { nullable: true }),
+    signedInAt: t.field({ type: "DateTime", resolve: (s) => s.signedInAt }),
+    lastSeenAt: t.field({ type: "DateTime", resolve: (s) => s.lastSeenAt }),
+    expiresAt: t.field({ type: "DateTime", resolve: (s) => s.expiresAt }),
+  }),
+});
+
+/** The administrator who asks. @throws AppError UNAUTHENTICATED, FORBIDDEN. */
+function managerOf(ctx: GraphQLContext): User {
+  return requireManager(ctx.res);
+}
+
+const DRAWER_LIST_LIMIT = 50;
+
+builder.objectFields(UserRef, (t) => ({
+  noteHistory: t.field({
+    type: [NoteHistoryEntryRef],
+    description: "The notes the user sent the team, newest first (manage:users).",
+    authScopes: SCOPE,
+    resolve: (u, _args, ctx) =>
+      runIdentity(async () => {
+        managerOf(ctx);
+        return listNoteHistory({ db: ctx.db, userId: u.id, limit: DRAWER_LIST_LIMIT });
+      }),
+  }),
+  appointments: t.field({
+    type: [AppointmentRef],
+    description: "The user's appointments, latest first (manage:users and manage:appointments).",
+    authScopes: { $all: { manageUsers: true, manageAppointments: true } },
+    resolve: (u, _args, ctx) =>
+      runIdentity(async () => {
+        managerOf(ctx);
+        const rows = await adminListAppointments({
+          db: ctx.db,
+          filters: { userId: u.id, sort: "-dateTime" },
+        });
+        return rows.slice(0, DRAWER_LIST_LIMIT);
+      }),
+  }),
+  documents: t.field({
+    type: [DocumentRef],
+    description: "The user's documents, newest first (manage:users and read:all_documents).",
+    authScopes: { $all: { manageUsers: true, readAllDocuments: true } },
+    resolve: (u, _args, ctx) =>
+      runIdentity(async () => {
+        const page = await listDocuments({
+          db: ctx.db,
+          actor: documentActor(managerOf(ctx)),
+          scope: "all",
+          filter: { userId: u.id, first: DRAWER_LIST_LIMIT },
+        });
+        return page.nodes;
+      }),
+  }),
+  sessions: t.field({
+    type: [UserSessionRef],
+    description: "The user's open sessions, most recently active first (manage:users).",
+    authScopes: SCOPE,
+    resolve: (u, _args, ctx) =>
+      runIdentity(async () => {
+        managerOf(ctx);
+        return listUserSessions({ store: ctx.identity.store, sessions: ctx.identity.sessions, userId: u.id });
+      }),
+  }),
+}));
+
+builder.queryField("adminUser", (t) =>
+  t.field({
+    type: UserRef,
+    nullable: true,
+    description: "One user as an administrator sees them (manage:users); null when there is none.",
+    authScopes: SCOPE,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      runIdentity(async () => {
+        managerOf(ctx);
+        const user = await ctx.db.prisma.user.findUnique({ where: { id: parseId(args.id) } });
+        return user ? present(user) : null;
+      }),
+  }),
+);
+
+builder.queryField("grantableUserTypes", (t) =>
+  t.field({
+    type: [UserTypeEnum],
+    description: "The user types the signed-in administrator may give or take away (manage:users).",
+    authScopes: SCOPE,
+    resolve: (_root, _args, ctx) => [...grantableTypes(managerOf(ctx).userType)],
+  }),
+);
+
+const AdminUserProfileInput = builder.inputType("AdminUserProfileInput", {
+  description: "A user's profile as an administrator edits it (the registration form's rules).",
+  fields: (t) => ({
+    username: t.string({ required: true }),
+    email: t.string({ required: true }),
+    firstName: t.string({ required: true }),
+    lastName: t.string({ required: true }),
+    phone: t.string(),
+    companyName: t.string(),
+  }),
+});
+
+builder.mutationField("adminUpdateUserProfile", (t) =>
+  t.field({
+    type: UserRef,
+    description:
+      "An administrator edits a user's profile under the registration rules; a new email address must be verified again.",
+    authScopes: SCOPE,
+    errors: { types: [AppError] },
+    args: {
+      userId: t.arg.int({ required: true }),
+      input: t.arg({ type: AdminUserProfileInput, required: true }),
+    },
+    resolve: (_root, args, ctx) =>
+      runIdentity(async () => {
+        const actor = managerOf(ctx);
+        const user = await updateUserProfile({
+          db: ctx.db,
+          actor,
+          userId: parseId(args.userId),
+          profile: parse(adminProfileSchema, withoutNulls(args.input)),
+          ip: clientIp(ctx.req),
+        });
+        return present(user);
+      }),
+  }),
+);
+
+const AccountActionResultRef = builder.objectRef<AccountActionResult>("AccountActionResult").implement({
+  description: "What an account action did: the account after it and what to tell the administrator.",
+  fields: (t) => ({
+    message: t.exposeString("message"),
+    user: t.field({ type: UserRef, resolve: (r) => present(r.user) }),
+  }),
+});
+
+const ACTIONS = {
+  adminResendVerification: {
+    run: sendVerificationEmail,
+    description: "Sends the user a new email-verification link (manage:users).",
+  },
+  adminMarkEmailVerified: {
+    run: markEmailVerified,
+    description: "Marks the user's email address verified (manage:users).",
+  },
+  adminSendPasswordReset: {
+    run: sendPasswordReset,
+    description: "Sends the user the password-reset email (manage:users).",
+  },
+  adminClearSecurityQuestions: {
+    run: clearSecurityQuestions,
+    description:
+      "Clears the user's security questions; an enhanced security level returns to standard (manage:users).",
+  },
+} as const;
+
+for (const [name, action] of Object.entries(ACTIONS)) {
+  builder.mutationField(name, (t) =>
+    t.field({
+      type: AccountActionResultRef,
+      description: action.description,
+      authScopes: SCOPE,
+      errors: { types: [AppError] },
+      args: { userId: t.arg.int({ required: true }) },
+      resolve: (_root, args, ctx) =>
+        runIdentity(() =>
+          action.run({
+            db: ctx.db,
+            actor: managerOf(ctx),
+            userId: parseId(args.userId),
+            ip: clientIp(ctx.req),
+          }),
+        ),
+    }),
+  );
+}
+
+const RevokeResultRef = builder.objectRef<{ ended: number }>("SessionRevokeResult").implement({
+  fields: (t) => ({ ended: t.exposeInt("ended", { description: "How many sessions ended." }) }),
+});
+
+const sessionHandleSchema = text()
+  .trim()
+  .regex(/^[0-9a-f]{32}$/, "Unknown session");
+
+builder.mutationField("adminRevokeUserSession", (t) =>
+  t.field({
+    type: RevokeResultRef,
+    description: "Ends one of a user's sessions at once (manage:users).",
+    authScopes: SCOPE,
+    errors: { types: [AppError] },
+    args: { userId: t.arg.int({ required: true }), sessionId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      runIdentity(async () => {
+        const { sessionId } = parse(z.object({ sessionId: sessionHandleSchema }), {
+          sessionId: args.sessionId,
+        });
+        const userId = parseId(args.userId);
+        const ended = await revokeUserSessions({
+          db: ctx.db,
+          actor: managerOf(ctx),
+          userId,
+          which: "one",
+          ip: clientIp(ctx.req),
+          revoke: () =>
+            revokeUserSession({
+              store: ctx.identity.store,
+              sessions: ctx.identity.sessions,
+              userId,
+              handle: sessionId,
+            }),
+        });
+        return { ended };
+      }),
+  }),
+);
+
+builder.mutationField("adminRevokeUserSessions", (t) =>
+  t.field({
+    type: RevokeResultRef,
+    description: "Ends every session of a user at once (manage:users).",
+    authScopes: SCOPE,
+    errors: { types: [AppError] },
+    args: { userId: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      runIdentity(async () => {
+        const userId = parseId(args.userId);
+        const ended = await revokeUserSessions({
+          db: ctx.db,
+          actor: managerOf(ctx),
+          userId,
+          which: "all",
+          ip: clientIp(ctx.req),
+          revoke: () =>
+            ctx.identity.sessions.revokeOthers({ store: ctx.identity.store, userId }).catch(() => 0),
+        });
+        return { ended };
+      }),
+  }),
+);

@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { registrationSchema } from "./user";
+
+// What an administrator may edit on a user's profile (issue 11): the registration form's own field
+// rules and messages, picked from its schema so both forms always agree.
+
+/** The profile an administrator edits (the whole profile is sent; an empty phone or company clears it). */
+export const adminProfileSchema = registrationSchema.pick({
+  username: true,
+  email: true,
+  firstName: true,
+  lastName: true,
+  phone: true,
+  companyName: true,
+});
+export type AdminProfileInput = z.input<typeof adminProfileSchema>;
+export type AdminProfile = z.output<typeof adminProfileSchema>;
+
+/** The fields of {@link adminProfileSchema}, in form order. */
+export const ADMIN_PROFILE_FIELDS = [
+  "username",
+  "email",
+  "firstName",
+  "lastName",
+  "phone",
+  "companyName",
+] as const;
