@@ -115,8 +115,9 @@ async function readEntries(
            a.ip, a."requestId", a.before, a.after, a.metadata
     FROM audit_logs a
     LEFT JOIN users actor ON actor.id = a."actorId"
-    LEFT JOIN users target ON a."targetType" = 'user' AND a."targetId" ~ '^[0-9]{1,9}$'
-                           AND target.id = a."targetId"::int
+    -- CASE: the cast runs only on a user's id (AND leaves the order of evaluation open)
+    LEFT JOIN users target ON target.id = CASE WHEN a."targetType" = 'user' AND a."targetId" ~ '^[0-9]{1,9}$'
+                                               THEN a."targetId"::int END
     WHERE ${where} ${keyset}
     ORDER BY a."createdAt" DESC, a.id DESC
     LIMIT ${limit}`;

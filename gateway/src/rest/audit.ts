@@ -64,10 +64,17 @@ export function auditRouter(deps: { db: Db }): Router {
       res.setHeader("Content-Type", "text/csv; charset=utf-8");
       res.setHeader("Content-Disposition", `attachment; filename="audit-${stamp}.csv"`);
       res.setHeader("Cache-Control", "no-store");
+      // the first batch is read before anything is sent: a failure then is an ordinary error answer
+      const batches = auditEntriesInBatches({ db: deps.db, filter, readerPermissions });
+      const first = await batches.next();
       const csv = csvWriter(COLUMNS);
       csv.pipe(res);
       try {
-        for await (const batch of auditEntriesInBatches({ db: deps.db, filter, readerPermissions })) {
+        const rest = async function* () {
+          if (!first.done) yield first.value;
+          yield* batches;
+        };
+        for await (const batch of rest()) {
           for (const e of batch) {
             const row = {
               time: e.createdAt,

@@ -404,6 +404,8 @@ describe("the CSV export", () => {
       targetId: admin.id,
       metadata: { from: "+cmd", to: "@SUM(A1)" },
     });
+    // a failed sign-in of an unknown account names a digest, not a user: no user is looked up for it
+    await request(app).post("/api/login").send({ login: "nobody-at-all", password: "Wrong-password-1!" });
     const login = await request(app)
       .post("/api/login")
       .send({ login: admin.username, password: TEST_PASSWORD });
@@ -423,6 +425,9 @@ describe("the CSV export", () => {
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://x"") Evil"`);
     expect(lines[1]).toContain(",'+cmd,'@SUM(A1),");
     expect(lines[1]).not.toMatch(/,[=+@-]/);
+    const all = await request(app).get("/api/admin/audit/export.csv").set("Cookie", cookie);
+    expect(all.status).toBe(200);
+    expect(all.text).toContain("login_sha256");
     const exported = await rowsOf("export-request-0001");
     expect(exported.map((r) => r.action)).toEqual(["audit.exported"]);
   });
