@@ -117,6 +117,14 @@ describe("every kind of admin and security action is audited with its request id
     await expectRow(failed, "user.login_failed", { targetType: "user", targetId: String(user.id) });
   });
 
+  test("a sign-out", async () => {
+    const { user, cookie } = await signIn("client");
+    const id = nextRequestId();
+    const res = await request(app).post("/api/logout").set("Cookie", cookie).set("x-request-id", id);
+    expect(res.status).toBe(200);
+    await expectRow(id, "user.logged_out", { actorId: user.id, targetId: String(user.id) });
+  });
+
   test("changes of type, status and access level, with before and after", async () => {
     const target = await createUser(db, { userType: "prospect" });
     const cases = [
