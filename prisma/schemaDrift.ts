@@ -74,6 +74,10 @@ export const SQL_ONLY = {
       definition:
         /UNIQUE INDEX .* \(channel, COALESCE\("endpointId", 0\), "userId"\) WHERE \(\(status = 'sending'::"EsrtDeliveryStatus"\) AND \("userId" IS NOT NULL\)\)$/,
     },
+    audit_logs_action_prefix_idx: {
+      table: "audit_logs",
+      definition: /INDEX .* \(action text_pattern_ops, "createdAt"\)$/,
+    },
   },
   triggers: {
     outbox_events_notify: {

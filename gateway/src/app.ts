@@ -21,12 +21,14 @@ import { apiNotFound, errorHandler } from "./http/errorHandler";
 import { createMetrics } from "./http/metrics";
 import { type ReadinessChecks, readinessHandler } from "./http/readiness";
 import { redisGrace } from "./http/redisGrace";
+import { requestContext } from "./http/requestContext";
 import { requestLog } from "./http/requestLog";
 import { securityHeaders } from "./http/security";
 import { sessionMiddleware } from "./http/session";
 import { DEFAULT_WEB_DIST, webAppRouter } from "./http/webApp";
 import { accountRouter } from "./rest/account";
 import { appointmentsRouter } from "./rest/appointments";
+import { auditRouter } from "./rest/audit";
 import { authRouter } from "./rest/auth";
 import { brandingRouter } from "./rest/branding";
 import { documentsRouter } from "./rest/documents";
@@ -103,6 +105,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
       onAnswered: metrics.record,
     }),
   );
+  // the request's id and address for the audit log, again after each step that loses the context
+  const inRequest = requestContext();
+  app.use(inRequest);
   app.use(securityHeaders());
   // Text answers over 1 KB (JSON, HTML) go out brotli- or gzip-compressed where they can be that
   // large: GraphQL, the lists under /api (after the identity routes, whose answers are a few
@@ -135,7 +140,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     sessions: createSessionIndex({ redis, prefix: keyPrefix }),
     limiter: createRateLimiter({ redis, prefix: keyPrefix, rules: deps.rateLimits }),
   };
-  const currentUser = loadSessionUser(identity);
+  const loadUser = loadSessionUser(identity);
+  const currentUser = [loadUser, inRequest];
   // a reconnecting Redis gets a moment before the session is read (see ./http/redisGrace)
   const sessions = redis
     ? [redisGrace(redis), sessionMiddleware(cfg, deps.sessionStore)]
@@ -146,7 +152,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.use(["/api", "/graphql"], refuseApiKeysElsewhere());
   // tus uploads stream their bodies to the staging area: before the JSON parser and compression
   app.use(UPLOADS_PATH, sessions, currentUser, uploadsHandler({ db: deps.db, config: cfg }));
-  app.use(express.json({ limit: cfg.JSON_BODY_LIMIT }));
+  app.use(express.json({ limit: cfg.JSON_BODY_LIMIT }), inRequest);
 
   // REST API
   const api = express.Router();
@@ -159,12 +165,14 @@ export async function createApp(deps: AppDeps): Promise<App> {
   // mounted at its path, so that every other request passes it by without entering it
   api.use("/branding", brandingRouter({ db: deps.db }));
   // The Pro app's routes read the session only when no API key is given (a key needs no Redis).
-  api.use(esrtRouter({ identity, session: [...sessions, currentUser] }));
+  api.use(esrtRouter({ identity, session: [...sessions, ...currentUser] }));
   api.use(sessions, currentUser);
   api.use(authRouter(identity));
   api.use(accountRouter(identity));
   // downloads stream files as they are (never recompressed)
   api.use(documentsRouter({ db: deps.db }));
+  // CSV exports stream in batches: not held back by compression
+  api.use(auditRouter({ db: deps.db }));
   api.use(compressed);
   api.use(appointmentsRouter({ db: deps.db, config: cfg }));
   api.use(apiNotFound);

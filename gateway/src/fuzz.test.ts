@@ -335,7 +335,20 @@ const segmentArb = fc.oneof(
   },
 );
 
-const QUERY_NAMES = ["from", "to", "status", "userId", "sort", "permissions", "permissions[]", "userId[a]"];
+const QUERY_NAMES = [
+  "from",
+  "to",
+  "status",
+  "userId",
+  "sort",
+  "permissions",
+  "permissions[]",
+  "userId[a]",
+  "action",
+  "actorId",
+  "targetUserId",
+  "q",
+];
 
 const queryArb = fc
   .array(
@@ -924,6 +937,7 @@ describe("fuzzing every REST route and GraphQL operation", () => {
         "POST /api/admin/appointments/:id/reschedule",
         "GET /api/admin/appointments",
         "POST /api/esrt/ack",
+        "GET /api/admin/audit/export.csv",
       ]),
     );
     expect(routes.length).toBeGreaterThanOrEqual(20);

@@ -1,4 +1,5 @@
 import { cancelReasonSchema } from "../../schema/validation/appointment";
+import { audit } from "../shared/audit";
 import type { Db } from "../shared/db";
 import { emit } from "../shared/events";
 import { AppointmentError } from "./errors";
@@ -45,6 +46,15 @@ export async function adminCancelAppointment(props: {
       },
       { actor: { kind: "admin", userId: props.adminId } },
     );
+    await audit(tx, {
+      action: "appointment.cancelled",
+      actorId: props.adminId,
+      targetType: "appointment",
+      targetId: row.id,
+      before: { status: row.status },
+      after: { status: updated.status, reason },
+      metadata: { userId: row.userId, dateTime: row.dateTime.toISOString() },
+    });
     return presentAppointment(updated);
   });
 }

@@ -1,3 +1,4 @@
+import { audit } from "../shared/audit";
 import type { Db } from "../shared/db";
 import { emit } from "../shared/events";
 import { AppointmentError } from "./errors";
@@ -38,6 +39,15 @@ export async function confirmAppointment(props: {
       },
       { actor: { kind: "admin", userId: props.adminId } },
     );
+    await audit(tx, {
+      action: "appointment.confirmed",
+      actorId: props.adminId,
+      targetType: "appointment",
+      targetId: row.id,
+      before: { status: row.status },
+      after: { status: updated.status },
+      metadata: { userId: row.userId, dateTime: row.dateTime.toISOString() },
+    });
     return presentAppointment(updated);
   });
 }

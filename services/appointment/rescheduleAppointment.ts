@@ -1,4 +1,5 @@
 import { appointmentDateTimeSchema, slotRuleViolation } from "../../schema/validation/appointment";
+import { audit } from "../shared/audit";
 import type { Db } from "../shared/db";
 import { emit } from "../shared/events";
 import { AppointmentError, SLOT_TAKEN_MESSAGE } from "./errors";
@@ -74,6 +75,15 @@ export async function rescheduleAppointment(props: {
           },
           { actor: { kind: "admin", userId: props.adminId } },
         );
+        await audit(tx, {
+          action: "appointment.rescheduled",
+          actorId: props.adminId,
+          targetType: "appointment",
+          targetId: row.id,
+          before: { dateTime: row.dateTime.toISOString() },
+          after: { dateTime: updated.dateTime.toISOString() },
+          metadata: { userId: row.userId },
+        });
         return presentAppointment(updated);
       }),
     );

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { audit } from "../shared/audit";
 import type { Db, PreparedStatement } from "../shared/db";
 import type { User } from "../shared/generated/prisma/client";
+import { currentRequest } from "../shared/requestContext";
 import { INVALID_CREDENTIALS_MESSAGE, SECURITY_QUESTIONS_REQUIRED_MESSAGE, UserError } from "./errors";
 import { USER_COLUMNS } from "./findSessionUser";
 import { getPublicBranding } from "./getPublicBranding";
@@ -32,8 +33,8 @@ const SIGN_IN_SETTINGS: PreparedStatement = {
 const RECORD_LOGIN: PreparedStatement = {
   name: "record_login",
   text: `WITH u AS (UPDATE users SET "lastLoginAt" = now() WHERE id = $1 RETURNING ${USER_COLUMNS}),
-    a AS (INSERT INTO audit_logs (action, "actorId", "targetType", "targetId", ip)
-          SELECT 'user.login_succeeded', id, 'user', id::text, $2 FROM u)
+    a AS (INSERT INTO audit_logs (action, "actorId", "targetType", "targetId", ip, "requestId")
+          SELECT 'user.login_succeeded', id, 'user', id::text, $2, $3 FROM u)
     SELECT * FROM u`,
 };
 
@@ -151,7 +152,12 @@ export async function loginUser(props: {
  * @throws the database driver's error; Error when the user is gone.
  */
 export async function recordLogin(props: { db: Db; user: User; ip?: string | null }): Promise<User> {
-  const [user] = await props.db.queryRows<User>(RECORD_LOGIN, [props.user.id, props.ip ?? null]);
+  const request = currentRequest();
+  const [user] = await props.db.queryRows<User>(RECORD_LOGIN, [
+    props.user.id,
+    props.ip ?? request?.ip ?? null,
+    request?.requestId ?? null,
+  ]);
   if (!user) throw new Error(`user ${props.user.id} vanished while signing in`);
   return user;
 }

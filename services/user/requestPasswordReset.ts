@@ -1,3 +1,4 @@
+import { audit } from "../shared/audit";
 import type { Db } from "../shared/db";
 import { emit } from "../shared/events";
 import { seal } from "../shared/sealed";
@@ -32,6 +33,12 @@ export async function requestPasswordReset(props: { db: Db; email: string }): Pr
           sealedToken: seal(token.raw),
           tokenExpiresAt: token.expiresAt.toISOString(),
         },
+      });
+      await audit(tx, {
+        action: "user.password_reset_requested",
+        actorId: null,
+        targetType: "user",
+        targetId: user.id,
       });
     });
   }

@@ -1,3 +1,4 @@
+import { audit } from "../shared/audit";
 import type { Db } from "../shared/db";
 import { emit } from "../shared/events";
 import type { User } from "../shared/generated/prisma/client";
@@ -37,6 +38,14 @@ export async function verifyEmail(props: { db: Db; token: string }): Promise<Use
       },
       { actor: { kind: "user", userId } },
     );
+    await audit(tx, {
+      action: "user.email_verified",
+      actorId: userId,
+      targetType: "user",
+      targetId: userId,
+      before: { emailVerified: false },
+      after: { emailVerified: true },
+    });
     return user;
   });
 }

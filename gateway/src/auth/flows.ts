@@ -8,6 +8,7 @@ import type {
   securityAnswersSchema,
   securityQuestionsSchema,
 } from "../../../schema/validation/user";
+import { audit } from "../../../services/shared/audit";
 import { AppError } from "../../../services/shared/errors";
 import type { AccessLevel, UserStatus, UserType } from "../../../services/shared/generated/prisma/enums";
 import {
@@ -126,9 +127,21 @@ export async function register(
   return present(user);
 }
 
-/** Signs out: the session is destroyed and its cookie cleared. @throws when the store fails. */
+/**
+ * Signs out: the session is destroyed and its cookie cleared; a signed-in user's sign-out is audited.
+ * @throws when the store fails.
+ */
 export async function signOut(deps: IdentityDeps, req: Request, res: Response): Promise<void> {
+  const user = sessionUser(res);
   await endSession(deps, req, res);
+  if (user) {
+    await audit(deps.db.prisma, {
+      action: "user.logged_out",
+      actorId: user.id,
+      targetType: "user",
+      targetId: user.id,
+    });
+  }
 }
 
 /** Asks for a reset link (same answer whether or not the account exists). @throws AppError RATE_LIMITED. */

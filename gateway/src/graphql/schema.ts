@@ -16,6 +16,8 @@ import "./types/esrt";
 import "./types/esrtApiKey";
 import "./types/userDirectory";
 import "./types/adminUser";
+import "./types/audit";
+import "./types/adminDashboard";
 
 /** The portal's GraphQL schema, built once from the type files imported above. */
 export const schema = builder.toSchema();

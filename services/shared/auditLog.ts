@@ -1,0 +1,170 @@
+import { type AuditFilter, auditFilterSchema, auditPageSchema } from "../../schema/validation/audit";
+import type { Db } from "./db";
+import { AppError } from "./errors";
+import { Prisma } from "./generated/prisma/client";
+
+// Reading the audit log (issue 11): the audit view's pages, its CSV export and the dashboard's recent
+// activity. Newest first, in keyset pages over (createdAt, id), so a page never repeats or skips an
+// entry while new ones are written. Actor and target names come from users, for display only.
+
+/** One audit entry as the admin reads it. */
+export interface AuditEntryView {
+  id: number;
+  createdAt: Date;
+  action: string;
+  actorId: number | null;
+  actorName: string | null;
+  targetType: string | null;
+  targetId: string | null;
+  /** the target user's name, when the target is a user */
+  targetName: string | null;
+  ip: string | null;
+  requestId: string | null;
+  before: unknown;
+  after: unknown;
+  metadata: unknown;
+}
+
+export interface AuditPage {
+  nodes: AuditEntryView[];
+  endCursor: string | null;
+  hasNextPage: boolean;
+}
+
+/**
+ * Areas of the audit log that need a permission beyond being an admin: an admin without it does not
+ * read their entries (a userAdmin does not see storage, security or email configuration changes).
+ */
+export const AUDIT_AREAS: readonly { prefix: string; permission: string }[] = [
+  { prefix: "storage.", permission: "manage:config" },
+  { prefix: "security.", permission: "manage:config" },
+  { prefix: "branding.", permission: "manage:config" },
+  { prefix: "email.", permission: "manageEmails" },
+];
+
+/** Action prefixes hidden from a reader holding `permissions`. */
+export function hiddenAuditPrefixes(permissions: readonly string[]): string[] {
+  return AUDIT_AREAS.filter((a) => !permissions.includes(a.permission)).map((a) => a.prefix);
+}
+
+const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** The SQL condition on `audit_logs a` for a filter and the reader's hidden areas. */
+function auditWhere(filter: AuditFilter, hidden: readonly string[]): Prisma.Sql {
+  const parts: Prisma.Sql[] = [];
+  if (filter.action) parts.push(Prisma.sql`a.action = ${filter.action}`);
+  if (filter.actionPrefix) parts.push(Prisma.sql`a.action LIKE ${likePrefix(filter.actionPrefix)}`);
+  if (filter.actorId) parts.push(Prisma.sql`a."actorId" = ${filter.actorId}`);
+  if (filter.targetUserId) {
+    parts.push(Prisma.sql`a."targetType" = 'user' AND a."targetId" = ${String(filter.targetUserId)}`);
+  }
+  if (filter.from) parts.push(Prisma.sql`a."createdAt" >= ${filter.from}`);
+  if (filter.to) parts.push(Prisma.sql`a."createdAt" < ${filter.to}`);
+  const q = filter.q?.trim();
+  if (q) parts.push(Prisma.sql`a.action ILIKE ${`%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
+  for (const prefix of hidden) parts.push(Prisma.sql`a.action NOT LIKE ${likePrefix(prefix)}`);
+  return parts.length ? Prisma.join(parts, " AND ") : Prisma.sql`TRUE`;
+}
+
+interface Cursor {
+  createdAt: Date;
+  id: number;
+}
+
+const cursorOf = (e: { createdAt: Date; id: number }) =>
+  Buffer.from(`a:${e.createdAt.toISOString()}:${e.id}`).toString("base64url");
+
+function parseCursor(cursor: string): Cursor {
+  const match = /^a:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z):(\d{1,10})$/.exec(
+    Buffer.from(cursor, "base64url").toString("utf8"),
+  );
+  const createdAt = match ? new Date(match[1] ?? "") : new Date(Number.NaN);
+  const id = match ? Number(match[2]) : Number.NaN;
+  if (Number.isNaN(createdAt.getTime()) || !Number.isSafeInteger(id) || id < 1) {
+    throw new AppError("BAD_REQUEST", "Invalid cursor");
+  }
+  return { createdAt, id };
+}
+
+/**
+ * A filter from any surface (GraphQL input, query parameters), checked by the shared schema.
+ * @throws AppError VALIDATION_FAILED with the first problem's message.
+ */
+export function parseAuditFilter(input: unknown): AuditFilter {
+  const parsed = auditFilterSchema.safeParse(input ?? {});
+  if (!parsed.success) {
+    throw new AppError("VALIDATION_FAILED", parsed.error.issues[0]?.message ?? "Invalid filter");
+  }
+  return parsed.data;
+}
+
+async function readEntries(
+  db: Db,
+  where: Prisma.Sql,
+  after: Cursor | null,
+  limit: number,
+): Promise<AuditEntryView[]> {
+  const keyset = after
+    ? Prisma.sql`AND (a."createdAt", a.id) < (${after.createdAt}::timestamptz, ${after.id}::int)`
+    : Prisma.empty;
+  return db.prisma.$queryRaw<AuditEntryView[]>`
+    SELECT a.id, a."createdAt", a.action, a."actorId",
+           NULLIF(trim(concat_ws(' ', actor."firstName", actor."lastName")), '') AS "actorName",
+           a."targetType", a."targetId",
+           NULLIF(trim(concat_ws(' ', target."firstName", target."lastName")), '') AS "targetName",
+           a.ip, a."requestId", a.before, a.after, a.metadata
+    FROM audit_logs a
+    LEFT JOIN users actor ON actor.id = a."actorId"
+    -- CASE: the cast runs only on a user's id (AND leaves the order of evaluation open)
+    LEFT JOIN users target ON target.id = CASE WHEN a."targetType" = 'user' AND a."targetId" ~ '^[0-9]{1,9}$'
+                                               THEN a."targetId"::int END
+    WHERE ${where} ${keyset}
+    ORDER BY a."createdAt" DESC, a.id DESC
+    LIMIT ${limit}`;
+}
+
+/**
+ * One page of the audit log, newest first: `filter` (shared schema), `first` entries (1 to 200,
+ * default 50) after the cursor `after`; entries of areas the reader lacks the permission for are
+ * left out ({@link AUDIT_AREAS}).
+ * @throws AppError VALIDATION_FAILED for a bad filter or page size, BAD_REQUEST for a bad cursor.
+ */
+export async function listAuditEntries(props: {
+  db: Db;
+  filter?: unknown;
+  first?: number;
+  after?: string;
+  readerPermissions: readonly string[];
+}): Promise<AuditPage> {
+  const filter = parseAuditFilter(props.filter);
+  const page = auditPageSchema.safeParse({ first: props.first, after: props.after });
+  if (!page.success) throw new AppError("VALIDATION_FAILED", page.error.issues[0]?.message ?? "Invalid page");
+  const { first, after } = page.data;
+  const where = auditWhere(filter, hiddenAuditPrefixes(props.readerPermissions));
+  const rows = await readEntries(props.db, where, after ? parseCursor(after) : null, first + 1);
+  const nodes = rows.slice(0, first);
+  const last = nodes.at(-1);
+  return { nodes, endCursor: last ? cursorOf(last) : null, hasNextPage: rows.length > first };
+}
+
+/**
+ * Every entry matching `filter` (already parsed), newest first, read in keyset batches of
+ * `batchSize`: for the CSV export, which holds one batch in memory at a time.
+ */
+export async function* auditEntriesInBatches(props: {
+  db: Db;
+  filter: AuditFilter;
+  readerPermissions: readonly string[];
+  batchSize?: number;
+}): AsyncGenerator<AuditEntryView[]> {
+  const size = props.batchSize ?? 1000;
+  const where = auditWhere(props.filter, hiddenAuditPrefixes(props.readerPermissions));
+  let after: Cursor | null = null;
+  for (;;) {
+    const rows = await readEntries(props.db, where, after, size);
+    if (rows.length > 0) yield rows;
+    const last = rows.at(-1);
+    if (!last || rows.length < size) return;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+}
