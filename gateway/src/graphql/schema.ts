@@ -15,6 +15,7 @@ import "./types/document";
 import "./types/esrt";
 import "./types/esrtApiKey";
 import "./types/userDirectory";
+import "./types/userJobs";
 
 /** The portal's GraphQL schema, built once from the type files imported above. */
 export const schema = builder.toSchema();
