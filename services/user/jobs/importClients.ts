@@ -147,7 +147,12 @@ export async function importClients(props: {
     }
     if (ok) accepted.push(r);
   }
-  errors.sort((a, b) => a.row - b.row);
+  // by row, then in the file's column order
+  const column = (field: string) => {
+    const i = (IMPORT_COLUMNS as readonly string[]).indexOf(field);
+    return i < 0 ? IMPORT_COLUMNS.length : i;
+  };
+  errors.sort((a, b) => a.row - b.row || column(a.field) - column(b.field));
   const report: ImportReport = {
     dryRun: props.dryRun,
     totalRows: rows.length,

@@ -252,8 +252,11 @@ export async function listUserJobItems(
   const first = Math.min(Math.max(props.first ?? 50, 1), 200);
   let after = 0;
   if (props.after !== undefined) {
-    after = Number(Buffer.from(props.after, "base64url").toString());
-    if (!Number.isInteger(after) || after < 0 || after > 2_147_483_647) {
+    const decoded = /^[A-Za-z0-9_-]{1,16}$/.test(props.after)
+      ? Buffer.from(props.after, "base64url").toString()
+      : "";
+    after = /^\d{1,10}$/.test(decoded) ? Number(decoded) : -1;
+    if (after < 0 || after > 2_147_483_647) {
       throw new AppError("VALIDATION_FAILED", "The cursor is not valid");
     }
   }

@@ -8,7 +8,6 @@ import {
 import { AppError, isAppError } from "../../../../services/shared/errors";
 import { acceptInvitation } from "../../../../services/user/acceptInvitation";
 import { createInvitedUser } from "../../../../services/user/createInvitedUser";
-import { isUserError } from "../../../../services/user/errors";
 import { grantableTypes } from "../../../../services/user/grants";
 import {
   getUserJob,
@@ -63,12 +62,11 @@ async function withFieldErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await runIdentity(work);
   } catch (err) {
+    // runIdentity made a taken username or email (UserError) a CONFLICT, its field errors kept
     const details =
-      isAppError(err) && err.code === "VALIDATION_FAILED"
+      isAppError(err) && (err.code === "VALIDATION_FAILED" || err.code === "CONFLICT")
         ? err.details
-        : isUserError(err) && (err.code === "USERNAME_TAKEN" || err.code === "EMAIL_TAKEN")
-          ? err.details
-          : undefined;
+        : undefined;
     const errors = details?.errors;
     if (err instanceof Error && errors && typeof errors === "object") {
       const fields = Object.entries(errors as Record<string, string[]>).flatMap(([field, messages]) =>
@@ -196,21 +194,6 @@ const NewUserInput = builder.inputType("NewUserInput", {
   }),
 });
 
-const UserBulkSelectionInput = builder.inputType("UserBulkSelection", {
-  description: "Either ids (at most 10,000) or a filter (every user matching it when the job starts).",
-  fields: (t) => ({
-    ids: t.intList(),
-    filter: t.field({ type: UserFilterInput }),
-  }),
-});
-
-const UserBulkActionInput = builder.inputType("UserBulkActionInput", {
-  fields: (t) => ({
-    action: t.field({ type: UserBulkActionEnum, required: true }),
-    value: t.string({ description: "the status, type or access level to set (not for resendVerification)" }),
-  }),
-});
-
 const idsSchema = z
   .array(z.number().int().min(1, "Each id must be a user's id").max(2_147_483_647))
   .max(BULK_MAX_IDS, `At most ${BULK_MAX_IDS.toLocaleString("en-US")} users can be selected by row`);
@@ -275,23 +258,24 @@ builder.mutationField("startUserBulkJob", (t) =>
     authScopes: SCOPE,
     errors: { types: [AppError] },
     args: {
-      selection: t.arg({ type: UserBulkSelectionInput, required: true }),
-      action: t.arg({ type: UserBulkActionInput, required: true }),
+      ids: t.arg.intList({ description: "the users, at most 10,000 (give ids or filter)" }),
+      filter: t.arg({ type: UserFilterInput, description: "every user matching it when the job starts" }),
+      action: t.arg({ type: UserBulkActionEnum, required: true }),
+      value: t.arg.string({
+        description: "the status, type or access level to set (not for resendVerification)",
+      }),
     },
     resolve: (_root, args, ctx) =>
       runIdentity(() => {
-        const hasIds = args.selection.ids !== null && args.selection.ids !== undefined;
-        const hasFilter = args.selection.filter !== null && args.selection.filter !== undefined;
+        const hasIds = args.ids !== null && args.ids !== undefined;
+        const hasFilter = args.filter !== null && args.filter !== undefined;
         if (hasIds === hasFilter) {
           throw new AppError("VALIDATION_FAILED", "Give either the ids of the users or a filter");
         }
         const selection = hasIds
-          ? { kind: "ids" as const, ids: parse(idsSchema, args.selection.ids) }
-          : { kind: "filter" as const, filter: parseUserFilter(args.selection.filter) };
-        const action = parse(bulkActionSchema, {
-          action: args.action.action,
-          value: args.action.value ?? undefined,
-        });
+          ? { kind: "ids" as const, ids: parse(idsSchema, args.ids) }
+          : { kind: "filter" as const, filter: parseUserFilter(args.filter) };
+        const action = parse(bulkActionSchema, { action: args.action, value: args.value ?? undefined });
         const { actor, ip } = actorOf(ctx);
         return startUserBulkJob({ db: ctx.db, actor, selection, action, ip });
       }),
