@@ -224,7 +224,7 @@ function BulkActionsFlow({ selection, onClose, onDone }: BulkActionsDialogProps)
             actions={
               <Button
                 intent={Intent.PRIMARY}
-                text={running ? "Close (the change goes on)" : "Close"}
+                text={running ? "Close (the change goes on)" : "Done"}
                 onClick={onClose}
               />
             }

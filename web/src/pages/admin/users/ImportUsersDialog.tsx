@@ -124,6 +124,7 @@ function ImportFlow({ onClose, onDone }: Omit<ImportUsersDialogProps, "isOpen">)
               <FileInput
                 fill
                 text={file?.name ?? "Choose a file…"}
+                hasSelection={file !== null}
                 buttonText="Browse"
                 inputProps={{ id: fileId, accept: ".csv,text/csv", "aria-label": "CSV file" }}
                 onInputChange={(e) => void handleFile(e)}
@@ -152,7 +153,7 @@ function ImportFlow({ onClose, onDone }: Omit<ImportUsersDialogProps, "isOpen">)
           ) : (
             <Button
               intent={Intent.PRIMARY}
-              text={finished ? "Close" : "Close (the import goes on)"}
+              text={finished ? "Done" : "Close (the import goes on)"}
               onClick={onClose}
             />
           )
@@ -177,7 +178,7 @@ function ImportReportView({ report }: { report: ImportReport }) {
       </Callout>
       {report.errors.length > 0 ? (
         <ScrollRegion label="Rows with errors" className="user-job-table">
-          <HTMLTable compact striped>
+          <HTMLTable compact>
             <caption className="user-job-subtitle">Rows with errors</caption>
             <thead>
               <tr>

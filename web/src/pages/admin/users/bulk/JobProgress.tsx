@@ -139,7 +139,7 @@ function JobProblems({ jobId }: { jobId: number }) {
     <>
       <h3 className="user-job-subtitle">Skipped and failed ({page.totalCount.toLocaleString("en-US")})</h3>
       <ScrollRegion label="Skipped and failed users" className="user-job-table">
-        <HTMLTable compact striped>
+        <HTMLTable compact>
           <thead>
             <tr>
               <th scope="col">#</th>
