@@ -3,6 +3,7 @@
 //   every template      productName, supportPhone, firstName, lastName
 //   email_verification  link (verification link), expiresInHours
 //   password_reset      link (reset link), expiresInMinutes
+//   user_invitation     link (set-password link), expiresInHours, username, invitedBy
 //   welcome             link (sign-in link), username
 //   password_changed    link (sign-in page, to reset again), changedAt
 //   team_*              userName, userEmail, userType, companyName, notes, link (admin page)
@@ -55,6 +56,15 @@ export const DEFAULT_EMAIL_TEMPLATES: readonly DefaultEmailTemplate[] = [
       '<p>Hello {{firstName}},</p><p>We received a request to reset your password.</p><p><a href="{{link}}">Choose a new password</a></p><p>The link can be used once and expires in {{expiresInMinutes}} minutes. If you did not ask for this, you can ignore this message: your password stays the same.</p>',
     ),
     text: "Hello {{firstName}},\n\nWe received a request to reset your password. Choose a new one here:\n{{link}}\n\nThe link can be used once and expires in {{expiresInMinutes}} minutes. If you did not ask for this, you can ignore this message: your password stays the same.",
+  },
+  {
+    key: "user_invitation",
+    name: "Invitation to a new account",
+    subject: "You are invited to {{productName}} Portal",
+    html: html(
+      '<p>Hello {{firstName}},</p><p>{{invitedBy}} created a {{productName}} Portal account for you. Your username is <strong>{{username}}</strong>.</p><p><a href="{{link}}">Set my password</a></p><p>The link can be used once and is valid for {{expiresInHours}} hours. Questions? Call us at {{supportPhone}}.</p>',
+    ),
+    text: "Hello {{firstName}},\n\n{{invitedBy}} created a {{productName}} Portal account for you. Your username is {{username}}.\nSet your password here:\n{{link}}\n\nThe link can be used once and is valid for {{expiresInHours}} hours. Questions? Call us at {{supportPhone}}.",
   },
   {
     key: "welcome",

@@ -34,6 +34,7 @@ import { brandingRouter } from "./rest/branding";
 import { documentsRouter } from "./rest/documents";
 import { esrtRouter, refuseApiKeysElsewhere } from "./rest/esrt";
 import { UPLOADS_PATH, uploadsHandler } from "./rest/uploads";
+import { USER_IMPORT_PATH, userImportRouter } from "./rest/userImport";
 
 export interface AppDeps {
   config: Config;
@@ -152,6 +153,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
   app.use(["/api", "/graphql"], refuseApiKeysElsewhere());
   // tus uploads stream their bodies to the staging area: before the JSON parser and compression
   app.use(UPLOADS_PATH, sessions, currentUser, uploadsHandler({ db: deps.db, config: cfg }));
+  // the client import's file may be larger than the JSON limit below allows: its own parser first
+  app.use(USER_IMPORT_PATH, sessions, currentUser, userImportRouter(identity));
   app.use(express.json({ limit: cfg.JSON_BODY_LIMIT }), inRequest);
 
   // REST API

@@ -398,6 +398,10 @@ function templateFor(
     "POST /api/reset-password/confirm": { token: "t".repeat(40), password: "Pass-w0rd-long!" },
     "POST /api/verify-email": { token: "t".repeat(40) },
     "POST /api/verify-email/resend": { email: "fuzz@example.test" },
+    "POST /api/admin/users/import": {
+      csv: "firstName,lastName,username,email,phone,companyName\nFuzz,Tester,fuzz_import,fuzz@import.test,,",
+      dryRun: true,
+    },
   };
   return templates[route] ?? {};
 }

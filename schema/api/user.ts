@@ -65,6 +65,8 @@ export const AUTH_LINKS = {
     `${baseUrl}/auth?mode=verify-email&token=${encodeURIComponent(token)}`,
   resetPassword: (baseUrl: string, token: string) =>
     `${baseUrl}/auth?mode=reset-password&token=${encodeURIComponent(token)}`,
+  setPassword: (baseUrl: string, token: string) =>
+    `${baseUrl}/auth?mode=set-password&token=${encodeURIComponent(token)}`,
 } as const;
 
 /** Answer of GET /api/branding: what every page may show (DECISIONS.md, Branding). */

@@ -45,6 +45,28 @@ export const userRegistered = defineEvent(
   }),
 );
 
+/**
+ * An administrator created an account and invited its owner (issue 11): no password yet; the
+ * invitation link (72 hours, single use) sets it. Carries the sync snapshot like user.registered.
+ */
+export const userInvited = defineEvent(
+  "user.invited",
+  1,
+  z.object({
+    ...contact,
+    username: z.string().min(1),
+    userType,
+    companyName: z.string().nullable(),
+    userVersion,
+    snapshot,
+    /** invitation token, sealed */
+    sealedToken,
+    tokenExpiresAt: isoDate,
+    /** the inviting administrator's name, for the email */
+    invitedBy: z.string(),
+  }),
+);
+
 export const userEmailVerified = defineEvent(
   "user.email_verified",
   1,
@@ -146,6 +168,7 @@ export const userNotesUpdated = defineEvent(
 
 export const userEvents = [
   userRegistered,
+  userInvited,
   userEmailVerified,
   userPasswordResetRequested,
   userVerificationRequested,

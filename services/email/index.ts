@@ -2,6 +2,7 @@ import type { Db } from "../shared/db";
 import type { Consumer } from "../shared/events/consumer";
 import { appointmentEmails, teamAppointmentNotification } from "./consumers/appointmentEmails";
 import { documentEmails } from "./consumers/documentEmails";
+import { invitationEmail } from "./consumers/invitationEmail";
 import { passwordChangedEmail } from "./consumers/passwordChangedEmail";
 import { passwordResetEmail } from "./consumers/passwordResetEmail";
 import { registrationEmails } from "./consumers/registrationEmails";
@@ -17,6 +18,7 @@ import { startEmailSender } from "./sender";
  */
 export const consumers: Consumer[] = [
   registrationEmails,
+  invitationEmail,
   verificationEmail,
   welcomeEmail,
   passwordResetEmail,

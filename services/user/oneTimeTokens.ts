@@ -2,10 +2,11 @@ import { createHash, randomBytes } from "node:crypto";
 import type { Tx } from "../shared/db";
 import type { TokenPurpose } from "../shared/generated/prisma/enums";
 
-/** How long each kind of one-time token stays valid (DECISIONS.md: reset 60 min; verification 48 h). */
+/** How long each kind of one-time token stays valid (DECISIONS.md: reset 60 min; verification 48 h; invitation 72 h). */
 export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {
   email_verification: 48 * 60 * 60 * 1000,
   password_reset: 60 * 60 * 1000,
+  invitation: 72 * 60 * 60 * 1000,
 };
 
 /** The stored form of a token: its SHA-256, hex. */

@@ -18,6 +18,7 @@ import "./types/userDirectory";
 import "./types/adminUser";
 import "./types/audit";
 import "./types/adminDashboard";
+import "./types/userJobs";
 
 /** The portal's GraphQL schema, built once from the type files imported above. */
 export const schema = builder.toSchema();

@@ -3,7 +3,7 @@ import { enqueueUserSync } from "../deliveries";
 import { applySnapshot } from "../state";
 
 /**
- * Turns the user events that carry a sync snapshot (registered, email verified, updated: profile,
+ * Turns the user events that carry a sync snapshot (registered, invited by an administrator, email verified, updated: profile,
  * type or access level; status changed: deactivated or archived included) into the user's latest
  * sync state and its deliveries. Idempotent twice over: the inbox drops a redelivered event, and a
  * snapshot no newer than the one held changes nothing. Events written before snapshots existed carry
@@ -11,7 +11,7 @@ import { applySnapshot } from "../state";
  */
 export const userSnapshotsConsumer = defineConsumer({
   name: "esrt_user_snapshots",
-  events: ["user.registered", "user.email_verified", "user.updated", "user.status_changed"],
+  events: ["user.registered", "user.invited", "user.email_verified", "user.updated", "user.status_changed"],
   // order does not matter: a snapshot applies only when newer than the one held (row-locked)
   concurrency: 4,
   async handle(envelope, tx) {

@@ -15,6 +15,9 @@ const ResetRequestForm = lazy(() =>
 const ResetPasswordForm = lazy(() =>
   import("./auth/ResetPasswordForm").then((m) => ({ default: m.ResetPasswordForm })),
 );
+const SetPasswordForm = lazy(() =>
+  import("./auth/SetPasswordForm").then((m) => ({ default: m.SetPasswordForm })),
+);
 const VerifyEmail = lazy(() => import("./auth/VerifyEmail").then((m) => ({ default: m.VerifyEmail })));
 const ResendVerificationForm = lazy(() =>
   import("./auth/ResendVerificationForm").then((m) => ({ default: m.ResendVerificationForm })),
@@ -81,7 +84,8 @@ function SignIn() {
 
 /**
  * /auth (spec §2): login and register, and the screens the emailed links and the account open through
- * `?mode=`: forgot-password, reset-password (with token), verify-email (with token), resend-verification,
+ * `?mode=`: forgot-password, reset-password (with token), set-password (an invitation's token, issue 11),
+ * verify-email (with token), resend-verification,
  * security-questions and change-password.
  */
 export function AuthPage() {
@@ -96,6 +100,9 @@ export function AuthPage() {
       break;
     case "reset-password":
       content = <ResetPasswordForm token={token} />;
+      break;
+    case "set-password":
+      content = <SetPasswordForm token={token} />;
       break;
     case "verify-email":
       content = <VerifyEmail token={token} />;
