@@ -8,7 +8,6 @@ import {
 import { AppError, isAppError } from "../../../../services/shared/errors";
 import { acceptInvitation } from "../../../../services/user/acceptInvitation";
 import { createInvitedUser } from "../../../../services/user/createInvitedUser";
-import { grantableTypes } from "../../../../services/user/grants";
 import {
   getUserJob,
   listUserJobItems,
