@@ -1,0 +1,37 @@
+-- User directory (issue 11): search over a million users by parts of username, email, names, company,
+-- phone and uniqueId, case- and accent-insensitive (pg_trgm GIN index over one normalized text), and
+-- b-tree indexes for the keyset sorts (name, created, last login; ties broken by id) and the facets.
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+CREATE EXTENSION IF NOT EXISTS unaccent;
+
+-- The text the search compares: without accents (unaccent also turns ’ ‘ ʼ into '), in lower case.
+-- IMMUTABLE so that an index may use it: unaccent() is only STABLE because its dictionary could be
+-- changed; this wrapper names the dictionary, and the index is rebuilt should it ever change.
+CREATE FUNCTION search_normalize(value text) RETURNS text
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
+  AS $$ SELECT lower(public.unaccent('public.unaccent'::regdictionary, value)) $$;
+
+-- One user's searchable text: the seven fields joined by spaces (so "Ada Lovelace" finds first name
+-- and last name together).
+CREATE FUNCTION user_search_text(
+  username text, email text, "firstName" text, "lastName" text, "companyName" text, phone text, "uniqueId" text
+) RETURNS text
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT public.search_normalize(
+    username || ' ' || email || ' ' || "firstName" || ' ' || "lastName" || ' ' || coalesce("companyName", '')
+    || ' ' || coalesce(phone, '') || ' ' || "uniqueId") $$;
+
+CREATE INDEX "users_search_trgm_idx" ON "users"
+  USING gin (user_search_text("username", "email", "firstName", "lastName", "companyName", "phone", "uniqueId") gin_trgm_ops);
+
+-- Sort by name: last name, then first name, case-insensitively; ties by id.
+CREATE INDEX "users_name_sort_idx" ON "users" (lower("lastName"), lower("firstName"), "id");
+
+-- CreateIndex
+CREATE INDEX "users_createdAt_id_idx" ON "users"("createdAt", "id");
+
+-- CreateIndex
+CREATE INDEX "users_lastLoginAt_id_idx" ON "users"("lastLoginAt", "id");
+
+-- CreateIndex: the facet counts read this index alone
+CREATE INDEX "users_facets_idx" ON "users"("userType", "userStatus", "accessLevel", "emailVerified", "esrtSynced");
