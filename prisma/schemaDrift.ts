@@ -66,7 +66,8 @@ export const SQL_ONLY = {
     },
     users_name_sort_idx: {
       table: "users",
-      definition: /INDEX .* USING btree \(lower\("lastName"\), lower\("firstName"\), id\)$/,
+      definition:
+        /INDEX .* USING btree \(search_normalize\("lastName"\), search_normalize\("firstName"\), id\)$/,
     },
     appointments_live_slot_key: {
       table: "appointments",

@@ -31,6 +31,7 @@ import { authRouter } from "./rest/auth";
 import { brandingRouter } from "./rest/branding";
 import { documentsRouter } from "./rest/documents";
 import { esrtRouter, refuseApiKeysElsewhere } from "./rest/esrt";
+import { userDirectoryRouter } from "./rest/userDirectory";
 import { UPLOADS_PATH, uploadsHandler } from "./rest/uploads";
 
 export interface AppDeps {
@@ -167,6 +168,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   api.use(documentsRouter({ db: deps.db }));
   api.use(compressed);
   api.use(appointmentsRouter({ db: deps.db, config: cfg }));
+  api.use(userDirectoryRouter({ db: deps.db }));
   api.use(apiNotFound);
   app.use("/api", api);
 

@@ -24,8 +24,9 @@ CREATE FUNCTION user_search_text(
 CREATE INDEX "users_search_trgm_idx" ON "users"
   USING gin (user_search_text("username", "email", "firstName", "lastName", "companyName", "phone", "uniqueId") gin_trgm_ops);
 
--- Sort by name: last name, then first name, case-insensitively; ties by id.
-CREATE INDEX "users_name_sort_idx" ON "users" (lower("lastName"), lower("firstName"), "id");
+-- Sort by name: last name, then first name, compared like the search (Ångström under A, de Vries
+-- under D); ties by id.
+CREATE INDEX "users_name_sort_idx" ON "users" (search_normalize("lastName"), search_normalize("firstName"), "id");
 
 -- CreateIndex
 CREATE INDEX "users_createdAt_id_idx" ON "users"("createdAt", "id");
