@@ -335,7 +335,22 @@ const segmentArb = fc.oneof(
   },
 );
 
-const QUERY_NAMES = ["from", "to", "status", "userId", "sort", "permissions", "permissions[]", "userId[a]"];
+const QUERY_NAMES = [
+  "from",
+  "to",
+  "status",
+  "userId",
+  "sort",
+  "permissions",
+  "permissions[]",
+  "userId[a]",
+  // the user directory's export (issue 11)
+  "q",
+  "userTypes",
+  "emailVerified",
+  "createdFrom",
+  "direction",
+];
 
 const queryArb = fc
   .array(
@@ -924,6 +939,7 @@ describe("fuzzing every REST route and GraphQL operation", () => {
         "POST /api/admin/appointments/:id/reschedule",
         "GET /api/admin/appointments",
         "POST /api/esrt/ack",
+        "GET /api/admin/users/export.csv",
       ]),
     );
     expect(routes.length).toBeGreaterThanOrEqual(20);
