@@ -149,7 +149,7 @@ function userRows(count: number, now: number): Readable {
 }
 
 /** Seeds the users with COPY; the users' secondary indexes are dropped for the load and rebuilt. */
-async function seed(url: string, count: number): Promise<{ copyMs: number; indexMs: number }> {
+export async function seedUsers(url: string, count: number): Promise<{ copyMs: number; indexMs: number }> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
@@ -195,14 +195,17 @@ export async function run(): Promise<BenchReport> {
   try {
     const gateway = await startInProcessGateway(cleanup);
     const { db, base } = gateway;
-    const seeded = await seed(gateway.config.DATABASE_URL ?? "", USERS);
+    const seeded = await seedUsers(gateway.config.DATABASE_URL ?? "", USERS);
     const admin = await createAdmin(db);
     const login = await fetch(`${base}/api/login`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ login: admin.username, password: TEST_PASSWORD }),
     });
-    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
     if (!login.ok || !cookie) throw new Error(`admin sign-in failed: ${login.status}`);
 
     const gql = async (query: string, variables: Record<string, unknown>) => {

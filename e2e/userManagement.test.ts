@@ -21,9 +21,12 @@ async function expectRows(page: Page, users: { id: number }[]): Promise<void> {
   const wanted = users.map((u) => String(u.id)).sort();
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const shown = await rows(page).evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-user-id") ?? ""));
+    const shown = await rows(page).evaluateAll((trs) =>
+      trs.map((tr) => tr.getAttribute("data-user-id") ?? ""),
+    );
     if (JSON.stringify(shown.sort()) === JSON.stringify(wanted)) return;
-    if (Date.now() > deadline) throw new Error(`the table shows ${shown.join(", ")}, expected ${wanted.join(", ")}`);
+    if (Date.now() > deadline)
+      throw new Error(`the table shows ${shown.join(", ")}, expected ${wanted.join(", ")}`);
     await page.waitForTimeout(100);
   }
 }
@@ -55,11 +58,13 @@ describe("User Management in the browser", () => {
     expect(new URL(page.url()).searchParams.get("q")).toBe(`findme.${tag}`);
 
     // the type filter narrows it to the client; the export follows the filter
-    await page.getByRole("checkbox", { name: /^Client \(1\)$/ }).check({ force: true });
+    const clientBox = page.getByRole("checkbox", { name: /^Client \(1\)$/ });
+    await clientBox.focus();
+    await page.keyboard.press("Space");
     await expectRows(page, [client]);
     const [download] = await Promise.all([
       page.waitForEvent("download"),
-      page.getByRole("link", { name: "Export CSV" }).click(),
+      page.getByRole("button", { name: "Export CSV" }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^users-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = parseCsv(await readFile(await download.path()), { columns: true }) as Record<
@@ -70,11 +75,12 @@ describe("User Management in the browser", () => {
     expect(csv[0]).toMatchObject({ email: client.email, firstName: "Zoë", userType: "client" });
 
     // without the type filter, both
-    await page.getByRole("checkbox", { name: /^Client/ }).uncheck({ force: true });
+    await page.getByRole("checkbox", { name: /^Client/ }).focus();
+    await page.keyboard.press("Space");
     await expectRows(page, [prospect, client]);
     const [both] = await Promise.all([
       page.waitForEvent("download"),
-      page.getByRole("link", { name: "Export CSV" }).click(),
+      page.getByRole("button", { name: "Export CSV" }).click(),
     ]);
     const all = parseCsv(await readFile(await both.path()), { columns: true }) as { id: string }[];
     expect(all.map((r) => r.id).sort()).toEqual([String(prospect.id), String(client.id)].sort());

@@ -20,7 +20,7 @@ import {
   People,
   Search,
 } from "@blueprintjs/icons";
-import { useCallback, useEffect, useId, useMemo, useState } from "react";
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { useDebounced } from "../../components/documents/DocumentParts";
 import { useUserDirectoryFacetsQuery, useUserDirectoryQuery } from "../../generated/graphql";
@@ -80,8 +80,11 @@ function UserManagement() {
   // the search box answers as you type: its text goes to the address bar (and the server) when typing pauses
   const [text, setText] = useState(state.q);
   const settled = useDebounced(text, 250);
+  const sent = useRef(settled);
   useEffect(() => {
-    if (settled !== stateFromParams(new URLSearchParams(window.location.search)).q) update({ q: settled });
+    if (settled === sent.current) return;
+    sent.current = settled;
+    update({ q: settled });
   }, [settled, update]);
   useEffect(() => {
     // the address changed from outside the box (Clear filters, back): show it
