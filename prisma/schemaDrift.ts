@@ -95,7 +95,7 @@ export const SQL_ONLY = {
   functions: {
     outbox_events_notify: /pg_notify\('outbox_events', NEW\.id::text\)/,
     search_normalize: /lower\(public\.unaccent\('public\.unaccent'::regdictionary, value\)\)/,
-    user_search_text: /public\.search_normalize\(/,
+    user_search_text: /lower\(public\.unaccent\('public\.unaccent'::regdictionary,\s+username \|\| ' ' \|\| email/,
   },
 } as const;
 
