@@ -3,7 +3,6 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { Client } from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { Prisma } from "../services/shared/generated/prisma/client";
 import { createAdmin, TEST_PASSWORD } from "../services/shared/testing/factories";
 import { userFilterWhere } from "../services/user/directory/filter";
 import { directoryPage } from "../services/user/directory/searchUsers";
