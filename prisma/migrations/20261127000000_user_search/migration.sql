@@ -14,11 +14,13 @@ CREATE FUNCTION search_normalize(value text) RETURNS text
   AS $$ BEGIN RETURN lower(public.unaccent('public.unaccent'::regdictionary, value)); END $$;
 
 -- One user's searchable text: the seven fields joined by spaces (so "Ada Lovelace" finds first name
--- and last name together), normalized as search_normalize does.
+-- and last name together), normalized as search_normalize does. COST 1000 tells the planner what a
+-- row's evaluation really costs (about 6 µs), so that for text matching a few thousand users it reads
+-- the matches through the trigram index instead of walking a sort index and testing every row.
 CREATE FUNCTION user_search_text(
   username text, email text, "firstName" text, "lastName" text, "companyName" text, phone text, "uniqueId" text
 ) RETURNS text
-  LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+  LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE COST 1000
   AS $$ BEGIN RETURN lower(public.unaccent('public.unaccent'::regdictionary,
     username || ' ' || email || ' ' || "firstName" || ' ' || "lastName" || ' ' || coalesce("companyName", '')
     || ' ' || coalesce(phone, '') || ' ' || "uniqueId")); END $$;
