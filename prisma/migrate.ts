@@ -2,6 +2,8 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { config as loadEnvFile } from "dotenv";
 import { Client } from "pg";
 import { config } from "../services/shared/config";
@@ -222,6 +224,9 @@ export async function migrateDatabase(
   }
 }
 
+/** The PostgreSQL extensions the migrations create (the user search's pg_trgm and unaccent), for PGlite. */
+export const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
+
 async function main(): Promise<void> {
   loadEnvFile({ quiet: true });
   const cfg = config();
@@ -236,7 +241,7 @@ async function main(): Promise<void> {
   }
   const dataDir = path.join(cfg.DATA_DIR, "pglite");
   mkdirSync(dataDir, { recursive: true });
-  const pglite = new PGlite(dataDir);
+  const pglite = new PGlite(dataDir, { extensions: PGLITE_EXTENSIONS });
   try {
     const { applied } = await migrateDatabase({ pglite });
     log.info({ applied, dataDir }, applied.length ? `applied ${applied.length} migration(s)` : "up to date");

@@ -59,6 +59,16 @@ export const SQL_ONLY = {
   indexes: {
     users_username_lower_key: { table: "users", definition: /UNIQUE INDEX .* \(lower\(username\)\)$/ },
     users_email_lower_key: { table: "users", definition: /UNIQUE INDEX .* \(lower\(email\)\)$/ },
+    users_search_trgm_idx: {
+      table: "users",
+      definition:
+        /INDEX .* USING gin \(user_search_text\(username, email, "firstName", "lastName", "companyName", phone, "uniqueId"\) gin_trgm_ops\)$/,
+    },
+    users_name_sort_idx: {
+      table: "users",
+      definition:
+        /INDEX .* USING btree \(search_normalize\("lastName"\), search_normalize\("firstName"\), id\)$/,
+    },
     appointments_live_slot_key: {
       table: "appointments",
       definition:
@@ -86,7 +96,11 @@ export const SQL_ONLY = {
         /AFTER INSERT ON public\.outbox_events FOR EACH ROW EXECUTE FUNCTION outbox_events_notify\(\)$/,
     },
   },
-  functions: { outbox_events_notify: /pg_notify\('outbox_events', NEW\.id::text\)/ },
+  functions: {
+    outbox_events_notify: /pg_notify\('outbox_events', NEW\.id::text\)/,
+    search_normalize: /lower\(public\.unaccent\('public\.unaccent'::regdictionary, value\)\)/,
+    user_search_text: /lower\(public\.unaccent\('public\.unaccent'::regdictionary,\s+username \|\| ' ' \|\| email/,
+  },
 } as const;
 
 /**
@@ -267,7 +281,9 @@ async function readCatalog(client: Client) {
   const functions = (
     await client.query<{ name: string; source: string }>(
       `SELECT p.proname AS name, p.prosrc AS source FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-       WHERE n.nspname = 'public'`,
+       WHERE n.nspname = 'public'
+         AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.classid = 'pg_proc'::regclass AND d.objid = p.oid
+                         AND d.deptype = 'e')`,
     )
   ).rows;
   return { tables, columns, enums, indexes, foreignKeys, otherConstraints, triggers, functions };

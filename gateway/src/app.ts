@@ -33,6 +33,7 @@ import { authRouter } from "./rest/auth";
 import { brandingRouter } from "./rest/branding";
 import { documentsRouter } from "./rest/documents";
 import { esrtRouter, refuseApiKeysElsewhere } from "./rest/esrt";
+import { userDirectoryRouter } from "./rest/userDirectory";
 import { UPLOADS_PATH, uploadsHandler } from "./rest/uploads";
 import { USER_IMPORT_PATH, userImportRouter } from "./rest/userImport";
 
@@ -178,6 +179,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   api.use(auditRouter({ db: deps.db }));
   api.use(compressed);
   api.use(appointmentsRouter({ db: deps.db, config: cfg }));
+  api.use(userDirectoryRouter({ db: deps.db }));
   api.use(apiNotFound);
   app.use("/api", api);
 

@@ -347,7 +347,12 @@ const QUERY_NAMES = [
   "action",
   "actorId",
   "targetUserId",
+  // the user directory's export (issue 11)
   "q",
+  "userTypes",
+  "emailVerified",
+  "createdFrom",
+  "direction",
 ];
 
 const queryArb = fc
@@ -942,6 +947,7 @@ describe("fuzzing every REST route and GraphQL operation", () => {
         "GET /api/admin/appointments",
         "POST /api/esrt/ack",
         "GET /api/admin/audit/export.csv",
+        "GET /api/admin/users/export.csv",
       ]),
     );
     expect(routes.length).toBeGreaterThanOrEqual(20);

@@ -4,7 +4,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Client, Pool } from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { migrateDatabase } from "../../prisma/migrate";
+import { migrateDatabase, PGLITE_EXTENSIONS } from "../../prisma/migrate";
 import { type Prisma, PrismaClient } from "./generated/prisma/client";
 import { logger } from "./logger";
 
@@ -216,7 +216,7 @@ export async function connectPostgres(url: string): Promise<Db> {
 export async function openEmbedded(dataDir: string): Promise<Db> {
   const dir = path.join(path.resolve(dataDir), "pglite");
   mkdirSync(dir, { recursive: true });
-  const pglite = await PGlite.create(dir);
+  const pglite = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
   try {
     await migrateDatabase({ pglite });
   } catch (err) {

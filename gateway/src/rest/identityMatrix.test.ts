@@ -57,6 +57,7 @@ describe("signed out", () => {
     await createSecurityQuestions(db, target.id);
     expect((await call(request(h.app).get(`/api/users/by-uniqueid/${target.uniqueId}`))).status).toBe(401);
     expect((await call(request(h.app).get(`/api/security-questions/${target.id}`))).status).toBe(401);
+    expect((await call(request(h.app).get("/api/admin/users/export.csv"))).status).toBe(401);
     expect(
       (
         await call(
@@ -83,6 +84,17 @@ describe.each(TYPES)("a %s", (userType) => {
     );
     expect(other.status).toBe(manager ? 200 : 403);
     if (manager) expect(other.body).toMatchObject({ id: target.id });
+  });
+
+  it("exports the user directory only with manage:users", async () => {
+    const { cookie } = await actorOf(userType);
+    const res = await call(
+      request(h.app)
+        .get(`/api/admin/users/export.csv?q=${encodeURIComponent(cookie.slice(-12))}`)
+        .set("Cookie", cookie),
+    );
+    expect(res.status).toBe(manager ? 200 : 403);
+    if (manager) expect(res.headers["content-type"]).toMatch(/^text\/csv/);
   });
 
   it("reads security questions: own, a user's with manage:users, a mainAdmin's only as a mainAdmin", async () => {

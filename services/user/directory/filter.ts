@@ -2,6 +2,12 @@ import type { UserFilter } from "../../../schema/validation/userDirectory";
 import { Prisma } from "../../shared/generated/prisma/client";
 
 /**
+ * One user's searchable text, exactly the expression of the GIN index users_search_trgm_idx
+ * (migration 20261127000000_user_search), so that the planner uses the index.
+ */
+export const USER_SEARCH_TEXT = Prisma.sql`user_search_text(u."username", u."email", u."firstName", u."lastName", u."companyName", u."phone", u."uniqueId")`;
+
+/**
  * The SQL condition on `users` (aliased `u`) that a {@link UserFilter} stands for; `TRUE` for an
  * empty filter. Shared by the search, the facet counts, the export and the bulk changes, so all of
  * them mean the same users by the same filter.
@@ -10,21 +16,24 @@ export function userFilterWhere(filter: UserFilter): Prisma.Sql {
   const parts: Prisma.Sql[] = [];
   const q = filter.q?.trim();
   if (q) {
-    // parts of words, case-insensitive: ILIKE on the pg_trgm-indexed columns (issue 11)
+    // parts of words, case- and accent-insensitive: the users_search_trgm_idx expression (pg_trgm)
     const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    parts.push(Prisma.sql`(
-      u."username" ILIKE ${pattern} OR u."email" ILIKE ${pattern} OR u."firstName" ILIKE ${pattern}
-      OR u."lastName" ILIKE ${pattern} OR u."companyName" ILIKE ${pattern} OR u."phone" ILIKE ${pattern}
-      OR u."uniqueId" ILIKE ${pattern})`);
+    parts.push(Prisma.sql`${USER_SEARCH_TEXT} LIKE search_normalize(${pattern}::text)`);
   }
   if (filter.userTypes?.length) {
-    parts.push(Prisma.sql`u."userType"::text IN (${Prisma.join(filter.userTypes)})`);
+    parts.push(
+      Prisma.sql`u."userType" IN (${Prisma.join(filter.userTypes.map((v) => Prisma.sql`${v}::"UserType"`))})`,
+    );
   }
   if (filter.userStatuses?.length) {
-    parts.push(Prisma.sql`u."userStatus"::text IN (${Prisma.join(filter.userStatuses)})`);
+    parts.push(
+      Prisma.sql`u."userStatus" IN (${Prisma.join(filter.userStatuses.map((v) => Prisma.sql`${v}::"UserStatus"`))})`,
+    );
   }
   if (filter.accessLevels?.length) {
-    parts.push(Prisma.sql`u."accessLevel"::text IN (${Prisma.join(filter.accessLevels)})`);
+    parts.push(
+      Prisma.sql`u."accessLevel" IN (${Prisma.join(filter.accessLevels.map((v) => Prisma.sql`${v}::"AccessLevel"`))})`,
+    );
   }
   if (filter.emailVerified !== undefined) parts.push(Prisma.sql`u."emailVerified" = ${filter.emailVerified}`);
   if (filter.esrtSynced !== undefined) parts.push(Prisma.sql`u."esrtSynced" = ${filter.esrtSynced}`);

@@ -1,0 +1,256 @@
+import { z } from "zod";
+import {
+  type UserFilter,
+  type UserSort,
+  userFilterSchema,
+  userSortSchema,
+} from "../../../schema/validation/userDirectory";
+import type { Db } from "../../shared/db";
+import { AppError } from "../../shared/errors";
+import { Prisma } from "../../shared/generated/prisma/client";
+import type { AccessLevel, SecurityLevel, UserStatus, UserType } from "../../shared/generated/prisma/enums";
+import { parse } from "../../shared/validation";
+import { userFilterWhere } from "./filter";
+
+// The user directory (issue 11, manage:users; the gateway checks the permission): users matching a
+// filter in keyset pages. The cursor names the last row's sort key and id, so the 1,000th page
+// costs what the first does, and users created between two requests neither shift nor repeat rows.
+
+/** A user as the directory lists it: the public fields only (never a password, hash or token). */
+export interface DirectoryUser {
+  id: number;
+  uniqueId: string;
+  username: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  phone: string | null;
+  companyName: string | null;
+  userType: UserType;
+  notes: string | null;
+  createdAt: Date;
+  lastLoginAt: Date | null;
+  accessLevel: AccessLevel;
+  esrtSynced: boolean;
+  userStatus: UserStatus;
+  emailVerified: boolean;
+  securityQuestionsSet: boolean;
+  securityLevel: SecurityLevel;
+}
+
+/** The public columns, in the order of {@link DirectoryUser} (also the export's columns). */
+export const DIRECTORY_COLUMNS = [
+  "id",
+  "uniqueId",
+  "username",
+  "email",
+  "firstName",
+  "lastName",
+  "phone",
+  "companyName",
+  "userType",
+  "notes",
+  "createdAt",
+  "lastLoginAt",
+  "accessLevel",
+  "esrtSynced",
+  "userStatus",
+  "emailVerified",
+  "securityQuestionsSet",
+  "securityLevel",
+] as const satisfies readonly (keyof DirectoryUser)[];
+
+const SELECT = Prisma.raw(DIRECTORY_COLUMNS.map((c) => `u."${c}"`).join(", "));
+
+export interface DirectoryPage {
+  nodes: DirectoryUser[];
+  /** the cursor after the last node (null for an empty page) */
+  endCursor: string | null;
+  hasNextPage: boolean;
+}
+
+/** The largest page a caller may ask for. */
+export const MAX_PAGE_SIZE = 200;
+export const DEFAULT_PAGE_SIZE = 50;
+
+export const directoryPageSchema = z.object({
+  first: z
+    .number()
+    .int()
+    .min(1, `first is 1 to ${MAX_PAGE_SIZE}`)
+    .max(MAX_PAGE_SIZE, `first is 1 to ${MAX_PAGE_SIZE}`)
+    .default(DEFAULT_PAGE_SIZE),
+  after: z.string().max(500, "Invalid cursor").optional(),
+});
+
+const INVALID_CURSOR = "Invalid cursor: start again from the first page";
+
+/** Where a page ends: the last row's sort key (by the sort it was made for) and id. */
+interface Cursor {
+  by: UserSort["by"];
+  direction: UserSort["direction"];
+  /** name: [search_normalize(lastName), search_normalize(firstName)]; createdAt: [ISO]; lastLoginAt: [ISO or null] */
+  key: (string | null)[];
+  id: number;
+}
+
+function encodeCursor(c: Cursor): string {
+  return Buffer.from(JSON.stringify([c.by, c.direction, c.key, c.id])).toString("base64url");
+}
+
+const cursorSchema = z.tuple([
+  z.enum(["name", "createdAt", "lastLoginAt"]),
+  z.enum(["asc", "desc"]),
+  z.array(z.string().max(300).nullable()).min(1).max(2),
+  z.number().int().min(1).max(2_147_483_647),
+]);
+
+/**
+ * The cursor's position, which must have been made for the same sort.
+ * @throws AppError VALIDATION_FAILED for anything that is not such a cursor.
+ */
+function decodeCursor(text: string, sort: UserSort): Cursor {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
+  } catch {
+    throw new AppError("VALIDATION_FAILED", INVALID_CURSOR);
+  }
+  const parsed = cursorSchema.safeParse(raw);
+  if (!parsed.success) throw new AppError("VALIDATION_FAILED", INVALID_CURSOR);
+  const [by, direction, key, id] = parsed.data;
+  const shapeOk =
+    by === "name"
+      ? key.length === 2 && key.every((k) => k !== null)
+      : key.length === 1 &&
+        (key[0] === null ? by === "lastLoginAt" : !Number.isNaN(Date.parse(key[0] as string)));
+  if (by !== sort.by || direction !== sort.direction || !shapeOk) {
+    throw new AppError("VALIDATION_FAILED", INVALID_CURSOR);
+  }
+  return { by, direction, key, id };
+}
+
+function cursorOf(user: Row, sort: UserSort): Cursor {
+  const key =
+    sort.by === "name"
+      ? (user.nameKey ?? [])
+      : sort.by === "createdAt"
+        ? [user.createdAt.toISOString()]
+        : [user.lastLoginAt ? user.lastLoginAt.toISOString() : null];
+  return { by: sort.by, direction: sort.direction, key, id: user.id };
+}
+
+/** A row with the name sort's key as the database computes it (the cursor must carry exactly that). */
+type Row = DirectoryUser & { nameKey?: [string, string] };
+
+async function rows(
+  db: Db,
+  where: Prisma.Sql,
+  order: Prisma.Sql,
+  limit: number,
+  byName = false,
+): Promise<Row[]> {
+  const found = await db.prisma.$queryRaw<(DirectoryUser & { k1?: string; k2?: string })[]>`
+    SELECT ${SELECT}${byName ? Prisma.sql`, search_normalize(u."lastName") AS k1, search_normalize(u."firstName") AS k2` : Prisma.empty}
+    FROM users u WHERE ${where} ORDER BY ${order} LIMIT ${limit}`;
+  return found.map(({ k1, k2, ...user }) =>
+    k1 !== undefined && k2 !== undefined ? { ...user, nameKey: [k1, k2] } : user,
+  );
+}
+
+/**
+ * Up to `limit` users matching the filter, after the cursor, in the sort's order. Names compare
+ * without case or accents (search_normalize of lastName, then firstName); users who never signed in come last in
+ * both directions of the last-login sort; ties are broken by id in the sort's direction.
+ */
+async function pageRows(
+  db: Db,
+  filter: UserFilter,
+  sort: UserSort,
+  limit: number,
+  after: Cursor | null,
+): Promise<Row[]> {
+  const where = userFilterWhere(filter);
+  const dir = Prisma.raw(sort.direction === "asc" ? "ASC" : "DESC");
+  const cmp = Prisma.raw(sort.direction === "asc" ? ">" : "<");
+  if (sort.by === "name") {
+    const keyset = after
+      ? Prisma.sql` AND (search_normalize(u."lastName"), search_normalize(u."firstName"), u.id) ${cmp} (${after.key[0]}::text, ${after.key[1]}::text, ${after.id}::int)`
+      : Prisma.empty;
+    return rows(
+      db,
+      Prisma.sql`${where}${keyset}`,
+      Prisma.sql`search_normalize(u."lastName") ${dir}, search_normalize(u."firstName") ${dir}, u.id ${dir}`,
+      limit,
+      true,
+    );
+  }
+  if (sort.by === "createdAt") {
+    const keyset = after
+      ? Prisma.sql` AND (u."createdAt", u.id) ${cmp} (${after.key[0]}::timestamptz, ${after.id}::int)`
+      : Prisma.empty;
+    return rows(db, Prisma.sql`${where}${keyset}`, Prisma.sql`u."createdAt" ${dir}, u.id ${dir}`, limit);
+  }
+  // lastLoginAt: the users who signed in (by the instant), then those who never did (by id)
+  const found: Row[] = [];
+  const inNullPart = after !== null && after.key[0] === null;
+  if (!inNullPart) {
+    const keyset = after
+      ? Prisma.sql` AND (u."lastLoginAt", u.id) ${cmp} (${after.key[0]}::timestamptz, ${after.id}::int)`
+      : Prisma.empty;
+    found.push(
+      ...(await rows(
+        db,
+        Prisma.sql`${where} AND u."lastLoginAt" IS NOT NULL${keyset}`,
+        Prisma.sql`u."lastLoginAt" ${dir}, u.id ${dir}`,
+        limit,
+      )),
+    );
+  }
+  if (found.length < limit) {
+    const keyset = inNullPart ? Prisma.sql` AND u.id ${cmp} ${after?.id}::int` : Prisma.empty;
+    found.push(
+      ...(await rows(
+        db,
+        Prisma.sql`${where} AND u."lastLoginAt" IS NULL${keyset}`,
+        Prisma.sql`u.id ${dir}`,
+        limit - found.length,
+      )),
+    );
+  }
+  return found;
+}
+
+/**
+ * One page of users for already-checked input (the export reads its batches with it).
+ * @throws AppError VALIDATION_FAILED for a cursor not made for this sort.
+ */
+export async function directoryPage(
+  db: Db,
+  props: { filter: UserFilter; sort: UserSort; first: number; after?: string | null },
+): Promise<DirectoryPage> {
+  const after = props.after ? decodeCursor(props.after, props.sort) : null;
+  const found = await pageRows(db, props.filter, props.sort, props.first + 1, after);
+  const page = found.slice(0, props.first);
+  const last = page.at(-1);
+  return {
+    nodes: page.map(({ nameKey: _key, ...user }) => user),
+    endCursor: last ? encodeCursor(cursorOf(last, props.sort)) : null,
+    hasNextPage: found.length > props.first,
+  };
+}
+
+/**
+ * The directory's search: users matching the filter, in the sort's order, `first` (1 to 200,
+ * default 50) after the cursor.
+ * @throws AppError VALIDATION_FAILED for a bad filter, sort, page size or cursor.
+ */
+export async function searchUsers(
+  db: Db,
+  input: { filter?: unknown; sort?: unknown; first?: unknown; after?: unknown },
+): Promise<DirectoryPage> {
+  const filter = parse(userFilterSchema, input.filter ?? {});
+  const sort = parse(userSortSchema, input.sort ?? {});
+  const page = parse(directoryPageSchema, { first: input.first, after: input.after });
+  return directoryPage(db, { filter, sort, first: page.first, after: page.after });
+}
