@@ -99,7 +99,8 @@ export const SQL_ONLY = {
   functions: {
     outbox_events_notify: /pg_notify\('outbox_events', NEW\.id::text\)/,
     search_normalize: /lower\(public\.unaccent\('public\.unaccent'::regdictionary, value\)\)/,
-    user_search_text: /lower\(public\.unaccent\('public\.unaccent'::regdictionary,\s+username \|\| ' ' \|\| email/,
+    user_search_text:
+      /lower\(public\.unaccent\('public\.unaccent'::regdictionary,\s+username \|\| ' ' \|\| email/,
   },
 } as const;
 

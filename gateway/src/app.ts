@@ -33,8 +33,8 @@ import { authRouter } from "./rest/auth";
 import { brandingRouter } from "./rest/branding";
 import { documentsRouter } from "./rest/documents";
 import { esrtRouter, refuseApiKeysElsewhere } from "./rest/esrt";
-import { userDirectoryRouter } from "./rest/userDirectory";
 import { UPLOADS_PATH, uploadsHandler } from "./rest/uploads";
+import { userDirectoryRouter } from "./rest/userDirectory";
 import { USER_IMPORT_PATH, userImportRouter } from "./rest/userImport";
 
 export interface AppDeps {
