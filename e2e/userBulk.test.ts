@@ -82,12 +82,22 @@ describe("user administration dialogs in the browser", () => {
   }, 60_000);
 
   it("changes the status of a few users with progress, then lists the skipped one with the reason", async () => {
+    const t = uniqueSuffix();
+    const company = `Bulk ${t}`;
     const admin = await createAdmin(suite.db());
-    const users = await Promise.all([createUser(suite.db()), createUser(suite.db()), createUser(suite.db())]);
-    const ids = [...users.map((u) => u.id), admin.id];
-    const page = await suite.signedIn(admin, `/admin/user-management?ids=${ids.join(",")}`, {
+    await suite.db().prisma.user.update({ where: { id: admin.id }, data: { companyName: company } });
+    const users = await Promise.all([1, 2, 3].map(() => createUser(suite.db(), { companyName: company })));
+    // the directory searched for the four (the admin among them), every row on the page selected
+    const page = await suite.signedIn(admin, `/admin/user-management?q=${encodeURIComponent(company)}`, {
       bypassCSP: true,
     });
+    const table = page.getByRole("table", { name: "Users" });
+    const rowBoxes = table.getByRole("checkbox", { name: /^Select (?!every)/ });
+    await rowBoxes.nth(3).waitFor();
+    expect(await rowBoxes.count()).toBe(4);
+    // by keyboard, like the rest of this flow
+    await table.getByRole("checkbox", { name: "Select every user on this page" }).focus();
+    await page.keyboard.press("Space");
     const open = page.getByRole("button", { name: "Bulk actions" });
     // by keyboard: the button, Enter, the selects, Enter
     await open.focus();

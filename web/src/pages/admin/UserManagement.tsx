@@ -341,29 +341,16 @@ function UserManagement() {
         isOpen={dialog === "bulk"}
         selection={bulkSelection}
         onClose={() => setDialog(null)}
-        onDone={() => {
-          setDialog(null);
-          setSelected(new Set());
-          refresh();
-        }}
+        // the dialog stays open on its results (skipped users and why) until the admin closes it; the
+        // selection stays too (for a next action, and so focus returns to the Bulk actions button)
+        onDone={refresh}
       />
       <CreateUserDialog
         isOpen={dialog === "create"}
         onClose={() => setDialog(null)}
-        onCreated={(id) => {
-          setDialog(null);
-          refresh();
-          openUser(id);
-        }}
+        onCreated={() => refresh()}
       />
-      <ImportUsersDialog
-        isOpen={dialog === "import"}
-        onClose={() => setDialog(null)}
-        onDone={() => {
-          setDialog(null);
-          refresh();
-        }}
-      />
+      <ImportUsersDialog isOpen={dialog === "import"} onClose={() => setDialog(null)} onDone={refresh} />
     </div>
   );
 }
