@@ -56,13 +56,16 @@ export interface Datamodel {
 
 /** Objects the migration creates in SQL because Prisma cannot express them (see schema.prisma). */
 export const SQL_ONLY = {
+  /** columns Prisma's client leaves out (@ignore in schema.prisma), written by the database itself */
+  columns: {
+    "users.searchText": { type: "text", notnull: false },
+  } as Record<string, { type: string; notnull: boolean }>,
   indexes: {
     users_username_lower_key: { table: "users", definition: /UNIQUE INDEX .* \(lower\(username\)\)$/ },
     users_email_lower_key: { table: "users", definition: /UNIQUE INDEX .* \(lower\(email\)\)$/ },
     users_search_trgm_idx: {
       table: "users",
-      definition:
-        /INDEX .* USING gin \(user_search_text\(username, email, "firstName", "lastName", "companyName", phone, "uniqueId"\) gin_trgm_ops\)$/,
+      definition: /INDEX .* USING gin \("searchText" gin_trgm_ops\)$/,
     },
     users_name_sort_idx: {
       table: "users",
@@ -90,6 +93,11 @@ export const SQL_ONLY = {
     },
   },
   triggers: {
+    users_search_text: {
+      table: "users",
+      definition:
+        /BEFORE INSERT OR UPDATE OF username, email, "firstName", "lastName", "companyName", phone, "uniqueId" ON public\.users FOR EACH ROW EXECUTE FUNCTION users_search_text\(\)$/,
+    },
     outbox_events_notify: {
       table: "outbox_events",
       definition:
@@ -97,6 +105,7 @@ export const SQL_ONLY = {
     },
   },
   functions: {
+    users_search_text: /NEW\."searchText" := user_search_text\(/,
     outbox_events_notify: /pg_notify\('outbox_events', NEW\.id::text\)/,
     search_normalize: /lower\(public\.unaccent\('public\.unaccent'::regdictionary, value\)\)/,
     user_search_text:
@@ -402,7 +411,19 @@ export async function findSchemaDrift(client: Client, datamodel: Datamodel): Pro
       const problem = await checkDefault(client, where, table, field, actual.default);
       if (problem) drift.push(problem);
     }
-    for (const column of dbColumns.keys()) drift.push(`column ${table}.${column}: not in schema.prisma`);
+    for (const [column, actual] of dbColumns) {
+      const sqlOnly = SQL_ONLY.columns[`${table}.${column}`];
+      if (!sqlOnly) drift.push(`column ${table}.${column}: not in schema.prisma`);
+      else if (actual.type !== sqlOnly.type || actual.notnull !== sqlOnly.notnull)
+        drift.push(
+          `column ${table}.${column}: ${actual.type}${actual.notnull ? " NOT NULL" : ""}, expected ${sqlOnly.type}`,
+        );
+    }
+    for (const name of Object.keys(SQL_ONLY.columns)) {
+      const [sqlTable, sqlColumn] = name.split(".");
+      if (sqlTable === table && !db.columns.some((c) => c.table === table && c.column === sqlColumn))
+        drift.push(`column ${name} (SQL only): missing`);
+    }
   }
 
   // Primary keys, unique and plain indexes

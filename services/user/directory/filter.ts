@@ -2,10 +2,10 @@ import type { UserFilter } from "../../../schema/validation/userDirectory";
 import { Prisma } from "../../shared/generated/prisma/client";
 
 /**
- * One user's searchable text, exactly the expression of the GIN index users_search_trgm_idx
- * (migration 20261127000000_user_search), so that the planner uses the index.
+ * One user's searchable text: the column the trigger users_search_text keeps (migration
+ * 20261127040000_user_search_column) and the GIN index users_search_trgm_idx covers.
  */
-export const USER_SEARCH_TEXT = Prisma.sql`user_search_text(u."username", u."email", u."firstName", u."lastName", u."companyName", u."phone", u."uniqueId")`;
+export const USER_SEARCH_TEXT = Prisma.sql`u."searchText"`;
 
 /**
  * The SQL condition on `users` (aliased `u`) that a {@link UserFilter} stands for; `TRUE` for an
