@@ -56,7 +56,7 @@ function yesNo(rows: GroupRow[], pick: (r: GroupRow) => boolean): YesNoCount {
 
 /**
  * The facet counts for an already-checked filter: one pass over the matching rows grouped by the
- * five facet columns (at most 120 groups; without search text an index-only scan of users_facets_idx).
+ * five facet columns (at most 120 groups).
  */
 export async function directoryFacets(db: Db, filter: UserFilter): Promise<DirectoryFacets> {
   const rows = await db.prisma.$queryRaw<GroupRow[]>`
