@@ -4,7 +4,7 @@ import { type EmitEvent, emit } from "../shared/events";
 import type { Prisma, User } from "../shared/generated/prisma/client";
 import type { UserType } from "../shared/generated/prisma/enums";
 import { UserError } from "./errors";
-import { mayGrantType } from "./grants";
+import { assertMayGrant } from "./grants";
 
 export const OWN_TYPE_OR_STATUS_MESSAGE = "You cannot change your own user type or status";
 export const OWN_ACCOUNT_MESSAGE =
@@ -27,15 +27,7 @@ export function assertMayChangeAccount(props: {
   if (actor.id === target.id) {
     throw new UserError("NOT_ALLOWED", props.selfMessage ?? OWN_TYPE_OR_STATUS_MESSAGE);
   }
-  const touchesAdmin =
-    !mayGrantType(actor.userType, target.userType) ||
-    (props.newType !== undefined && !mayGrantType(actor.userType, props.newType));
-  if (touchesAdmin) {
-    throw new UserError(
-      "NOT_ALLOWED",
-      "Only a main administrator may grant, remove or change the mainAdmin and userAdmin types",
-    );
-  }
+  assertMayGrant(actor.userType, target.userType, ...(props.newType === undefined ? [] : [props.newType]));
 }
 
 /**

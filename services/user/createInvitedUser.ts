@@ -1,15 +1,22 @@
 import type { NewUser } from "../../schema/validation/userAdmin";
 import { audit } from "../shared/audit";
-import type { Db, Tx } from "../shared/db";
+import type { Db } from "../shared/db";
 import { emit } from "../shared/events";
-import { Prisma, type User } from "../shared/generated/prisma/client";
+import { type User } from "../shared/generated/prisma/client";
 import type { UserType } from "../shared/generated/prisma/enums";
 import { seal } from "../shared/sealed";
 import { UserError } from "./errors";
 import { eventContact } from "./eventContact";
-import { mayGrantType } from "./grants";
+import { assertMayGrant } from "./grants";
 import { issueToken } from "./oneTimeTokens";
 import { syncSnapshot } from "./syncSnapshot";
+import {
+  EMAIL_TAKEN_MESSAGE,
+  type TakenNames,
+  takenByRace,
+  takenFields,
+  USERNAME_TAKEN_MESSAGE,
+} from "./takenNames";
 import { generateUniqueId } from "./uniqueId";
 
 /**
@@ -18,24 +25,8 @@ import { generateUniqueId } from "./uniqueId";
  */
 export const INVITATION_PENDING_PASSWORD = "!invitation-pending";
 
-export const USERNAME_TAKEN_MESSAGE = "Username already taken";
-export const EMAIL_TAKEN_MESSAGE = "Email already registered";
-
-/** Which of `username` and `email` already belong to an account (case-insensitive). */
-export async function takenFields(
-  db: Db | Tx,
-  props: { username: string; email: string },
-): Promise<{ username: boolean; email: boolean }> {
-  const client = "prisma" in db ? db.prisma : db;
-  const [row] = await client.$queryRaw<{ username: boolean | null; email: boolean | null }[]>`
-    SELECT bool_or(lower(username) = lower(${props.username})) AS username,
-           bool_or(lower(email) = lower(${props.email})) AS email
-    FROM users WHERE lower(username) = lower(${props.username}) OR lower(email) = lower(${props.email})`;
-  return { username: row?.username === true, email: row?.email === true };
-}
-
 /** The field errors of a taken username or email, as the registration words them. */
-function takenError(taken: { username: boolean; email: boolean }): UserError | null {
+function takenError(taken: TakenNames): UserError | null {
   if (!taken.username && !taken.email) return null;
   const errors: Record<string, string[]> = {};
   if (taken.username) errors.username = [USERNAME_TAKEN_MESSAGE];
@@ -60,12 +51,7 @@ export async function createInvitedUser(props: {
   via?: { kind: "create" } | { kind: "import"; jobId: number };
 }): Promise<User> {
   const { db, input, actor } = props;
-  if (!mayGrantType(actor.userType, input.userType)) {
-    throw new UserError(
-      "NOT_ALLOWED",
-      "Only a main administrator may grant, remove or change the mainAdmin and userAdmin types",
-    );
-  }
+  assertMayGrant(actor.userType, input.userType);
   const refused = takenError(await takenFields(db, input));
   if (refused) throw refused;
   try {
@@ -120,10 +106,7 @@ export async function createInvitedUser(props: {
       return user;
     });
   } catch (err) {
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
-      const target = JSON.stringify(err.meta ?? {});
-      throw takenError({ username: !target.includes("email"), email: target.includes("email") }) ?? err;
-    }
-    throw err;
+    const raced = takenByRace(err);
+    throw (raced && takenError(raced)) ?? err;
   }
 }

@@ -1,4 +1,5 @@
 import type { UserType } from "../shared/generated/prisma/enums";
+import { UserError } from "./errors";
 
 // Which user types an administrator may give or take away (issue 11; docs/DECISIONS.md, Roles and
 // permissions): a userAdmin manages prospects, users and clients; only a mainAdmin grants or removes
@@ -17,4 +18,18 @@ export function grantableTypes(actorType: UserType): readonly UserType[] {
 /** Whether `actorType` may give an account the type `userType` (or change an account of that type). */
 export function mayGrantType(actorType: UserType, userType: UserType): boolean {
   return grantableTypes(actorType).includes(userType);
+}
+
+/** Why a change touching the admin types is refused to a userAdmin. */
+export const ADMIN_TYPES_MESSAGE =
+  "Only a main administrator may grant, remove or change the mainAdmin and userAdmin types";
+
+/**
+ * Refuses unless `actorType` may give (or change an account of) each of `types`.
+ * @throws UserError NOT_ALLOWED with {@link ADMIN_TYPES_MESSAGE}.
+ */
+export function assertMayGrant(actorType: UserType, ...types: UserType[]): void {
+  if (!types.every((type) => mayGrantType(actorType, type))) {
+    throw new UserError("NOT_ALLOWED", ADMIN_TYPES_MESSAGE);
+  }
 }

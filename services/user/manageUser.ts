@@ -3,7 +3,7 @@ import { ADMIN_PROFILE_FIELDS } from "../../schema/validation/adminUser";
 import { audit } from "../shared/audit";
 import type { Db } from "../shared/db";
 import { emit } from "../shared/events";
-import { Prisma, type User } from "../shared/generated/prisma/client";
+import { type User } from "../shared/generated/prisma/client";
 import type { UserType } from "../shared/generated/prisma/enums";
 import { seal } from "../shared/sealed";
 import { findManagedUser, OWN_ACCOUNT_MESSAGE } from "./changeUserAccount";
@@ -12,6 +12,7 @@ import { eventContact } from "./eventContact";
 import { issueToken } from "./oneTimeTokens";
 import { requestPasswordReset } from "./requestPasswordReset";
 import { syncSnapshot } from "./syncSnapshot";
+import { EMAIL_TAKEN_MESSAGE, takenByRace, takenFields, USERNAME_TAKEN_MESSAGE } from "./takenNames";
 
 // An administrator's work on one account (issue 11): the profile, the verification and reset emails,
 // the security questions and the audit of session revocations. Each starts with findManagedUser (the
@@ -19,9 +20,6 @@ import { syncSnapshot } from "./syncSnapshot";
 // types) and writes its row, event and audit row in one transaction.
 
 type Actor = { id: number; userType: UserType };
-
-const USERNAME_TAKEN = "Username already taken";
-const EMAIL_TAKEN = "Email already registered";
 
 type ProfileField = (typeof ADMIN_PROFILE_FIELDS)[number];
 
@@ -57,14 +55,13 @@ export async function updateUserProfile(props: {
       });
       const changed = ADMIN_PROFILE_FIELDS.filter((field) => target[field] !== wanted[field]);
       if (changed.length === 0) return target;
-      const [taken] = await tx.$queryRaw<{ username: boolean | null; email: boolean | null }[]>`
-        SELECT bool_or(lower(username) = lower(${wanted.username})) AS username,
-               bool_or(lower(email) = lower(${wanted.email})) AS email
-        FROM users
-        WHERE id <> ${target.id}
-          AND (lower(username) = lower(${wanted.username}) OR lower(email) = lower(${wanted.email}))`;
-      if (taken?.username) throw new UserError("USERNAME_TAKEN", USERNAME_TAKEN);
-      if (taken?.email) throw new UserError("EMAIL_TAKEN", EMAIL_TAKEN);
+      const taken = await takenFields(tx, {
+        username: props.profile.username,
+        email: props.profile.email,
+        exceptUserId: target.id,
+      });
+      if (taken.username) throw new UserError("USERNAME_TAKEN", USERNAME_TAKEN_MESSAGE);
+      if (taken.email) throw new UserError("EMAIL_TAKEN", EMAIL_TAKEN_MESSAGE);
       const emailChanged = changed.includes("email");
       const user = await tx.user.update({
         where: { id: target.id },
@@ -123,11 +120,9 @@ export async function updateUserProfile(props: {
     });
   } catch (err) {
     // two edits racing for one name: the unique index decides, in the same words
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
-      const target = JSON.stringify(err.meta ?? {});
-      if (target.includes("email")) throw new UserError("EMAIL_TAKEN", EMAIL_TAKEN);
-      throw new UserError("USERNAME_TAKEN", USERNAME_TAKEN);
-    }
+    const raced = takenByRace(err);
+    if (raced?.email) throw new UserError("EMAIL_TAKEN", EMAIL_TAKEN_MESSAGE);
+    if (raced?.username) throw new UserError("USERNAME_TAKEN", USERNAME_TAKEN_MESSAGE);
     throw err;
   }
 }

@@ -2,7 +2,7 @@ import type { Registration } from "../../schema/validation/user";
 import { audit } from "../shared/audit";
 import type { Db } from "../shared/db";
 import { emit } from "../shared/events";
-import { Prisma, type User } from "../shared/generated/prisma/client";
+import { type User } from "../shared/generated/prisma/client";
 import { seal } from "../shared/sealed";
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./commonPasswords";
 import { UserError } from "./errors";
@@ -10,6 +10,7 @@ import { eventContact } from "./eventContact";
 import { issueToken } from "./oneTimeTokens";
 import { hashPassword } from "./passwords";
 import { syncSnapshot } from "./syncSnapshot";
+import { EMAIL_TAKEN_MESSAGE, takenByRace, takenFields, USERNAME_TAKEN_MESSAGE } from "./takenNames";
 import { generateUniqueId } from "./uniqueId";
 
 export const ADMIN_REGISTRATION_MESSAGE = "Administrator accounts are created by an administrator";
@@ -35,12 +36,9 @@ export async function registerUser(props: {
       errors: { password: [COMMON_PASSWORD_MESSAGE] },
     });
   }
-  const taken = await db.prisma.$queryRaw<{ username: boolean; email: boolean }[]>`
-    SELECT bool_or(lower(username) = lower(${input.username})) AS username,
-           bool_or(lower(email) = lower(${input.email})) AS email
-    FROM users WHERE lower(username) = lower(${input.username}) OR lower(email) = lower(${input.email})`;
-  if (taken[0]?.username) throw new UserError("USERNAME_TAKEN", "Username already taken");
-  if (taken[0]?.email) throw new UserError("EMAIL_TAKEN", "Email already registered");
+  const taken = await takenFields(db, input);
+  if (taken.username) throw new UserError("USERNAME_TAKEN", USERNAME_TAKEN_MESSAGE);
+  if (taken.email) throw new UserError("EMAIL_TAKEN", EMAIL_TAKEN_MESSAGE);
 
   const password = await hashPassword(input.password);
   try {
@@ -89,11 +87,9 @@ export async function registerUser(props: {
       return user;
     });
   } catch (err) {
-    if (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") {
-      const target = JSON.stringify(err.meta ?? {});
-      if (target.includes("email")) throw new UserError("EMAIL_TAKEN", "Email already registered");
-      throw new UserError("USERNAME_TAKEN", "Username already taken");
-    }
+    const raced = takenByRace(err);
+    if (raced?.email) throw new UserError("EMAIL_TAKEN", EMAIL_TAKEN_MESSAGE);
+    if (raced?.username) throw new UserError("USERNAME_TAKEN", USERNAME_TAKEN_MESSAGE);
     throw err;
   }
 }

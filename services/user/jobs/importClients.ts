@@ -9,7 +9,7 @@ import {
 import type { Db } from "../../shared/db";
 import { AppError } from "../../shared/errors";
 import type { UserType } from "../../shared/generated/prisma/enums";
-import { EMAIL_TAKEN_MESSAGE, USERNAME_TAKEN_MESSAGE } from "../createInvitedUser";
+import { EMAIL_TAKEN_MESSAGE, USERNAME_TAKEN_MESSAGE } from "../takenNames";
 import { startImportJob, type UserJobView } from "./userJobs";
 
 /** One problem of one row of an import file (row 1 is the header). */

@@ -11,8 +11,7 @@ import { AppError } from "../../shared/errors";
 import { Prisma } from "../../shared/generated/prisma/client";
 import type { UserJobItemOutcome, UserJobStatus, UserType } from "../../shared/generated/prisma/enums";
 import { userFilterWhere } from "../directory/filter";
-import { UserError } from "../errors";
-import { mayGrantType } from "../grants";
+import { assertMayGrant } from "../grants";
 
 // Bulk changes and client imports as jobs (issue 11): a user_jobs row with progress and a
 // user_job_items row per user (or import row), made when the job starts, so "every user matching the
@@ -92,12 +91,7 @@ export async function startUserBulkJob(props: {
   if (actor.userType !== "mainAdmin" && actor.userType !== "userAdmin") {
     throw new AppError("FORBIDDEN", "You don't have the necessary permissions to access this area.");
   }
-  if (action.action === "setType" && !mayGrantType(actor.userType, action.value as UserType)) {
-    throw new UserError(
-      "NOT_ALLOWED",
-      "Only a main administrator may grant, remove or change the mainAdmin and userAdmin types",
-    );
-  }
+  if (action.action === "setType") assertMayGrant(actor.userType, action.value as UserType);
   if (selection.kind === "ids") {
     if (selection.ids.length === 0) throw new AppError("VALIDATION_FAILED", "Select at least one user");
     if (selection.ids.length > BULK_MAX_IDS) {
