@@ -2,7 +2,10 @@ import { createHmac } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Config, parseConfig } from "../../../services/shared/config";
+import type { Express } from "express";
+import { isolatedDb } from "../../../services/document/testing/scratchDb";
+import { type Config, config, parseConfig, setConfig } from "../../../services/shared/config";
+import type { Db } from "../../../services/shared/db";
 import { freePort } from "../../../services/shared/net";
 import { connectRedis, type RedisClient } from "../../../services/shared/redis";
 import { PortalRedisStore } from "../../../services/shared/sessionStore";
@@ -61,3 +64,43 @@ export function signedSessionCookie(sid: string, secret: string): string {
 
 /** A TCP port on 127.0.0.1 that nothing listens on. */
 export const closedPort = freePort;
+
+/** A real app on a database of the test file's own, this run's Redis and a fake web build. */
+export interface IsolatedApp {
+  app: Express;
+  db: Db;
+  /** stops the app, closes Redis, removes the web build, drops the database, restores the settings */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts an {@link IsolatedApp}; `settings` override the process's configuration (config()) until
+ * close().
+ */
+export async function isolatedApp(options: { settings?: Partial<Config> } = {}): Promise<IsolatedApp> {
+  const saved = config();
+  if (options.settings) setConfig({ ...saved, ...options.settings });
+  const isolated = await isolatedDb();
+  const redis = await testRedis();
+  const cfg = testConfig();
+  const web = fakeWebDist();
+  const created = await createApp({
+    config: cfg,
+    db: isolated.db,
+    readiness: {},
+    sessionStore: redisSessionStore(redis, cfg),
+    webDist: web.dir,
+    redis,
+  });
+  return {
+    app: created.app,
+    db: isolated.db,
+    async close() {
+      await created.stop();
+      redis.destroy();
+      web.remove();
+      await isolated.drop();
+      if (options.settings) setConfig(saved);
+    },
+  };
+}

@@ -1,10 +1,7 @@
 import type { Express } from "express";
 import request from "supertest";
-import { isolatedDb } from "../../../../services/document/testing/scratchDb";
 import { audit } from "../../../../services/shared/audit";
-import { config, setConfig } from "../../../../services/shared/config";
 import type { Db } from "../../../../services/shared/db";
-import type { RedisClient } from "../../../../services/shared/redis";
 import {
   createAdmin,
   createAppointment,
@@ -13,9 +10,8 @@ import {
   randomBusinessSlot,
   TEST_PASSWORD,
 } from "../../../../services/shared/testing/factories";
-import { createApp } from "../../app";
 import { sessionCookieOf } from "../../rest/identityHarness";
-import { fakeWebDist, redisSessionStore, testConfig, testRedis } from "../../testing/appHarness";
+import { type IsolatedApp, isolatedApp } from "../../testing/appHarness";
 
 // The audit log (issue 11) on a database of its own: every kind of admin and security action writes
 // its row with the request's id and address; the audit query's filters and keyset pages; who may
@@ -23,36 +19,15 @@ import { fakeWebDist, redisSessionStore, testConfig, testRedis } from "../../tes
 
 let app: Express;
 let db: Db;
-let isolated: { db: Db; drop(): Promise<void> };
-let redis: RedisClient;
-let stopApp: () => Promise<void>;
-let web: ReturnType<typeof fakeWebDist>;
-const saved = config();
+
+let harness: IsolatedApp;
 
 beforeAll(async () => {
-  setConfig({ ...saved, ESRT_NATS: false });
-  isolated = await isolatedDb();
-  db = isolated.db;
-  redis = await testRedis();
-  const cfg = testConfig();
-  web = fakeWebDist();
-  const created = await createApp({
-    config: cfg,
-    db,
-    readiness: {},
-    sessionStore: redisSessionStore(redis, cfg),
-    webDist: web.dir,
-    redis,
-  });
-  app = created.app;
-  stopApp = created.stop;
+  harness = await isolatedApp({ settings: { ESRT_NATS: false } });
+  ({ app, db } = harness);
 });
 afterAll(async () => {
-  await stopApp();
-  redis.destroy();
-  web.remove();
-  await isolated.drop();
-  setConfig(saved);
+  await harness.close();
 });
 
 type Role = "mainAdmin" | "userAdmin" | "client" | "prospect";

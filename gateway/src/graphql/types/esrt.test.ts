@@ -1,15 +1,11 @@
 import type { Express } from "express";
 import request from "supertest";
-import { isolatedDb } from "../../../../services/document/testing/scratchDb";
 import { applySnapshot } from "../../../../services/esrt-sync/state";
-import { config, setConfig } from "../../../../services/shared/config";
 import type { Db } from "../../../../services/shared/db";
-import type { RedisClient } from "../../../../services/shared/redis";
 import { createUser, TEST_PASSWORD } from "../../../../services/shared/testing/factories";
 import { syncSnapshot } from "../../../../services/user/syncSnapshot";
-import { createApp } from "../../app";
 import { sessionCookieOf } from "../../rest/identityHarness";
-import { fakeWebDist, redisSessionStore, testConfig, testRedis } from "../../testing/appHarness";
+import { type IsolatedApp, isolatedApp } from "../../testing/appHarness";
 
 // The sync page's GraphQL (manage:esrt_sync) on a database of its own: who may use it, the
 // endpoint rules (https, no private addresses, the secret shown once), the delivery log, sending
@@ -17,36 +13,17 @@ import { fakeWebDist, redisSessionStore, testConfig, testRedis } from "../../tes
 
 let app: Express;
 let db: Db;
-let isolated: { db: Db; drop(): Promise<void> };
-let redis: RedisClient;
-let stopApp: () => Promise<void>;
-let web: ReturnType<typeof fakeWebDist>;
-const before = config();
+
+let harness: IsolatedApp;
 
 beforeAll(async () => {
-  setConfig({ ...before, ESRT_ALLOW_HTTP: false, ESRT_ALLOW_PRIVATE: false, ESRT_NATS: false });
-  isolated = await isolatedDb();
-  db = isolated.db;
-  redis = await testRedis();
-  const cfg = testConfig();
-  web = fakeWebDist();
-  const created = await createApp({
-    config: cfg,
-    db,
-    readiness: {},
-    sessionStore: redisSessionStore(redis, cfg),
-    webDist: web.dir,
-    redis,
+  harness = await isolatedApp({
+    settings: { ESRT_ALLOW_HTTP: false, ESRT_ALLOW_PRIVATE: false, ESRT_NATS: false },
   });
-  app = created.app;
-  stopApp = created.stop;
+  ({ app, db } = harness);
 });
 afterAll(async () => {
-  await stopApp();
-  redis.destroy();
-  web.remove();
-  await isolated.drop();
-  setConfig(before);
+  await harness.close();
 });
 
 interface GqlError {

@@ -1,14 +1,11 @@
 import type { Express } from "express";
 import request from "supertest";
 import { DOCUMENT_MESSAGES, unknownFileTypeMessage } from "../../../../schema/validation/document";
-import { isolatedDb } from "../../../../services/document/testing/scratchDb";
 import type { Db } from "../../../../services/shared/db";
-import type { RedisClient } from "../../../../services/shared/redis";
 import { createUser, TEST_PASSWORD } from "../../../../services/shared/testing/factories";
 import { type RunningS3rver, startS3rver } from "../../../../services/shared/testing/s3rver";
-import { createApp } from "../../app";
 import { sessionCookieOf } from "../../rest/identityHarness";
-import { fakeWebDist, redisSessionStore, testConfig, testRedis } from "../../testing/appHarness";
+import { type IsolatedApp, isolatedApp } from "../../testing/appHarness";
 
 // The storage settings fields on a database of their own (storage_config is read by every upload
 // test of the run) and a real S3-protocol server for the connection test.
@@ -16,38 +13,19 @@ import { fakeWebDist, redisSessionStore, testConfig, testRedis } from "../../tes
 const SECRET = "Gql-Secret-Key-7f3a9c1e5b";
 let app: Express;
 let db: Db;
-let isolated: { db: Db; drop(): Promise<void> };
-let redis: RedisClient;
-let stopApp: () => Promise<void>;
-let web: { remove(): void };
 let server: RunningS3rver;
 const bodies: string[] = [];
 
+let harness: IsolatedApp;
+
 beforeAll(async () => {
-  isolated = await isolatedDb();
-  db = isolated.db;
-  redis = await testRedis();
-  const cfg = testConfig();
-  const dist = fakeWebDist();
-  web = dist;
-  const created = await createApp({
-    config: cfg,
-    db,
-    readiness: {},
-    sessionStore: redisSessionStore(redis, cfg),
-    webDist: dist.dir,
-    redis,
-  });
-  app = created.app;
-  stopApp = created.stop;
+  harness = await isolatedApp();
+  ({ app, db } = harness);
   server = await startS3rver();
 });
 afterAll(async () => {
-  await stopApp();
-  redis.destroy();
-  web.remove();
   await server.stop();
-  await isolated.drop();
+  await harness.close();
 });
 
 interface GqlError {

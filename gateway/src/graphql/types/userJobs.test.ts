@@ -1,12 +1,9 @@
 import type { Express } from "express";
 import request from "supertest";
-import { isolatedDb } from "../../../../services/document/testing/scratchDb";
 import type { Db } from "../../../../services/shared/db";
-import type { RedisClient } from "../../../../services/shared/redis";
 import { createUser, TEST_PASSWORD, uniqueSuffix } from "../../../../services/shared/testing/factories";
-import { createApp } from "../../app";
 import { sessionCookieOf } from "../../rest/identityHarness";
-import { fakeWebDist, redisSessionStore, testConfig, testRedis } from "../../testing/appHarness";
+import { type IsolatedApp, isolatedApp } from "../../testing/appHarness";
 
 // Creating users, bulk jobs and the client import over GraphQL and REST, on a database of the
 // file's own: who may call each operation (signed out, client, prospect, user, userAdmin, mainAdmin),
@@ -14,33 +11,15 @@ import { fakeWebDist, redisSessionStore, testConfig, testRedis } from "../../tes
 
 let app: Express;
 let db: Db;
-let isolated: { db: Db; drop(): Promise<void> };
-let redis: RedisClient;
-let stopApp: () => Promise<void>;
-let web: ReturnType<typeof fakeWebDist>;
+
+let harness: IsolatedApp;
 
 beforeAll(async () => {
-  isolated = await isolatedDb();
-  db = isolated.db;
-  redis = await testRedis();
-  const cfg = testConfig();
-  web = fakeWebDist();
-  const created = await createApp({
-    config: cfg,
-    db,
-    readiness: {},
-    sessionStore: redisSessionStore(redis, cfg),
-    webDist: web.dir,
-    redis,
-  });
-  app = created.app;
-  stopApp = created.stop;
+  harness = await isolatedApp();
+  ({ app, db } = harness);
 });
 afterAll(async () => {
-  await stopApp();
-  redis.destroy();
-  web.remove();
-  await isolated.drop();
+  await harness.close();
 });
 
 type Who = "client" | "prospect" | "user" | "userAdmin" | "mainAdmin";
