@@ -5,12 +5,11 @@ import type { Db } from "../shared/db";
 import { emit } from "../shared/events";
 import { type User } from "../shared/generated/prisma/client";
 import type { UserType } from "../shared/generated/prisma/enums";
-import { seal } from "../shared/sealed";
 import { findManagedUser, OWN_ACCOUNT_MESSAGE } from "./changeUserAccount";
 import { UserError } from "./errors";
 import { eventContact } from "./eventContact";
-import { issueToken } from "./oneTimeTokens";
 import { requestPasswordReset } from "./requestPasswordReset";
+import { requestVerification } from "./resendVerification";
 import { syncSnapshot } from "./syncSnapshot";
 import { EMAIL_TAKEN_MESSAGE, takenByRace, takenFields, USERNAME_TAKEN_MESSAGE } from "./takenNames";
 
@@ -86,23 +85,7 @@ export async function updateUserProfile(props: {
         },
         actor,
       );
-      if (emailChanged) {
-        const token = await issueToken(tx, { userId: user.id, purpose: "email_verification" });
-        await emit(
-          tx,
-          {
-            type: "user.verification_requested",
-            payload: {
-              userId: user.id,
-              email: user.email,
-              firstName: user.firstName,
-              sealedToken: seal(token.raw),
-              tokenExpiresAt: token.expiresAt.toISOString(),
-            },
-          },
-          actor,
-        );
-      }
+      if (emailChanged) await requestVerification(tx, user, actor);
       await audit(tx, {
         action: "user.profile_updated",
         actorId: props.actor.id,
@@ -149,21 +132,7 @@ export async function sendVerificationEmail(props: {
     const user = await findManagedUser(tx, { ...props, selfMessage: OWN_ACCOUNT_MESSAGE });
     if (user.emailVerified) throw new UserError("NOT_ALLOWED", "This email address is already verified");
     assertActive(user);
-    const token = await issueToken(tx, { userId: user.id, purpose: "email_verification" });
-    await emit(
-      tx,
-      {
-        type: "user.verification_requested",
-        payload: {
-          userId: user.id,
-          email: user.email,
-          firstName: user.firstName,
-          sealedToken: seal(token.raw),
-          tokenExpiresAt: token.expiresAt.toISOString(),
-        },
-      },
-      { actor: { kind: "admin", userId: props.actor.id } },
-    );
+    await requestVerification(tx, user, { actor: { kind: "admin", userId: props.actor.id } });
     await audit(tx, {
       action: "user.verification_sent",
       actorId: props.actor.id,

@@ -1,10 +1,38 @@
-import type { Db } from "../shared/db";
-import { emit } from "../shared/events";
+import type { Db, Tx } from "../shared/db";
+import { type EmitMeta, emit } from "../shared/events";
+import type { User } from "../shared/generated/prisma/client";
 import { seal } from "../shared/sealed";
 import { issueToken } from "./oneTimeTokens";
 
 export const VERIFICATION_RESENT_MESSAGE =
   "If an account with this email still needs verification, a new link is on its way.";
+
+/**
+ * Issues a new email-verification token for `user` (the previous link stops working) and emits
+ * user.verification_requested with the token sealed, in the caller's transaction: the email
+ * service sends the link.
+ */
+export async function requestVerification(
+  tx: Tx,
+  user: Pick<User, "id" | "email" | "firstName">,
+  meta?: EmitMeta,
+): Promise<void> {
+  const token = await issueToken(tx, { userId: user.id, purpose: "email_verification" });
+  await emit(
+    tx,
+    {
+      type: "user.verification_requested",
+      payload: {
+        userId: user.id,
+        email: user.email,
+        firstName: user.firstName,
+        sealedToken: seal(token.raw),
+        tokenExpiresAt: token.expiresAt.toISOString(),
+      },
+    },
+    meta,
+  );
+}
 
 /**
  * Sends a new email-verification link: when an active, unverified account has `email`, issues a new
@@ -20,18 +48,7 @@ export async function resendVerification(props: { db: Db; email: string }): Prom
     LIMIT 1`;
   if (row) {
     await db.prisma.$transaction(async (tx) => {
-      const user = await tx.user.findUniqueOrThrow({ where: { id: row.id } });
-      const token = await issueToken(tx, { userId: user.id, purpose: "email_verification" });
-      await emit(tx, {
-        type: "user.verification_requested",
-        payload: {
-          userId: user.id,
-          email: user.email,
-          firstName: user.firstName,
-          sealedToken: seal(token.raw),
-          tokenExpiresAt: token.expiresAt.toISOString(),
-        },
-      });
+      await requestVerification(tx, await tx.user.findUniqueOrThrow({ where: { id: row.id } }));
     });
   }
   return { message: VERIFICATION_RESENT_MESSAGE };
