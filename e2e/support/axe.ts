@@ -21,12 +21,18 @@ interface AxeRunResult {
   }>;
 }
 
+/** Whether no Blueprint (react-transition-group) enter, appear or exit transition is running. */
+const TRANSITIONS_OVER =
+  'document.querySelectorAll(\'[class*="-enter"]:not([class*="-enter-done"]), [class*="-appear"]:not([class*="-appear-done"]), [class*="-exit"]\').length === 0';
+
 /**
  * Runs axe-core (from npm, injected into the page; the page's context must bypass the CSP, which
- * forbids inline scripts) over the whole document with the WCAG 2.2 A and AA rules, and returns what
- * it found, empty when the page passes.
+ * forbids inline scripts) over the whole document with the WCAG 2.2 A and AA rules, once any opening
+ * or closing transition is over, and returns what it found, empty when the page passes.
  */
 export async function axeFindings(page: Page): Promise<AxeFinding[]> {
+  // colours are checked as shown: no overlay, dialog or drawer half-faded in or out
+  await page.waitForFunction(TRANSITIONS_OVER);
   // evaluated as text: this code is type-checked without the DOM's types
   const loaded = await page.evaluate("typeof window.axe !== 'undefined'");
   if (loaded !== true) await page.addScriptTag({ content: axe.source });
