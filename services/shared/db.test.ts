@@ -78,7 +78,7 @@ describe("openEmbedded (PGlite)", () => {
     } finally {
       await reopened.close();
     }
-  });
+  }, 120_000); // a new PGlite data directory runs every migration in WebAssembly: slow on a loaded CI machine
 
   it("delivers NOTIFY from the outbox trigger to listeners", async () => {
     const db = await openEmbedded(dir);

@@ -72,6 +72,30 @@ describe("redis", () => {
     }
   });
 
+  it("does not time out an answer that arrived while this process's event loop was blocked", async () => {
+    const redis = await startPrivateRedis();
+    const client = await connectRedis(redis.url);
+    try {
+      await client.set("k", "answered");
+      const answer = client.get("k");
+      // the answer lands on the socket while a synchronous task holds the loop past the deadline
+      const until = Date.now() + REDIS_COMMAND_TIMEOUT_MS + 300;
+      while (Date.now() < until) {
+        // busy: a long render, a GC pause, a starved CPU
+      }
+      await expect(answer).resolves.toBe("answered");
+      const work = withDeadline(() => client.multi().get("k").exec(), 200);
+      const until2 = Date.now() + 450;
+      while (Date.now() < until2) {
+        // busy again, past twice the deadline
+      }
+      await expect(work).resolves.toEqual(["answered"]);
+    } finally {
+      client.destroy();
+      await redis.stop();
+    }
+  });
+
   it("reconnects within its short backoff when Redis returns, so a waiting request finds it ready", async () => {
     const redis = await startPrivateRedis();
     const client = await connectRedis(redis.url);

@@ -144,12 +144,28 @@ export class RedisTimeoutError extends Error {
  */
 export async function withDeadline<T>(work: () => Promise<T>, ms = REDIS_COMMAND_TIMEOUT_MS): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let settled = false;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RedisTimeoutError(ms)), ms);
+    // A stalled event loop (a long synchronous task, a GC pause, a starved CPU) fires the timer late,
+    // in the same turn that would read an answer already waiting on the socket: the check waits for
+    // that turn's I/O (setImmediate), and a timer that fired late by half its time or more is given
+    // one more period, so only a store that stays silent while this process runs trips it.
+    const arm = (rearmsLeft: number) => {
+      const due = Date.now() + ms;
+      timer = setTimeout(() => {
+        setImmediate(() => {
+          if (settled) return;
+          if (rearmsLeft > 0 && Date.now() - due >= ms / 2) return arm(rearmsLeft - 1);
+          reject(new RedisTimeoutError(ms));
+        });
+      }, ms);
+    };
+    arm(1);
   });
   try {
     return await Promise.race([work(), deadline]);
   } finally {
+    settled = true;
     clearTimeout(timer);
   }
 }
