@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { jetstreamManager } from "@nats-io/jetstream";
@@ -141,6 +142,28 @@ export function latencyMetrics(prefix: string, samples: readonly number[]): Metr
 /** Resident set size of the process, in MiB. */
 export function rssMiB(): number {
   return process.memoryUsage.rss() / (1024 * 1024);
+}
+
+/** The resident set of process `pid` (VmRSS of /proc/<pid>/status), in MiB. */
+export function processRssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kib = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN);
+  return kib / 1024;
+}
+
+/** Samples process `pid`'s RSS every `everyMs` until stopped; `stop()` returns the peak (MiB). */
+export function processRssPeak(pid: number, everyMs = 50): { stop(): number } {
+  let peak = processRssMiB(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, processRssMiB(pid));
+  }, everyMs);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, processRssMiB(pid));
+    },
+  };
 }
 
 /** Samples the RSS every `everyMs` until stopped; `stop()` returns the peak seen (MiB). */
