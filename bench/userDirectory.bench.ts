@@ -11,9 +11,9 @@ import {
   type BenchReport,
   latencyMetrics,
   type Metric,
-  quantile,
   processRssMiB,
   processRssPeak,
+  quantile,
   startInProcessGateway,
   teardown,
 } from "./support";
@@ -378,7 +378,8 @@ export async function run(): Promise<BenchReport> {
       .getSetCookie()
       .map((c) => c.split(";")[0])
       .join("; ");
-    if (!exporterLogin.ok || !exporterCookie) throw new Error(`export sign-in failed: ${exporterLogin.status}`);
+    if (!exporterLogin.ok || !exporterCookie)
+      throw new Error(`export sign-in failed: ${exporterLogin.status}`);
     const exportAll = async (query: string) => {
       const res = await fetch(`${exporter.url}/api/admin/users/export.csv?${query}`, {
         headers: { Cookie: exporterCookie, "Accept-Encoding": "identity" },
