@@ -12,8 +12,8 @@ import type { EmailMessage, Prisma } from "../shared/generated/prisma/client";
 import type { EmailStatus } from "../shared/generated/prisma/enums";
 import { parse } from "../shared/validation";
 import { parseAttachments } from "./attachments";
-import type { EmailActor } from "./templateAdmin";
 import { redactTokens } from "./sendDueEmails";
+import type { EmailActor } from "./templateAdmin";
 
 // The delivery log (issue 12, manageEmails, checked by the caller): every message the portal sent or
 // tried, from email_messages, filtered, in keyset pages (newest first, by id), each message viewable

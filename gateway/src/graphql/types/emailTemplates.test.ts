@@ -344,7 +344,7 @@ describe("email templates and the delivery log over GraphQL", () => {
     expect(await db.prisma.auditLog.count({ where: { action: "email.template_reverted" } })).toBe(1);
 
     // restoring version 2 brings the edit back, as version 4
-    const v2 = (versions.data?.emailTemplateVersions as { id: number; version: number }[]).find(
+    const v2 = ((versions.data?.emailTemplateVersions ?? []) as { id: number; version: number }[]).find(
       (v) => v.version === 2,
     );
     const restored = await gql(RESTORE, adminCookie, { versionId: v2?.id });
@@ -353,7 +353,7 @@ describe("email templates and the delivery log over GraphQL", () => {
       data: { subject: "Please confirm, {{firstName}}", isDefault: false },
     });
     const after = await gql(VERSIONS, adminCookie, { key: "email_verification" });
-    expect((after.data?.emailTemplateVersions as { change: string }[]).map((v) => v.change)).toEqual([
+    expect(((after.data?.emailTemplateVersions ?? []) as { change: string }[]).map((v) => v.change)).toEqual([
       "restore",
       "revert",
       "edit",

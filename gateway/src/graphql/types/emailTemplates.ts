@@ -1,3 +1,4 @@
+import { EMAIL_STATUSES } from "../../../../schema/validation/emailTemplates";
 import {
   type EmailCounts,
   type EmailMessageDetail,
@@ -26,7 +27,6 @@ import {
 } from "../../../../services/email/templateAdmin";
 import type { TemplateVariable } from "../../../../services/email/templateCatalog";
 import type { TemplateProblem } from "../../../../services/email/templateRules";
-import { EMAIL_STATUSES } from "../../../../schema/validation/emailTemplates";
 import { AppError } from "../../../../services/shared/errors";
 import { withoutNulls } from "../args";
 import { builder } from "../builder";
