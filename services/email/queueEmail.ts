@@ -47,11 +47,11 @@ export async function queueEmail(props: QueueEmailProps): Promise<QueueEmailResu
   const template = stored ?? DEFAULT_EMAIL_TEMPLATES.find((t) => t.key === templateKey);
   if (!template) throw new Error(`email template "${templateKey}" does not exist`);
   assertCatalogued(templateKey, Object.keys(props.variables));
-  const rendered = renderEmail(template, {
-    productName: context.productName,
-    supportPhone: context.supportPhone,
-    ...props.variables,
-  });
+  const rendered = renderEmail(
+    template,
+    { productName: context.productName, supportPhone: context.supportPhone, ...props.variables },
+    { draft: props.template !== undefined },
+  );
   const attachments = props.attachments?.length ? JSON.stringify(props.attachments) : null;
   // one round trip: the row, and the NOTIFY only when the row is new
   const inserted = await tx.$queryRaw<{ id: number }[]>`

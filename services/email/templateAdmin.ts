@@ -147,11 +147,11 @@ export async function previewEmailTemplate(props: { db: Db; input: unknown }): P
   if (problems.length > 0) return { rendered: null, problems };
   const context = await props.db.prisma.$transaction((tx) => loadMailContext(tx));
   return {
-    rendered: renderEmail(parts, {
-      ...sampleVariables(input.key),
-      productName: context.productName,
-      supportPhone: context.supportPhone,
-    }),
+    rendered: renderEmail(
+      parts,
+      { ...sampleVariables(input.key), productName: context.productName, supportPhone: context.supportPhone },
+      { draft: true },
+    ),
     problems: [],
   };
 }

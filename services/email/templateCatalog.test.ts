@@ -1,3 +1,4 @@
+import { templateCache } from "mustache";
 import { DEFAULT_EMAIL_TEMPLATES } from "../../prisma/emailTemplates";
 import { renderEmail } from "./renderEmail";
 import { assertCatalogued, sampleVariables, TEMPLATE_CATALOG, templateVariables } from "./templateCatalog";
@@ -86,5 +87,20 @@ describe("templateProblems", () => {
         message,
       ]);
     }
+  });
+});
+
+describe("drafts", () => {
+  it("are neither parsed nor rendered into mustache's shared cache (a preview per pause in typing)", () => {
+    const cached = () => Object.keys(Reflect.get(templateCache ?? {}, "_cache") ?? {}).length;
+    const before = cached();
+    for (let i = 0; i < 20; i++) {
+      const parts = { subject: `Draft ${i} {{firstName}}`, html: `<p>${i}</p>`, text: `${i}` };
+      expect(templateProblems(parts, ["firstName"])).toEqual([]);
+      expect(renderEmail(parts, { firstName: "Ann" }, { draft: true }).subject).toBe(`Draft ${i} Ann`);
+    }
+    expect(cached()).toBe(before);
+    renderEmail({ subject: "Stored {{firstName}}", html: "x", text: "x" }, { firstName: "Ann" });
+    expect(cached()).toBeGreaterThan(before);
   });
 });

@@ -1,4 +1,4 @@
-import { parse } from "mustache";
+import { Writer } from "mustache";
 import type { EmailTemplateParts } from "./renderEmail";
 
 // What an admin-edited template may contain (issue 12, docs/DECISIONS.md "Email templates and the
@@ -21,6 +21,9 @@ export interface TemplateProblem {
   /** "HTML body, line 3: Unknown variable "foo"" */
   message: string;
 }
+
+// a writer of its own, its cache emptied after each parse: drafts are parsed at each pause in typing
+const writer = new Writer();
 
 const PART_NAMES: Record<TemplatePart, string> = { subject: "Subject", html: "HTML body", text: "Text body" };
 
@@ -104,11 +107,13 @@ export function templateProblems(parts: EmailTemplateParts, variables: Iterable<
     const source = parts[part];
     let tokens: Token[];
     try {
-      tokens = parse(source) as Token[];
+      tokens = writer.parse(source) as Token[];
     } catch (err) {
       const failure = parseFailure(source, err);
       problems.push(problem(part, source, failure.index, failure.reason));
       continue;
+    } finally {
+      writer.clearCache();
     }
     checkTokens(part, source, tokens, known, problems);
   }
