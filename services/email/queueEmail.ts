@@ -2,7 +2,8 @@ import { DEFAULT_EMAIL_TEMPLATES } from "../../prisma/emailTemplates";
 import type { Tx } from "../shared/db";
 import type { EmailAttachment } from "./attachments";
 import type { MailContext } from "./mailContext";
-import { type EmailVariables, renderEmail } from "./renderEmail";
+import { type EmailTemplateParts, type EmailVariables, renderEmail } from "./renderEmail";
+import { assertCatalogued } from "./templateCatalog";
 
 export interface QueueEmailProps {
   tx: Tx;
@@ -16,6 +17,8 @@ export interface QueueEmailProps {
   variables: EmailVariables;
   /** files to send with the message, stored with it (an appointment's .ics: services/email/invitation.ts) */
   attachments?: EmailAttachment[];
+  /** the parts to render instead of the stored template (an admin's test send of a draft) */
+  template?: EmailTemplateParts;
 }
 
 /** Whether this call stored a new message (false: the same event had already queued it). */
@@ -33,7 +36,7 @@ export interface QueueEmailResult {
 export async function queueEmail(props: QueueEmailProps): Promise<QueueEmailResult> {
   const { tx, eventId, templateKey, to, context } = props;
   // read with the context when the consumer asked for it (null: no stored row), else here
-  const preloaded = context.templates?.get(templateKey);
+  const preloaded = props.template ?? context.templates?.get(templateKey);
   const stored =
     preloaded !== undefined
       ? preloaded
@@ -43,11 +46,12 @@ export async function queueEmail(props: QueueEmailProps): Promise<QueueEmailResu
         });
   const template = stored ?? DEFAULT_EMAIL_TEMPLATES.find((t) => t.key === templateKey);
   if (!template) throw new Error(`email template "${templateKey}" does not exist`);
-  const rendered = renderEmail(template, {
-    productName: context.productName,
-    supportPhone: context.supportPhone,
-    ...props.variables,
-  });
+  assertCatalogued(templateKey, Object.keys(props.variables));
+  const rendered = renderEmail(
+    template,
+    { productName: context.productName, supportPhone: context.supportPhone, ...props.variables },
+    { draft: props.template !== undefined },
+  );
   const attachments = props.attachments?.length ? JSON.stringify(props.attachments) : null;
   // one round trip: the row, and the NOTIFY only when the row is new
   const inserted = await tx.$queryRaw<{ id: number }[]>`

@@ -1,4 +1,4 @@
-import { render } from "mustache";
+import { render, Writer } from "mustache";
 
 /** The three parts of a stored template: subject, HTML body and text body, with {{variables}}. */
 export interface EmailTemplateParts {
@@ -15,22 +15,47 @@ export type RenderedEmail = EmailTemplateParts;
 
 const verbatim = (value: unknown): string => String(value);
 
+// mustache keeps every template it parses, without a bound: fine for the stored templates, not for
+// the drafts an admin's preview renders at each pause in typing. Drafts use a writer of their own
+// whose cache is emptied after each render.
+const draftWriter = new Writer();
+
+type RenderOptions = { escape: (value: unknown) => string } | undefined;
+
+function renderDraft(template: string, view: Record<string, string>, options: RenderOptions): string {
+  try {
+    return draftWriter.render(template, view, undefined, options);
+  } finally {
+    draftWriter.clearCache();
+  }
+}
+
 /**
  * Fills a template with values: HTML-escaped in the HTML part (mustache's escaping), verbatim in the
- * subject and the text part; line breaks in the subject become spaces. Admin-edited templates may
- * use any mustache syntax; `{{{name}}}` (unescaped) is theirs to answer for.
+ * subject and the text part; line breaks in the subject become spaces. What an admin-edited
+ * template may contain is checked at save (templateRules.ts: no unescaped output, no partials).
+ * `draft`: a template that is not stored (a preview or a test send of a draft), not kept in
+ * mustache's cache.
  * @throws Error when a part is not a valid mustache template (for example an unclosed section).
  */
-export function renderEmail(template: EmailTemplateParts, variables: EmailVariables): RenderedEmail {
+export function renderEmail(
+  template: EmailTemplateParts,
+  variables: EmailVariables,
+  options: { draft?: boolean } = {},
+): RenderedEmail {
   const view: Record<string, string> = {};
   for (const [name, value] of Object.entries(variables)) {
     view[name] = value === null || value === undefined ? "" : String(value);
   }
+  const fill = options.draft
+    ? renderDraft
+    : (part: string, values: Record<string, string>, config: RenderOptions) =>
+        render(part, values, undefined, config);
   return {
-    subject: render(template.subject, view, undefined, { escape: verbatim })
+    subject: fill(template.subject, view, { escape: verbatim })
       .replace(/[\r\n]+/g, " ")
       .trim(),
-    html: render(template.html, view),
-    text: render(template.text, view, undefined, { escape: verbatim }),
+    html: fill(template.html, view, undefined),
+    text: fill(template.text, view, { escape: verbatim }),
   };
 }
