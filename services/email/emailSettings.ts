@@ -1,4 +1,3 @@
-import addressparser from "nodemailer/lib/addressparser";
 import {
   DEFAULT_SMTP_PORTS,
   EMAIL_SETTINGS_MESSAGES,
@@ -54,7 +53,11 @@ export interface EnvironmentLock {
 /** Where messages go now. */
 export type SendingMode = "environment" | "settings" | "captured" | "disabled";
 
-/** The settings as the admin page shows them: never the password, only whether one is stored. */
+/**
+ * The settings as stored and as the admin page edits them: never the password, only whether one is
+ * stored. `locks` name the fields the environment sets instead (with its values); `mode` and
+ * `summary` say where messages go now, the environment included.
+ */
 export interface EmailSettingsView {
   smtpHost: string | null;
   smtpPort: number | null;
@@ -120,26 +123,13 @@ export function environmentLocks(): EnvironmentLock[] {
   return locks;
 }
 
-/** The SMTP server of the environment's SMTP_URL, as the form's fields would hold it. */
-function environmentSmtp(
-  url: string,
-): Pick<EmailSettingsView, "smtpHost" | "smtpPort" | "smtpSecurity" | "smtpUser"> {
+/** The host and port of the environment's SMTP_URL. */
+function environmentSmtp(url: string): { host: string; port: number } {
   try {
     const u = new URL(url);
-    const tls = u.protocol === "smtps:";
-    const security: SmtpSecurityName = tls
-      ? "tls"
-      : u.searchParams.get("ignoreTLS") === "true"
-        ? "none"
-        : "starttls";
-    return {
-      smtpHost: u.hostname.replace(/^\[|\]$/g, ""),
-      smtpPort: u.port ? Number(u.port) : tls ? 465 : 587,
-      smtpSecurity: security,
-      smtpUser: u.username ? decodeURIComponent(u.username) : null,
-    };
+    return { host: u.hostname, port: u.port ? Number(u.port) : u.protocol === "smtps:" ? 465 : 587 };
   } catch {
-    return { smtpHost: null, smtpPort: null, smtpSecurity: "starttls", smtpUser: null };
+    return { host: "(invalid SMTP_URL)", port: 0 };
   }
 }
 
@@ -163,20 +153,14 @@ function present(row: EmailSettingsRow): EmailSettingsView {
     updatedAt: row.updatedAt,
     updatedBy: row.updatedBy,
   };
-  if (cfg.SMTP_URL) Object.assign(view, environmentSmtp(cfg.SMTP_URL), { smtpPasswordSet: false });
-  if (cfg.MAIL_FROM) {
-    const [parsed] = addressparser(cfg.MAIL_FROM, { flatten: true });
-    view.fromName = parsed?.name ?? "";
-    view.fromAddress = parsed?.address ?? cfg.MAIL_FROM;
-  }
-  if (cfg.TEAM_EMAIL) view.teamAddress = cfg.TEAM_EMAIL;
-  const port = view.smtpPort ?? DEFAULT_SMTP_PORTS[view.smtpSecurity];
+  const port = row.smtpPort ?? DEFAULT_SMTP_PORTS[row.smtpSecurity];
   if (!row.enabled) {
     view.mode = "disabled";
     view.summary = "Sending is switched off: messages are kept in the portal, marked captured.";
   } else if (cfg.SMTP_URL) {
+    const env = environmentSmtp(cfg.SMTP_URL);
     view.mode = "environment";
-    view.summary = `Messages are sent through ${view.smtpHost}:${port} (SMTP_URL).`;
+    view.summary = `Messages are sent through ${env.host}:${env.port} (SMTP_URL).`;
   } else if (row.smtpHost) {
     view.mode = "settings";
     view.summary = `Messages are sent through ${row.smtpHost}:${port}.`;
