@@ -143,4 +143,26 @@ describe("the email settings' SMTP server at run time", () => {
     const sent = await statusOf(queued);
     expect(sent.every((r) => r.status === "sent" && r.lastError === null && r.attempts >= 2)).toBe(true);
   }, 60_000);
+
+  it("fails each attempt with the reason when the stored password cannot be opened, and sends once it is entered again", async () => {
+    const smtp = await smtpServer({ auth: { user: "mailer", pass: "Entered-Again-7" } });
+    await useServer(smtp, { user: "mailer", pass: "Entered-Again-7" });
+    // sealed under another key (another SESSION_SECRET): not openable here
+    await db.prisma.emailSettings.update({
+      where: { id: 1 },
+      data: { smtpPasswordSealed: "v1.AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA" },
+    });
+    sender ??= await startEmailSender({ db, pollMs: 50, retry: FAST_RETRY });
+    const to = addresses("unsealable", 1);
+    await queuePasswordChanged(db, to);
+    await waitFor(async () => ((await statusOf(to))[0]?.attempts ?? 0) >= 1, "a failed attempt", 10_000);
+    const [row] = await statusOf(to);
+    expect(row?.status).toBe("queued");
+    expect(row?.lastError).toMatch(/stored SMTP password cannot be opened/);
+    expect(smtp.received).toHaveLength(0);
+
+    await useServer(smtp, { user: "mailer", pass: "Entered-Again-7" });
+    await allSent(to);
+    expect(smtp.to(to[0] ?? "")).toHaveLength(1);
+  }, 60_000);
 });
