@@ -1,3 +1,4 @@
+import { format } from "node:util";
 import nodemailer, { type SendMailOptions } from "nodemailer";
 import { config } from "../shared/config";
 import { calendarMethodOf, type EmailAttachment } from "./attachments";
@@ -9,6 +10,8 @@ export interface OutgoingMail {
   subject: string;
   html: string;
   text: string;
+  /** where replies go (email_settings.replyTo); unset: to `from` */
+  replyTo?: string;
   /** files sent with the message (services/email/attachments.ts) */
   attachments?: EmailAttachment[];
 }
@@ -66,9 +69,46 @@ export interface SmtpPoolOptions {
   maxMessages: number;
 }
 
-export interface SmtpTransportOptions {
-  /** smtp:// or smtps:// URL, with credentials and nodemailer's query options if any */
-  url: string;
+/** An SMTP server as the email settings describe it (issue 12). */
+export interface SmtpServer {
+  host: string;
+  port: number;
+  /** none: plain text, never upgraded; starttls: upgraded, and refused when the server cannot; tls: TLS from the start */
+  security: "none" | "starttls" | "tls";
+  /** signs in when set */
+  user?: string;
+  password?: string;
+}
+
+/** Where an SMTP transport connects: an `smtp://` or `smtps://` URL (SMTP_URL), or a server of the settings. */
+export type SmtpTarget = { url: string } | { server: SmtpServer };
+
+/** nodemailer's connection options of a target. */
+function connectionOptions(target: SmtpTarget) {
+  if ("url" in target) return { url: target.url };
+  const { host, port, security, user, password } = target.server;
+  return {
+    host,
+    port,
+    secure: security === "tls",
+    requireTLS: security === "starttls",
+    ignoreTLS: security === "none",
+    ...(user ? { auth: { user, pass: password ?? "" } } : {}),
+  };
+}
+
+/** host:port of a target, for messages (never its credentials). */
+export function targetLabel(target: SmtpTarget): string {
+  if ("server" in target) return `${target.server.host}:${target.server.port}`;
+  try {
+    const url = new URL(target.url);
+    return `${url.hostname}:${url.port || (url.protocol === "smtps:" ? "465" : "587")}`;
+  } catch {
+    return "the SMTP server";
+  }
+}
+
+export type SmtpTransportOptions = SmtpTarget & {
   /** longest wait for a connection, the greeting and each reply (default 15 s) */
   timeoutMs?: number;
   /**
@@ -77,7 +117,7 @@ export interface SmtpTransportOptions {
    * SMTP_MAX_CONNECTIONS and SMTP_MAX_MESSAGES of the configuration.
    */
   pool?: SmtpPoolOptions | false;
-}
+};
 
 /** The pool settings of the configuration (SMTP_POOL, SMTP_MAX_CONNECTIONS, SMTP_MAX_MESSAGES). */
 export function configuredSmtpPool(): SmtpPoolOptions | false {
@@ -88,7 +128,7 @@ export function configuredSmtpPool(): SmtpPoolOptions | false {
 }
 
 /**
- * A nodemailer SMTP transport for an `smtp://` or `smtps://` URL, with timeouts so that a server
+ * A nodemailer SMTP transport for an `smtp://` or `smtps://` URL or a server of the settings, with timeouts so that a server
  * that stops answering fails the attempt instead of hanging the sender. Pooled (the default), it
  * sends over at most `maxConnections` connections that stay open between messages, queueing the
  * messages beyond them; a message whose reused connection was dropped before a byte of it was sent
@@ -99,9 +139,10 @@ export function smtpTransport(options: SmtpTransportOptions): MailTransport {
   const timeout = options.timeoutMs ?? 15_000;
   const pool = options.pool ?? configuredSmtpPool();
   const timeouts = { connectionTimeout: timeout, greetingTimeout: timeout, socketTimeout: timeout };
+  const connection = connectionOptions(options);
   const transporter = pool
     ? nodemailer.createTransport({
-        url: options.url,
+        ...connection,
         ...timeouts,
         pool: true,
         maxConnections: pool.maxConnections,
@@ -109,7 +150,7 @@ export function smtpTransport(options: SmtpTransportOptions): MailTransport {
         // an idle connection says goodbye before its socket timeout would cut it
         idleTimeout: Math.max(1, Math.floor((timeout * 2) / 3)),
       })
-    : nodemailer.createTransport({ url: options.url, ...timeouts });
+    : nodemailer.createTransport({ ...connection, ...timeouts });
   return {
     async send(mail) {
       const info = await transporter.sendMail(nodemailerMessage(mail));
@@ -128,4 +169,123 @@ export function smtpResponseCode(err: unknown): number | undefined {
     if (typeof code === "number") return code;
   }
   return undefined;
+}
+
+/** What "Test connection" found: the server's own answer, in words for the administrator. */
+export interface SmtpVerification {
+  ok: boolean;
+  /** one line: what happened, with the server's answer when it gave one */
+  message: string;
+  /** the SMTP reply code of a refusal (535: wrong user name or password), when the server gave one */
+  responseCode: number | null;
+  /** the server's replies in order (greeting, EHLO, AUTH...), as it sent them */
+  replies: string[];
+  latencyMs: number;
+}
+
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "the connection was reset",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "host not found",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  CERT_HAS_EXPIRED: "its TLS certificate has expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "its TLS certificate is self-signed",
+  SELF_SIGNED_CERT_IN_CHAIN: "its TLS certificate is self-signed",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "its TLS certificate cannot be verified",
+  ERR_TLS_CERT_ALTNAME_INVALID: "its TLS certificate is for another host",
+};
+
+function field(err: unknown, name: string): unknown {
+  return typeof err === "object" && err !== null ? Reflect.get(err, name) : undefined;
+}
+
+function oneLine(value: string, max = 300): string {
+  const line = value.replace(/\s+/g, " ").trim();
+  return line.length > max ? `${line.slice(0, max - 3)}...` : line;
+}
+
+/** A failed verification in words: the server's reply when it gave one, else what the network said. */
+function verificationFailure(err: unknown, label: string, timeoutMs: number): string {
+  const response = field(err, "response");
+  if (typeof response === "string" && response.trim() !== "") {
+    return `The server at ${label} answered: ${oneLine(response)}`;
+  }
+  const code = field(err, "code");
+  const message = err instanceof Error ? err.message : String(err);
+  if (code === "ETIMEDOUT" || err instanceof SmtpDeadline) {
+    const what = /greeting/i.test(message) ? "no greeting" : "no answer";
+    return `Could not connect to ${label}: ${what} within ${timeoutMs / 1000} s`;
+  }
+  for (const candidate of [field(err, "originalCode"), code, field(field(err, "cause"), "code")]) {
+    if (typeof candidate === "string" && candidate in NETWORK_WORDS) {
+      return `Could not connect to ${label}: ${NETWORK_WORDS[candidate]}`;
+    }
+  }
+  for (const [known, words] of Object.entries(NETWORK_WORDS)) {
+    if (message.includes(known)) return `Could not connect to ${label}: ${words}`;
+  }
+  return `Could not connect to ${label}: ${oneLine(message) || "no reason given"}`;
+}
+
+class SmtpDeadline extends Error {}
+
+/**
+ * "Test connection" (issue 12): connects to the SMTP server as the sender would (TLS as set), says
+ * EHLO, signs in when a user is set, and says QUIT (nodemailer's verify()). Every step is bounded by
+ * `timeoutMs` (default 10 s) and the whole by a little more, so a server that accepts the connection
+ * and stays silent fails fast. Answers the server's own replies; never throws.
+ */
+export async function verifySmtp(target: SmtpTarget, timeoutMs = 10_000): Promise<SmtpVerification> {
+  const replies: string[] = [];
+  const ignore = () => undefined;
+  // nodemailer logs each reply of the server (tnx "server") when transactionLog is on; the client's
+  // lines (tnx "client", an AUTH among them) are not kept
+  const keepReplies = (entry: { tnx?: string } | undefined, message: string, ...args: unknown[]) => {
+    if (entry?.tnx !== "server") return;
+    for (const line of format(message, ...args).split(/\r?\n/)) {
+      if (line.trim() !== "" && replies.length < 40) replies.push(oneLine(line));
+    }
+  };
+  const transporter = nodemailer.createTransport({
+    ...connectionOptions(target),
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+    transactionLog: true,
+    logger: { trace: ignore, debug: keepReplies, info: ignore, warn: ignore, error: ignore, fatal: ignore },
+  });
+  const label = targetLabel(target);
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new SmtpDeadline("no answer")), timeoutMs + 2000);
+  });
+  const verifying = transporter.verify();
+  verifying.catch(ignore); // a late failure after the deadline is not unhandled
+  try {
+    await Promise.race([verifying, deadline]);
+    const last = replies.at(-1);
+    return {
+      ok: true,
+      message: `Connected to ${label}${last ? `; the server answered: ${last}` : ""}`,
+      responseCode: null,
+      replies,
+      latencyMs: elapsed(),
+    };
+  } catch (err) {
+    const code = smtpResponseCode(err) ?? null;
+    return {
+      ok: false,
+      message: verificationFailure(err, label, timeoutMs),
+      responseCode: code,
+      replies,
+      latencyMs: elapsed(),
+    };
+  } finally {
+    clearTimeout(timer);
+    transporter.close();
+  }
 }

@@ -67,61 +67,106 @@ export async function captureDueEmails(props: { db: Db; limit: number }): Promis
   return captured.length;
 }
 
+/** The SMTP server of email_settings as stored (the password still sealed). */
+export interface StoredSmtpServer {
+  host: string;
+  /** null: the usual port of the security */
+  port: number | null;
+  security: "none" | "starttls" | "tls";
+  user: string | null;
+  passwordSealed: string | null;
+}
+
 /** What one claim answers: the messages it took, and email_settings as they are now. */
 export interface Claim {
-  /** false: email is switched off in email_settings; nothing was claimed */
+  /**
+   * false: nothing was claimed, because email is switched off in email_settings, or the claim
+   * needed the settings' SMTP server and none is set (the messages are to be captured)
+   */
   enabled: boolean;
   /** `"{fromName}" <{fromAddress}>` of email_settings */
   from: { name: string; address: string };
+  /** the Reply-To of email_settings, if any */
+  replyTo: string | null;
+  /** the SMTP server of email_settings, if a host is set */
+  smtp: StoredSmtpServer | null;
   emails: ClaimedEmail[];
 }
 
-type ClaimRow = { enabled: boolean; fromName: string | null; fromAddress: string | null } & (
-  | ClaimedEmail
-  | { [K in keyof ClaimedEmail]: null }
-);
+type SettingsColumns = {
+  enabled: boolean;
+  fromName: string | null;
+  fromAddress: string | null;
+  replyTo: string | null;
+  smtpHost: string | null;
+  smtpPort: number | null;
+  smtpSecurity: "none" | "starttls" | "tls" | null;
+  smtpUser: string | null;
+  smtpPasswordSealed: string | null;
+};
+
+type ClaimRow = SettingsColumns & (ClaimedEmail | { [K in keyof ClaimedEmail]: null });
 
 /**
- * Reads email_settings and, when email is enabled there, claims up to `limit` due messages (status
- * queued, nextAttemptAt unset or past, retries first) with FOR UPDATE SKIP LOCKED, reserving them
- * for `leaseMs` by moving their nextAttemptAt, all in one statement (the settings are read at use,
- * without a round trip of their own). The statement commits before the answer, so several senders
- * in several processes never take the same message, and a message whose sender died is due again
- * when its lease ends.
+ * Reads email_settings and, when email is enabled there (and, with `needsSmtpSettings`, an SMTP host
+ * is set there), claims up to `limit` due messages (status queued, nextAttemptAt unset or past,
+ * retries first) with FOR UPDATE SKIP LOCKED, reserving them for `leaseMs` by moving their
+ * nextAttemptAt, all in one statement (the settings are read at use, without a round trip of their
+ * own). The statement commits before the answer, so several senders in several processes never take
+ * the same message, and a message whose sender died is due again when its lease ends.
  * @throws when the database refuses the claim.
  */
-export async function claimDueEmails(props: { db: Db; limit: number; leaseMs: number }): Promise<Claim> {
+export async function claimDueEmails(props: {
+  db: Db;
+  limit: number;
+  leaseMs: number;
+  /** claim only when email_settings names an SMTP host (a sender without SMTP_URL) */
+  needsSmtpSettings?: boolean;
+}): Promise<Claim> {
+  const needsSmtp = props.needsSmtpSettings ?? false;
   const rows = await props.db.prisma.$queryRaw<ClaimRow[]>`
     WITH settings AS (
-      SELECT coalesce(e.enabled, true) AS enabled, e."fromName", e."fromAddress"
+      SELECT coalesce(e.enabled, true) AS enabled, e."fromName", e."fromAddress", e."replyTo",
+        e."smtpHost", e."smtpPort", e."smtpSecurity"::text AS "smtpSecurity", e."smtpUser", e."smtpPasswordSealed"
       FROM (SELECT 1) AS one LEFT JOIN email_settings AS e ON e.id = 1
     ), claimed AS (
       UPDATE email_messages
       SET "nextAttemptAt" = now() + ${props.leaseMs}::int * interval '1 millisecond', "updatedAt" = now()
-      WHERE (SELECT enabled FROM settings) AND id IN (
+      WHERE (SELECT enabled AND (NOT ${needsSmtp}::boolean OR "smtpHost" IS NOT NULL) FROM settings) AND id IN (
         SELECT id FROM email_messages
         WHERE status = 'queued' AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= now())
         ORDER BY "nextAttemptAt" NULLS FIRST, id LIMIT ${props.limit}
         FOR UPDATE SKIP LOCKED)
       RETURNING id, "toAddress", subject, html, text, attachments, attempts
     )
-    SELECT s.enabled, s."fromName", s."fromAddress",
-      c.id, c."toAddress", c.subject, c.html, c.text, c.attachments, c.attempts
+    SELECT s.*, c.id, c."toAddress", c.subject, c.html, c.text, c.attachments, c.attempts
     FROM settings AS s LEFT JOIN claimed AS c ON true
     ORDER BY c.id`;
   const [first] = rows;
   const emails: ClaimedEmail[] = [];
   for (const row of rows) {
     if (row.id === null) continue;
-    const { enabled: _enabled, fromName: _name, fromAddress: _address, ...email } = row;
-    emails.push(email);
+    const { id, toAddress, subject, html, text, attachments, attempts } = row;
+    emails.push({ id, toAddress, subject, html, text, attachments, attempts });
   }
+  const host = first?.smtpHost ?? null;
   return {
-    enabled: first?.enabled !== false,
+    enabled: first?.enabled !== false && (!needsSmtp || host !== null),
     from: {
       name: first?.fromName ?? "Receivable Services & Consulting",
       address: first?.fromAddress ?? "no-reply@portal.localhost",
     },
+    replyTo: first?.replyTo ?? null,
+    smtp:
+      host === null
+        ? null
+        : {
+            host,
+            port: first?.smtpPort ?? null,
+            security: first?.smtpSecurity ?? "starttls",
+            user: first?.smtpUser ?? null,
+            passwordSealed: first?.smtpPasswordSealed ?? null,
+          },
     emails,
   };
 }
@@ -134,6 +179,8 @@ export interface DeliverEmailProps {
   transport: MailTransport;
   email: ClaimedEmail;
   from: OutgoingMail["from"];
+  /** the Reply-To of every message (email_settings.replyTo) */
+  replyTo?: string | null;
   retry?: RetryPolicy;
 }
 
@@ -151,6 +198,7 @@ export async function deliverClaimedEmail(props: DeliverEmailProps): Promise<Del
   try {
     ({ messageId } = await props.transport.send({
       from: props.from,
+      ...(props.replyTo ? { replyTo: props.replyTo } : {}),
       to: email.toAddress,
       subject: email.subject,
       html: email.html,

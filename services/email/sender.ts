@@ -1,6 +1,7 @@
 import { config } from "../shared/config";
 import type { Db } from "../shared/db";
 import { logger } from "../shared/logger";
+import { settingsSmtpServer } from "./emailSettings";
 import { type MailTransport, type OutgoingMail, smtpTransport } from "./mailTransport";
 import {
   type ClaimedEmail,
@@ -8,6 +9,7 @@ import {
   claimDueEmails,
   deliverClaimedEmail,
   type RetryPolicy,
+  type StoredSmtpServer,
 } from "./sendDueEmails";
 
 export interface EmailSenderOptions {
@@ -15,10 +17,13 @@ export interface EmailSenderOptions {
   /**
    * Where messages go; the sender owns it and closes it on stop. Default: SMTP at
    * config().SMTP_URL, pooled as SMTP_POOL, SMTP_MAX_CONNECTIONS and SMTP_MAX_MESSAGES say, or, with
-   * no SMTP_URL (the embedded default), nowhere: messages are kept and marked captured. null forces
-   * capturing.
+   * no SMTP_URL, the SMTP server of email_settings as it is at each claim (a changed server gets a
+   * new pool for the next message; the old pool closes once its messages are done), or, with no
+   * host there either, nowhere: messages are kept and marked captured. null forces capturing.
    */
   transport?: MailTransport | null;
+  /** the timeout of each step of an SMTP conversation with the settings' server (default 15 s) */
+  smtpTimeoutMs?: number;
   /** sender address; default config().MAIL_FROM, else `"{fromName}" <{fromAddress}>` of email_settings */
   from?: string;
   /** fallback wake-up when no NOTIFY arrives; also when retries fall due (default 5 s) */
@@ -63,16 +68,64 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Ema
   ] as const) {
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
   }
-  const transport =
+  // a transport given, or SMTP_URL's; undefined: the settings' server, read at each claim
+  const fixed: MailTransport | null | undefined =
     options.transport === undefined
       ? cfg.SMTP_URL
         ? smtpTransport({ url: cfg.SMTP_URL })
-        : null
+        : undefined
       : options.transport;
   const from = options.from ?? cfg.MAIL_FROM;
   const log = logger("email.sender");
-  if (transport) log.info({ concurrency }, "sending email over SMTP");
-  else log.info("no SMTP_URL: emails are kept in the database, marked captured");
+  if (fixed) log.info({ concurrency }, "sending email over SMTP");
+  else if (fixed === null) log.info("emails are kept in the database, marked captured");
+  else log.info({ concurrency }, "no SMTP_URL: sending over the SMTP server of the email settings, if any");
+
+  /** A transport and the messages handed to it that are not recorded yet. */
+  interface Live {
+    key: string;
+    transport: MailTransport;
+    busy: number;
+    retired: boolean;
+  }
+  const fixedLive: Live | undefined = fixed
+    ? { key: "fixed", transport: fixed, busy: 0, retired: false }
+    : undefined;
+  let current: Live | undefined = fixedLive;
+  const retiring = new Set<Live>();
+
+  function retire(live: Live): void {
+    live.retired = true;
+    if (live.busy === 0) live.transport.close();
+    else retiring.add(live);
+  }
+
+  /**
+   * The pool for the settings' server of this claim: the current one while the server, port,
+   * security, user and (sealed) password are unchanged; otherwise a new one, and the old one closes
+   * once the messages handed to it are recorded.
+   */
+  function transportFor(smtp: StoredSmtpServer): Live {
+    const key = JSON.stringify(smtp);
+    if (current?.key === key) return current;
+    if (current) retire(current);
+    const server = settingsSmtpServer(smtp);
+    const transport: MailTransport =
+      server instanceof Error
+        ? {
+            send: () => Promise.reject(server),
+            close: () => undefined,
+          }
+        : smtpTransport({ server, timeoutMs: options.smtpTimeoutMs });
+    if (server instanceof Error) log.error({ err: server.message }, "the SMTP settings cannot be used");
+    else
+      log.info(
+        { host: server.host, port: server.port },
+        "sending over the SMTP server of the email settings",
+      );
+    current = { key, transport, busy: 0, retired: false };
+    return current;
+  }
 
   let stopped = false;
   let stopping: Promise<void> | undefined;
@@ -81,12 +134,19 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Ema
   let claiming: Promise<void> | undefined;
   const inFlight = new Set<Promise<void>>();
 
-  function deliver(to: MailTransport, email: ClaimedEmail, sender: OutgoingMail["from"]): void {
+  function deliver(
+    to: Live,
+    email: ClaimedEmail,
+    sender: OutgoingMail["from"],
+    replyTo: string | null,
+  ): void {
+    to.busy++;
     const delivery: Promise<void> = deliverClaimedEmail({
       db,
-      transport: to,
+      transport: to.transport,
       email,
       from: sender,
+      replyTo,
       retry: options.retry,
     })
       .then(
@@ -98,6 +158,8 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Ema
           ),
       )
       .finally(() => {
+        to.busy--;
+        if (to.retired && to.busy === 0 && retiring.delete(to)) to.transport.close();
         inFlight.delete(delivery);
         claim();
       });
@@ -108,10 +170,19 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Ema
     while (wanted && !stopped && inFlight.size < concurrency) {
       wanted = false;
       try {
-        if (transport !== null) {
+        if (fixed !== null) {
           const limit = Math.min(batchSize, concurrency - inFlight.size);
-          const taken = await claimDueEmails({ db, limit, leaseMs });
-          for (const email of taken.emails) deliver(transport, email, from ?? taken.from);
+          const taken = await claimDueEmails({ db, limit, leaseMs, needsSmtpSettings: fixed === undefined });
+          if (taken.emails.length > 0) {
+            const live = fixedLive ?? (taken.smtp ? transportFor(taken.smtp) : undefined);
+            if (!live) throw new Error("messages were claimed without an SMTP server");
+            for (const email of taken.emails) deliver(live, email, from ?? taken.from, taken.replyTo);
+          }
+          if (fixed === undefined && !taken.smtp && current) {
+            // the host was removed from the settings: the pool goes once its messages are done
+            retire(current);
+            current = undefined;
+          }
           if (taken.emails.length >= limit) wanted = true;
           if (taken.enabled) continue;
         }
@@ -152,7 +223,9 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Ema
         await unlisten().catch(() => undefined);
         await claiming;
         while (inFlight.size > 0) await Promise.all(inFlight);
-        transport?.close();
+        for (const live of retiring) live.transport.close();
+        retiring.clear();
+        current?.transport.close();
       })();
       return stopping;
     },

@@ -20,6 +20,7 @@ import "./types/audit";
 import "./types/adminDashboard";
 import "./types/userJobs";
 import "./types/emailTemplates";
+import "./types/emailSettings";
 
 /** The portal's GraphQL schema, built once from the type files imported above. */
 export const schema = builder.toSchema();

@@ -7,6 +7,8 @@ export interface ReceivedMail {
   /** the RCPT TO addresses of the SMTP envelope */
   to: string[];
   from: string;
+  /** the Reply-To address, if the message has one */
+  replyTo: string | null;
   subject: string;
   html: string;
   text: string;
@@ -47,10 +49,15 @@ export interface TestSmtpOptions {
    * the message is being transferred (a connection that dies mid-send)
    */
   cutFirstDataTo?: string[];
+  /**
+   * offers AUTH (PLAIN, LOGIN) over the plain connection and requires it: other credentials are
+   * refused with 535, as a real server answers a wrong password
+   */
+  auth?: { user: string; pass: string };
 }
 
 /**
- * Starts an SMTP server (the smtp-server package, plain text, no authentication, no reverse lookup
+ * Starts an SMTP server (the smtp-server package, plain text, no authentication unless `auth`, no reverse lookup
  * of the client, so it greets after smtp-server's 100 ms plus `greetingDelayMs`) that parses every
  * message it accepts with postal-mime and counts its connections.
  * @throws when the port cannot be bound.
@@ -72,8 +79,17 @@ export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<Test
 
   const create = () => {
     const next: SMTPServer = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ["STARTTLS", "AUTH"],
+      authOptional: options.auth === undefined,
+      disabledCommands: options.auth ? ["STARTTLS"] : ["STARTTLS", "AUTH"],
+      allowInsecureAuth: true,
+      authMethods: ["PLAIN", "LOGIN"],
+      onAuth(auth, _session, callback) {
+        if (options.auth && auth.username === options.auth.user && auth.password === options.auth.pass) {
+          callback(null, { user: auth.username });
+          return;
+        }
+        callback(Object.assign(new Error("Authentication credentials invalid"), { responseCode: 535 }));
+      },
       disableReverseLookup: true,
       // a stop() cuts the connections still open after a moment instead of waiting 30 s for them
       closeTimeout: 10,
@@ -123,6 +139,7 @@ export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<Test
                 received.push({
                   to: session.envelope.rcptTo.map((r) => r.address),
                   from: mail.from?.address ?? "",
+                  replyTo: mail.replyTo?.[0]?.address ?? null,
                   subject: mail.subject ?? "",
                   html: mail.html ?? "",
                   text: mail.text ?? "",

@@ -1,0 +1,337 @@
+import {
+  DEFAULT_SMTP_PORTS,
+  EMAIL_SETTINGS_MESSAGES,
+  emailSettingsSchema,
+  type SmtpConnection,
+  type SmtpSecurityName,
+  smtpConnectionSchema,
+} from "../../schema/validation/emailSettings";
+import { audit } from "../shared/audit";
+import { config } from "../shared/config";
+import type { Db } from "../shared/db";
+import { AppError } from "../shared/errors";
+import type { EmailSettings as EmailSettingsRow } from "../shared/generated/prisma/client";
+import { SealError, sealSetting, unsealSetting } from "../shared/sealed";
+import { parse } from "../shared/validation";
+import { type SmtpServer, type SmtpTarget, type SmtpVerification, verifySmtp } from "./mailTransport";
+import type { StoredSmtpServer } from "./sendDueEmails";
+
+// The email settings (issue 12, /admin/email-settings, manageEmails, checked by the caller): the SMTP
+// server, the sender, the Reply-To and the team's address, in the one row of email_settings. The
+// SMTP password is sealed (sealSetting) and never leaves this module except to sign in; the sender
+// reads the row at each claim (sendDueEmails.claimDueEmails), so a change applies to the next
+// message without a restart. Values set in the environment (SMTP_URL, MAIL_FROM, TEAM_EMAIL) win
+// over the row and are shown locked.
+
+/** Who changes the settings. */
+export interface EmailSettingsActor {
+  id: number;
+  /** shown as "updated by" */
+  name: string;
+}
+
+/** Fields of the settings that a variable of the environment sets instead. */
+export type LockedField =
+  | "smtpHost"
+  | "smtpPort"
+  | "smtpSecurity"
+  | "smtpUser"
+  | "smtpPassword"
+  | "fromName"
+  | "fromAddress"
+  | "teamAddress";
+
+/** A variable of the environment that overrides some of the settings. */
+export interface EnvironmentLock {
+  variable: "SMTP_URL" | "MAIL_FROM" | "TEAM_EMAIL";
+  fields: LockedField[];
+  /** what it sets, without a password */
+  value: string;
+  reason: string;
+}
+
+/** Where messages go now. */
+export type SendingMode = "environment" | "settings" | "captured" | "disabled";
+
+/**
+ * The settings as stored and as the admin page edits them: never the password, only whether one is
+ * stored. `locks` name the fields the environment sets instead (with its values); `mode` and
+ * `summary` say where messages go now, the environment included.
+ */
+export interface EmailSettingsView {
+  smtpHost: string | null;
+  smtpPort: number | null;
+  smtpSecurity: SmtpSecurityName;
+  smtpUser: string | null;
+  smtpPasswordSet: boolean;
+  fromName: string;
+  fromAddress: string;
+  replyTo: string | null;
+  teamAddress: string;
+  enabled: boolean;
+  locks: EnvironmentLock[];
+  mode: SendingMode;
+  /** one sentence: where messages go now */
+  summary: string;
+  updatedAt: Date;
+  updatedBy: string | null;
+}
+
+const SMTP_FIELDS: LockedField[] = ["smtpHost", "smtpPort", "smtpSecurity", "smtpUser", "smtpPassword"];
+
+/** SMTP_URL without its password and query (which may carry credentials). */
+function shownSmtpUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const user = u.username ? `${decodeURIComponent(u.username)}@` : "";
+    return `${u.protocol}//${user}${u.host}`;
+  } catch {
+    return "(set)";
+  }
+}
+
+/** The variables of the environment that override the settings, as the process sees them. */
+export function environmentLocks(): EnvironmentLock[] {
+  const cfg = config();
+  const locks: EnvironmentLock[] = [];
+  const because = (variable: string) =>
+    `Set by ${variable} in the environment: change it there and restart the portal to change it`;
+  if (cfg.SMTP_URL) {
+    locks.push({
+      variable: "SMTP_URL",
+      fields: SMTP_FIELDS,
+      value: shownSmtpUrl(cfg.SMTP_URL),
+      reason: because("SMTP_URL"),
+    });
+  }
+  if (cfg.MAIL_FROM) {
+    locks.push({
+      variable: "MAIL_FROM",
+      fields: ["fromName", "fromAddress"],
+      value: cfg.MAIL_FROM,
+      reason: because("MAIL_FROM"),
+    });
+  }
+  if (cfg.TEAM_EMAIL) {
+    locks.push({
+      variable: "TEAM_EMAIL",
+      fields: ["teamAddress"],
+      value: cfg.TEAM_EMAIL,
+      reason: because("TEAM_EMAIL"),
+    });
+  }
+  return locks;
+}
+
+/** The host and port of the environment's SMTP_URL. */
+function environmentSmtp(url: string): { host: string; port: number } {
+  try {
+    const u = new URL(url);
+    return { host: u.hostname, port: u.port ? Number(u.port) : u.protocol === "smtps:" ? 465 : 587 };
+  } catch {
+    return { host: "(invalid SMTP_URL)", port: 0 };
+  }
+}
+
+function present(row: EmailSettingsRow): EmailSettingsView {
+  const cfg = config();
+  const locks = environmentLocks();
+  const view: EmailSettingsView = {
+    smtpHost: row.smtpHost,
+    smtpPort: row.smtpPort,
+    smtpSecurity: row.smtpSecurity,
+    smtpUser: row.smtpUser,
+    smtpPasswordSet: row.smtpPasswordSealed !== null,
+    fromName: row.fromName,
+    fromAddress: row.fromAddress,
+    replyTo: row.replyTo,
+    teamAddress: row.teamAddress,
+    enabled: row.enabled,
+    locks,
+    mode: "captured",
+    summary: "",
+    updatedAt: row.updatedAt,
+    updatedBy: row.updatedBy,
+  };
+  const port = row.smtpPort ?? DEFAULT_SMTP_PORTS[row.smtpSecurity];
+  if (!row.enabled) {
+    view.mode = "disabled";
+    view.summary = "Sending is switched off: messages are kept in the portal, marked captured.";
+  } else if (cfg.SMTP_URL) {
+    const env = environmentSmtp(cfg.SMTP_URL);
+    view.mode = "environment";
+    view.summary = `Messages are sent through ${env.host}:${env.port} (SMTP_URL).`;
+  } else if (row.smtpHost) {
+    view.mode = "settings";
+    view.summary = `Messages are sent through ${row.smtpHost}:${port}.`;
+  } else {
+    view.mode = "captured";
+    view.summary = "No SMTP server is set: messages are kept in the portal, marked captured.";
+  }
+  return view;
+}
+
+/** The settings row, created with the defaults when the seed has not made it. */
+async function settingsRow(db: Db): Promise<EmailSettingsRow> {
+  return (
+    (await db.prisma.emailSettings.findUnique({ where: { id: 1 } })) ??
+    db.prisma.emailSettings.upsert({ where: { id: 1 }, create: { id: 1 }, update: {} })
+  );
+}
+
+/** The settings (never the password). @throws Prisma errors. */
+export async function getEmailSettings(db: Db): Promise<EmailSettingsView> {
+  return present(await settingsRow(db));
+}
+
+function passwordRequired(): AppError {
+  return new AppError("VALIDATION_FAILED", EMAIL_SETTINGS_MESSAGES.passwordRequired, {
+    details: { errors: { smtpPassword: [EMAIL_SETTINGS_MESSAGES.passwordRequired] } },
+  });
+}
+
+/** The row's state for the audit log: everything but the password, and whether one is stored. */
+function auditView(row: EmailSettingsRow) {
+  return {
+    smtpHost: row.smtpHost,
+    smtpPort: row.smtpPort,
+    smtpSecurity: row.smtpSecurity,
+    smtpUser: row.smtpUser,
+    smtpPasswordSet: row.smtpPasswordSealed !== null,
+    fromName: row.fromName,
+    fromAddress: row.fromAddress,
+    replyTo: row.replyTo,
+    teamAddress: row.teamAddress,
+    enabled: row.enabled,
+  };
+}
+
+/**
+ * Changes the email settings; the senders use them from their next claim (no restart). Fields an
+ * environment variable sets (see {@link environmentLocks}) keep their stored values. An empty
+ * password keeps the stored one, a new one is sealed, and clearing the user name clears it. The
+ * change is audited (email.settings_updated) with its before and after, without the password.
+ * @throws AppError VALIDATION_FAILED with the schema's message, or 'Password is required when a user
+ * name is set' when a user is set and no password is given or stored.
+ */
+export async function updateEmailSettings(props: {
+  db: Db;
+  actor: EmailSettingsActor;
+  input: unknown;
+  ip?: string | null;
+}): Promise<EmailSettingsView> {
+  const input = parse(emailSettingsSchema, props.input);
+  const locked = new Set(environmentLocks().flatMap((lock) => lock.fields));
+  const smtpLocked = locked.has("smtpHost");
+  const sealed = !smtpLocked && input.smtpPassword ? sealSetting(input.smtpPassword) : undefined;
+  await settingsRow(props.db);
+  return props.db.prisma.$transaction(async (tx) => {
+    const [before] = await tx.$queryRaw<EmailSettingsRow[]>`
+      SELECT * FROM email_settings WHERE id = 1 FOR UPDATE`;
+    if (!before) throw new AppError("NOT_FOUND", "The email settings are missing");
+    const smtp = smtpLocked
+      ? {}
+      : {
+          smtpHost: input.smtpHost ?? null,
+          smtpPort: input.smtpHost ? (input.smtpPort ?? null) : null,
+          smtpSecurity: input.smtpSecurity,
+          smtpUser: input.smtpUser ?? null,
+          // no user, no password; a new one replaces the stored one; empty keeps it
+          ...(input.smtpUser ? (sealed ? { smtpPasswordSealed: sealed } : {}) : { smtpPasswordSealed: null }),
+        };
+    if (!smtpLocked && input.smtpUser && !sealed && !before.smtpPasswordSealed) throw passwordRequired();
+    const after = await tx.emailSettings.update({
+      where: { id: 1 },
+      data: {
+        ...smtp,
+        ...(locked.has("fromName") ? {} : { fromName: input.fromName, fromAddress: input.fromAddress }),
+        ...(locked.has("teamAddress") ? {} : { teamAddress: input.teamAddress }),
+        replyTo: input.replyTo ?? null,
+        enabled: input.enabled,
+        updatedBy: props.actor.name,
+      },
+    });
+    await audit(tx, {
+      action: "email.settings_updated",
+      actorId: props.actor.id,
+      targetType: "email_settings",
+      targetId: 1,
+      ip: props.ip,
+      before: auditView(before),
+      after: auditView(after),
+      metadata: {
+        passwordChanged: before.smtpPasswordSealed !== after.smtpPasswordSealed,
+        lockedByEnvironment: [...locked],
+      },
+    });
+    return present(after);
+  });
+}
+
+/**
+ * The SMTP server a sender connects to for the stored settings: the password opened, the port
+ * defaulted from the security; an Error (never thrown) when the stored password cannot be opened
+ * (SESSION_SECRET changed), so that each message's attempt fails with that reason.
+ */
+export function settingsSmtpServer(stored: StoredSmtpServer): SmtpServer | Error {
+  let password: string | undefined;
+  if (stored.passwordSealed) {
+    try {
+      password = unsealSetting(stored.passwordSealed);
+    } catch (err) {
+      if (!(err instanceof SealError)) throw err;
+      return new Error(
+        "The stored SMTP password cannot be opened (was SESSION_SECRET changed?): enter it again in the email settings",
+      );
+    }
+  }
+  return {
+    host: stored.host,
+    port: stored.port ?? DEFAULT_SMTP_PORTS[stored.security],
+    security: stored.security,
+    ...(stored.user ? { user: stored.user, password } : {}),
+  };
+}
+
+/**
+ * "Test connection": connects to the SMTP server the form names (SMTP_URL's when the environment
+ * sets it) and signs in as the sender would, answering the server's own replies (a 535 for a wrong
+ * password). An empty password uses the stored one. Each step waits at most `timeoutMs` (default
+ * 10 s). Failures are answered, not thrown.
+ * @throws AppError VALIDATION_FAILED with the schema's message, or when the form names no host.
+ */
+export async function testEmailConnection(props: {
+  db: Db;
+  input: unknown;
+  timeoutMs?: number;
+}): Promise<SmtpVerification> {
+  const smtpUrl = config().SMTP_URL;
+  let target: SmtpTarget;
+  if (smtpUrl) {
+    target = { url: smtpUrl };
+  } else {
+    const input: SmtpConnection = parse(smtpConnectionSchema, props.input);
+    if (!input.smtpHost) {
+      throw new AppError("VALIDATION_FAILED", "Enter the SMTP host to test", {
+        details: { errors: { smtpHost: ["Enter the SMTP host to test"] } },
+      });
+    }
+    let passwordSealed: string | null = null;
+    if (input.smtpUser && !input.smtpPassword) {
+      passwordSealed = (await settingsRow(props.db)).smtpPasswordSealed;
+      if (!passwordSealed) throw passwordRequired();
+    }
+    const server = settingsSmtpServer({
+      host: input.smtpHost,
+      port: input.smtpPort ?? null,
+      security: input.smtpSecurity,
+      user: input.smtpUser ?? null,
+      passwordSealed,
+    });
+    if (server instanceof Error) {
+      return { ok: false, message: server.message, responseCode: null, replies: [], latencyMs: 0 };
+    }
+    target = { server: input.smtpPassword ? { ...server, password: input.smtpPassword } : server };
+  }
+  return verifySmtp(target, props.timeoutMs);
+}
