@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
 import type { Express } from "express";
 import request from "supertest";
 import { newEventId } from "../../../../schema/events";
@@ -9,7 +11,12 @@ import { type PrivateNats, privateNats, uniqueBus } from "../../../../services/s
 import { type RedisClient } from "../../../../services/shared/redis";
 import { type Runtime, startRuntime } from "../../../../services/shared/runtime";
 import { scratchDatabase } from "../../../../services/shared/testing/db";
-import { createUser, TEST_PASSWORD } from "../../../../services/shared/testing/factories";
+import {
+  createAppointment,
+  createDocument,
+  createUser,
+  TEST_PASSWORD,
+} from "../../../../services/shared/testing/factories";
 import { type PrivateRedis, startPrivateRedis } from "../../../../services/shared/testing/privateRedis";
 import { createApp } from "../../app";
 import { leakedSecrets, sessionCookieOf } from "../../rest/identityHarness";
@@ -142,6 +149,38 @@ const DEAD_LETTERS = `query ($first: Int, $after: String) { deadLetters(first: $
 const RETRY = `mutation ($id: Int!) { retryDeadLetter(id: $id) { __typename ... on AppError { code message }
   ... on MutationRetryDeadLetterSuccess { data { id consumer eventId outcome } } } }`;
 
+const DEMO = "{ demoData { available clients } }";
+const COUNTS = "clients appointments documents";
+const GENERATE = `mutation { generateDemoData { __typename ... on AppError { code message }
+  ... on MutationGenerateDemoDataSuccess { data { ${COUNTS} } } } }`;
+const REMOVE = `mutation { removeDemoData { __typename ... on AppError { code message }
+  ... on MutationRemoveDemoDataSuccess { data { ${COUNTS} } } } }`;
+
+/** Every table's rows (but the audit log's and the migrations'), as one digest per table. */
+async function snapshot(): Promise<Record<string, string>> {
+  const tables = await db.prisma.$queryRaw<{ name: string }[]>`
+    SELECT tablename AS name FROM pg_tables
+    WHERE schemaname = 'public' AND tablename NOT IN ('audit_logs', '_prisma_migrations') ORDER BY 1`;
+  const digests: Record<string, string> = {};
+  for (const { name } of tables) {
+    const [row] = await db.prisma.$queryRawUnsafe<{ digest: string }[]>(
+      `SELECT count(*) || ':' || coalesce(md5(string_agg(t::text, '|' ORDER BY t::text)), '') AS digest FROM "${name}" t`,
+    );
+    digests[name] = row?.digest ?? "";
+  }
+  return digests;
+}
+
+/** Every file under the documents directory. */
+function storedFiles(): string[] {
+  const dir = path.join(config().DATA_DIR, "documents");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort();
+}
+
 interface Dependency {
   key: string;
   status: string;
@@ -196,7 +235,11 @@ describe("testing tools over GraphQL", () => {
       expect(refusal(await gql(ROUND_TRIP, cookie, { eventId: newEventId() }), "eventRoundTrip")).toBe(code);
       expect(refusal(await gql(DEAD_LETTERS, cookie), "deadLetters")).toBe(code);
       expect(refusal(await gql(RETRY, cookie, { id }), "retryDeadLetter")).toBe(code);
+      expect(refusal(await gql(DEMO, cookie), "demoData")).toBe(code);
+      expect(refusal(await gql(GENERATE, cookie), "generateDemoData")).toBe(code);
+      expect(refusal(await gql(REMOVE, cookie), "removeDemoData")).toBe(code);
     }
+    expect(await db.prisma.user.count({ where: { isDemo: true } })).toBe(0);
     expect(await db.prisma.deadLetter.count({ where: { id } })).toBe(1);
     expect(await db.prisma.auditLog.count({ where: { action: { startsWith: "diagnostics." } } })).toBe(0);
     expect(await db.prisma.outboxEvent.count({ where: { type: "diagnostics.round_trip_requested" } })).toBe(
@@ -377,6 +420,83 @@ describe("testing tools over GraphQL", () => {
     expect((await gql(RETRY, cookie, { id: gone })).data?.retryDeadLetter?.code).toBe("UNPROCESSABLE");
     expect(await db.prisma.deadLetter.count()).toBe(2);
     await db.prisma.deadLetter.deleteMany({});
+  });
+
+  it("generates demo clients with appointments, documents and notes, then removes exactly them", async () => {
+    const admin = await signIn("mainAdmin");
+    // real data that must survive: a client with a note, an appointment and a document
+    const real = await createUser(db, { userType: "client", notes: "Real note" });
+    await createAppointment(db, { userId: real.id });
+    await createDocument(db, { userId: real.id });
+    const before = await snapshot();
+    const filesBefore = storedFiles();
+
+    expect((await gql(DEMO, admin.cookie)).data?.demoData).toEqual({ available: true, clients: 0 });
+    const made = await gql(GENERATE, admin.cookie);
+    expect(made.data?.generateDemoData?.data).toEqual({ clients: 5, appointments: 5, documents: 10 });
+    const demo = await db.prisma.user.findMany({ where: { isDemo: true }, include: { noteHistory: true } });
+    expect(demo).toHaveLength(5);
+    for (const u of demo) {
+      expect(u).toMatchObject({ userType: "client", emailVerified: true });
+      expect(u.noteHistory).toHaveLength(1);
+      expect(await db.prisma.appointment.count({ where: { userId: u.id } })).toBe(1);
+      expect(await db.prisma.document.count({ where: { userId: u.id } })).toBe(2);
+    }
+    // a demo client cannot sign in: nobody knows the password
+    const login = await request(app)
+      .post("/api/login")
+      .send({ login: demo[0]?.username, password: TEST_PASSWORD });
+    expect(login.status).toBe(401);
+    expect(storedFiles()).toHaveLength(filesBefore.length + 10);
+    expect((await gql(DEMO, admin.cookie)).data?.demoData).toEqual({ available: true, clients: 5 });
+    // a second generation is refused while demo data exists
+    expect((await gql(GENERATE, admin.cookie)).data?.generateDemoData).toMatchObject({
+      code: "CONFLICT",
+      message: "Demo data already exists: remove it first",
+    });
+
+    const removed = await gql(REMOVE, admin.cookie);
+    expect(removed.data?.removeDemoData?.data).toEqual({ clients: 5, appointments: 5, documents: 10 });
+    expect(await snapshot()).toEqual(before);
+    expect(storedFiles()).toEqual(filesBefore);
+
+    const audits = await db.prisma.auditLog.findMany({
+      where: { action: { startsWith: "diagnostics.demo_data" } },
+      orderBy: { id: "asc" },
+    });
+    expect(audits.map((a) => [a.action, a.actorId])).toEqual([
+      ["diagnostics.demo_data_generated", admin.id],
+      ["diagnostics.demo_data_removed", admin.id],
+    ]);
+    expect(audits[0]?.after).toMatchObject({ clients: 5, appointments: 5, documents: 10 });
+    expect(audits[1]?.before).toMatchObject({
+      clients: 5,
+      userIds: demo.map((u) => u.id).sort((a, b) => a - b),
+    });
+  });
+
+  it("refuses demo data in production, on the server", async () => {
+    const admin = await signIn("mainAdmin");
+    const current = config();
+    setConfig({ ...current, NODE_ENV: "production" });
+    try {
+      expect((await gql(DEMO, admin.cookie)).data?.demoData).toEqual({ available: false, clients: 0 });
+      for (const [query, field] of [
+        [GENERATE, "generateDemoData"],
+        [REMOVE, "removeDemoData"],
+      ] as const) {
+        expect((await gql(query, admin.cookie)).data?.[field]).toMatchObject({
+          code: "FORBIDDEN",
+          message: "Demo data is not available in production",
+        });
+      }
+    } finally {
+      setConfig(current);
+    }
+    expect(await db.prisma.user.count({ where: { isDemo: true } })).toBe(0);
+    expect(
+      await db.prisma.auditLog.count({ where: { action: { startsWith: "diagnostics.demo_data" } } }),
+    ).toBe(2);
   });
 
   it("reports Redis, NATS and SMTP down within seconds while they are stopped", async () => {

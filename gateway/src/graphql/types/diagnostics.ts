@@ -6,6 +6,13 @@ import {
   retryDeadLetter,
 } from "../../../../services/diagnostics/deadLetters";
 import {
+  type DemoDataCounts,
+  type DemoDataStatus,
+  demoDataStatus,
+  generateDemoData,
+  removeDemoData,
+} from "../../../../services/diagnostics/demoData";
+import {
   type RoundTrip,
   type RoundTripAnswer,
   roundTripResult,
@@ -207,5 +214,54 @@ builder.mutationField("retryDeadLetter", (t) =>
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) =>
       runIdentity(() => retryDeadLetter({ db: ctx.db, input: { id: args.id }, actorId: actorId(ctx) })),
+  }),
+);
+
+const DemoDataStatusRef = builder.objectRef<DemoDataStatus>("DemoDataStatus").implement({
+  description: "Whether demo data may be made here (never in production) and how many demo clients exist.",
+  fields: (t) => ({
+    available: t.exposeBoolean("available"),
+    clients: t.exposeInt("clients"),
+  }),
+});
+
+const DemoDataCountsRef = builder.objectRef<DemoDataCounts>("DemoDataCounts").implement({
+  description: "The demo clients, appointments and documents made or removed.",
+  fields: (t) => ({
+    clients: t.exposeInt("clients"),
+    appointments: t.exposeInt("appointments"),
+    documents: t.exposeInt("documents"),
+  }),
+});
+
+builder.queryField("demoData", (t) =>
+  t.field({
+    type: DemoDataStatusRef,
+    description: "Whether demo data may be made here and how much exists (manage:config).",
+    authScopes: SCOPE,
+    resolve: (_root, _args, ctx) => demoDataStatus(ctx.db),
+  }),
+);
+
+builder.mutationField("generateDemoData", (t) =>
+  t.field({
+    type: DemoDataCountsRef,
+    description:
+      "Makes demo clients with appointments, documents and notes; never in production (manage:config).",
+    authScopes: SCOPE,
+    errors: { types: [AppError] },
+    resolve: (_root, _args, ctx) =>
+      runIdentity(() => generateDemoData({ db: ctx.db, actorId: actorId(ctx) })),
+  }),
+);
+
+builder.mutationField("removeDemoData", (t) =>
+  t.field({
+    type: DemoDataCountsRef,
+    description:
+      "Removes the demo clients and all of theirs, nothing else; never in production (manage:config).",
+    authScopes: SCOPE,
+    errors: { types: [AppError] },
+    resolve: (_root, _args, ctx) => runIdentity(() => removeDemoData({ db: ctx.db, actorId: actorId(ctx) })),
   }),
 );
