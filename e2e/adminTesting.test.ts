@@ -175,6 +175,31 @@ describe("Testing Tools", () => {
     expect(await noSidewaysScroll(phone)).toBeLessThanOrEqual(0);
   }, 60_000);
 
+  it("generates demo data and removes exactly that again", async () => {
+    const db = suite.db();
+    const admin = await createAdmin(db);
+    const realUsers = await db.prisma.user.count();
+    const page = await suite.signedIn(admin, "/admin/testing");
+    await page.getByText("No demo data.").waitFor();
+    await page.getByRole("button", { name: "Generate demo data" }).click();
+    await page.getByText("5 demo clients exist.").waitFor();
+    await page.getByText("Demo data generated").waitFor();
+    expect(await db.prisma.user.count({ where: { isDemo: true } })).toBe(5);
+    expect(await db.prisma.document.count({ where: { user: { isDemo: true } } })).toBe(10);
+    // the generate button waits until the demo data is removed
+    await expect(page.getByRole("button", { name: "Generate demo data" }).isDisabled()).resolves.toBe(true);
+
+    await page.getByRole("button", { name: "Remove demo data" }).click();
+    const confirm = page.getByRole("alertdialog");
+    await confirm
+      .getByText("Remove the 5 demo clients with their appointments, documents and notes?")
+      .waitFor();
+    await confirm.getByRole("button", { name: "Remove demo data" }).click();
+    await page.getByText("No demo data.").waitFor();
+    expect(await db.prisma.user.count({ where: { isDemo: true } })).toBe(0);
+    expect(await db.prisma.user.count()).toBe(realUsers);
+  });
+
   it("tells a userAdmin 'Permission Denied'", async () => {
     const userAdmin = await createAdmin(suite.db(), { userType: "userAdmin" });
     const page = await suite.signedIn(userAdmin, "/admin/testing");

@@ -1,12 +1,14 @@
 import "./esrt/esrt.css";
 import "./testing.css";
 import { useApolloClient } from "@apollo/client/react";
-import { Button, Callout, Classes, H1, H2, HTMLTable, Intent, Spinner, Tag } from "@blueprintjs/core";
-import { Play, Refresh } from "@blueprintjs/icons";
+import { Alert, Button, Callout, Classes, H1, H2, HTMLTable, Intent, Spinner, Tag } from "@blueprintjs/core";
+import { Play, Refresh, Trash } from "@blueprintjs/icons";
 import { useCallback, useEffect, useState } from "react";
 import {
   DeadLettersDocument,
   type DeadLettersQuery,
+  type DemoDataCountsFieldsFragment,
+  DemoDataDocument,
   type DependencyStatus,
   EventPipelineDocument,
   EventRoundTripDocument,
@@ -14,7 +16,10 @@ import {
   type RoundTripFieldsFragment,
   SystemHealthDocument,
   useDeadLettersQuery,
+  useDemoDataQuery,
   useEventPipelineQuery,
+  useGenerateDemoDataMutation,
+  useRemoveDemoDataMutation,
   useRetryDeadLetterMutation,
   useStartEventRoundTripMutation,
   useSystemHealthQuery,
@@ -60,6 +65,7 @@ function TestingTools() {
       <Health />
       <RoundTrip />
       <DeadLetters />
+      <DemoData />
     </section>
   );
 }
@@ -450,6 +456,114 @@ function DeadLetters() {
           {hasNext ? (
             <Button text="Load more" loading={loadingMore} onClick={() => void handleMore()} />
           ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+function describeCounts(c: DemoDataCountsFieldsFragment): string {
+  return `${c.clients} clients, ${c.appointments} appointments, ${c.documents} documents`;
+}
+
+function DemoData() {
+  const { data, error, refetch } = useDemoDataQuery({ fetchPolicy: "network-only" });
+  const [generate, generating] = useGenerateDemoDataMutation({ refetchQueries: [DemoDataDocument] });
+  const [remove, removing] = useRemoveDemoDataMutation({ refetchQueries: [DemoDataDocument] });
+  const [confirming, setConfirming] = useState(false);
+  const status = data?.demoData;
+
+  const handleGenerate = async () => {
+    try {
+      const res = (await generate()).data?.generateDemoData;
+      if (res?.__typename === "MutationGenerateDemoDataSuccess") {
+        showToast({
+          title: "Demo data generated",
+          description: describeCounts(res.data),
+          intent: Intent.SUCCESS,
+        });
+      } else {
+        showToast({
+          title: "Demo data was not generated",
+          description: res?.__typename === "AppError" ? res.message : undefined,
+          intent: "destructive",
+        });
+      }
+    } catch {
+      showToast({ title: "Demo data was not generated", intent: "destructive" });
+    }
+  };
+
+  const handleRemove = async () => {
+    setConfirming(false);
+    try {
+      const res = (await remove()).data?.removeDemoData;
+      if (res?.__typename === "MutationRemoveDemoDataSuccess") {
+        showToast({
+          title: "Demo data removed",
+          description: describeCounts(res.data),
+          intent: Intent.SUCCESS,
+        });
+      } else {
+        showToast({
+          title: "Demo data was not removed",
+          description: res?.__typename === "AppError" ? res.message : undefined,
+          intent: "destructive",
+        });
+      }
+    } catch {
+      showToast({ title: "Demo data was not removed", intent: "destructive" });
+    }
+  };
+
+  return (
+    <section aria-labelledby="testing-demo-heading" className="testing-section">
+      <H2 id="testing-demo-heading">Demo data</H2>
+      {error && !status ? (
+        <LoadError title="The demo data could not be read" error={error} onRetry={() => void refetch()} />
+      ) : !status ? (
+        <Spinner size={24} aria-label="Loading the demo data" />
+      ) : !status.available ? (
+        <Callout compact>Demo data is not available in production.</Callout>
+      ) : (
+        <>
+          <p>
+            Five demo clients, each with a note, an upcoming appointment and two documents. Removing them
+            removes exactly what was generated; real accounts are never touched.
+          </p>
+          <p role="status" aria-live="polite">
+            {status.clients === 0 ? "No demo data." : `${status.clients} demo clients exist.`}
+          </p>
+          <div className="testing-actions">
+            <Button
+              icon={<Play />}
+              text="Generate demo data"
+              intent={Intent.PRIMARY}
+              disabled={status.clients > 0}
+              loading={generating.loading}
+              onClick={() => void handleGenerate()}
+            />
+            <Button
+              icon={<Trash />}
+              text="Remove demo data"
+              intent={Intent.DANGER}
+              disabled={status.clients === 0}
+              loading={removing.loading}
+              onClick={() => setConfirming(true)}
+            />
+          </div>
+          <Alert
+            isOpen={confirming}
+            intent={Intent.DANGER}
+            icon={<Trash />}
+            confirmButtonText="Remove demo data"
+            cancelButtonText="Cancel"
+            onConfirm={() => void handleRemove()}
+            onCancel={() => setConfirming(false)}
+            canEscapeKeyCancel
+          >
+            <p>Remove the {status.clients} demo clients with their appointments, documents and notes?</p>
+          </Alert>
         </>
       )}
     </section>
