@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { createApp } from "../../gateway/src/app";
+import { type AppDeps, createApp } from "../../gateway/src/app";
 import { type Config, parseConfig, setConfig } from "../../services/shared/config";
 import type { Db } from "../../services/shared/db";
 import { connectRedis } from "../../services/shared/redis";
@@ -28,7 +28,7 @@ export interface TestServer {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { db?: Db } = {},
+  options: { db?: Db; probes?: AppDeps["probes"] } = {},
 ): Promise<TestServer> {
   if (!existsSync(path.join(WEB_DIST, "index.html"))) {
     throw new Error(`No web build in ${WEB_DIST}: run \`npm run codegen && npm run web:build\` first`);
@@ -42,7 +42,14 @@ export async function startTestServer(
   const db = options.db ?? (await testDb());
   const redis = await connectRedis(redisUrl);
   const sessionStore = createSessionStore({ redis, prefix: config.REDIS_PREFIX });
-  const { app, stop } = await createApp({ config, db, sessionStore, readiness: {}, webDist: WEB_DIST });
+  const { app, stop } = await createApp({
+    config,
+    db,
+    sessionStore,
+    readiness: {},
+    webDist: WEB_DIST,
+    probes: options.probes,
+  });
 
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(0, "127.0.0.1", (err?: Error) => (err ? reject(err) : resolve(listening)));

@@ -1,4 +1,5 @@
 import type { Browser, Page } from "playwright-core";
+import type { AppDeps } from "../../gateway/src/app";
 import { isolatedDb } from "../../services/document/testing/scratchDb";
 import type { Db } from "../../services/shared/db";
 import type { User } from "../../services/shared/generated/prisma/client";
@@ -26,7 +27,7 @@ export interface BrowserSuite {
  */
 export function browserSuite(
   env: Record<string, string> = {},
-  options: { isolatedDatabase?: boolean } = {},
+  options: { isolatedDatabase?: boolean; probes?: AppDeps["probes"] } = {},
 ): BrowserSuite {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
@@ -38,7 +39,7 @@ export function browserSuite(
     // a database of the file's own, for tests that run workers claiming every row of a kind
     isolated = options.isolatedDatabase ? await isolatedDb() : undefined;
     db = isolated?.db ?? (await testDb());
-    server = await startTestServer(env, { db });
+    server = await startTestServer(env, { db, probes: options.probes });
     browser = await launchBrowser();
   });
   afterAll(async () => {

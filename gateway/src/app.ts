@@ -4,6 +4,7 @@ import { RedisStore } from "connect-redis";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { Store } from "express-session";
 import type { Logger } from "pino";
+import { PROBE_TIMEOUT_MS, type SystemProbes } from "../../services/diagnostics/probes";
 import type { Config } from "../../services/shared/config";
 import type { Db } from "../../services/shared/db";
 import { logger } from "../../services/shared/logger";
@@ -61,6 +62,11 @@ export interface AppDeps {
   redis?: RedisClient;
   /** Shorter or longer rate limits than the defaults (tests). */
   rateLimits?: Partial<RateLimitRules>;
+  /**
+   * What the testing tools probe (/admin/testing): the runtime's readiness checks and event bus
+   * (default: the database's ping alone).
+   */
+  probes?: Omit<SystemProbes, "db">;
   /** Where the HTTP request log goes (default: the process logger's "http" child). */
   httpLogger?: Logger;
 }
@@ -185,6 +191,12 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   // GraphQL
   const graphql = await createGraphQLServer(cfg);
+  const probes: SystemProbes = {
+    db: deps.db,
+    ...(deps.probes ?? {
+      readiness: { database: { mode: deps.db.mode, check: () => deps.db.ping(PROBE_TIMEOUT_MS) } },
+    }),
+  };
   app.use(
     "/graphql",
     (req: Request, res: Response, next: NextFunction) => {
@@ -211,6 +223,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
           currentUser: user
             ? { id: user.id, userType: user.userType, permissions: permissionsOf(user.userType) }
             : null,
+          probes,
         };
       },
     }),

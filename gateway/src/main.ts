@@ -36,6 +36,7 @@ async function main(): Promise<void> {
     deployment: runtime.deployment,
     readiness: runtime.readiness,
     metrics: { consumerLag: runtime.consumerLag, droppedEvents: runtime.droppedEvents },
+    probes: { readiness: runtime.readiness, transport: runtime.transport },
   });
 
   const server: Server = await new Promise((resolve, reject) => {

@@ -26,7 +26,7 @@ const registered = () => ({
 
 describe("domain event contracts", () => {
   it("names every event <aggregate>.<verb> and maps it to the subject <prefix>.<aggregate>.<verb>", () => {
-    expect(eventTypes).toHaveLength(21);
+    expect(eventTypes).toHaveLength(22);
     expect(eventTypes.filter((t) => t.startsWith("document."))).toEqual([
       "document.uploaded",
       "document.resubmitted",
@@ -34,7 +34,8 @@ describe("domain event contracts", () => {
       "document.rejected",
       "document.deleted",
     ]);
-    for (const type of eventTypes) expect(type).toMatch(/^(user|appointment|document|esrt)\.[a-z_]+$/);
+    for (const type of eventTypes)
+      expect(type).toMatch(/^(user|appointment|document|esrt|diagnostics)\.[a-z_]+$/);
     expect(subjectFor("portal", "user.registered")).toBe("portal.user.registered");
   });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { appointmentEvents } from "./appointment";
 import type { EventDefinition } from "./define";
+import { diagnosticsEvents } from "./diagnostics";
 import { documentEvents } from "./document";
 import { type Actor, type Envelope, envelopeSchema } from "./envelope";
 import { esrtEvents } from "./esrt";
@@ -8,6 +9,7 @@ import { userEvents } from "./user";
 
 export * from "./appointment";
 export type { EventDefinition } from "./define";
+export * from "./diagnostics";
 export * from "./document";
 export {
   type Actor,
@@ -20,7 +22,13 @@ export {
 export * from "./esrt";
 export * from "./user";
 
-const definitions = [...userEvents, ...appointmentEvents, ...documentEvents, ...esrtEvents] as const;
+const definitions = [
+  ...userEvents,
+  ...appointmentEvents,
+  ...documentEvents,
+  ...esrtEvents,
+  ...diagnosticsEvents,
+] as const;
 
 type Definition = (typeof definitions)[number];
 

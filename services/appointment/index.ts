@@ -1,13 +1,14 @@
 import { config } from "../shared/config";
 import type { Db } from "../shared/db";
 import type { Consumer } from "../shared/events/consumer";
+import { roundTripConsumer } from "../shared/events/roundTrip";
 import { startReminderSweep } from "./reminders";
 
 /**
  * The appointment service: consultation booking and its administration.
  * Its event consumers, started by a process whose WORKERS setting names "appointment" (or "all").
  */
-export const consumers: Consumer[] = [];
+export const consumers: Consumer[] = [roundTripConsumer("appointment")];
 
 /**
  * The service's background work: the sweep that claims the reminders due 24 hours before each

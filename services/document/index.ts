@@ -1,6 +1,7 @@
 import { config } from "../shared/config";
 import type { Db } from "../shared/db";
 import type { Consumer } from "../shared/events/consumer";
+import { roundTripConsumer } from "../shared/events/roundTrip";
 import { logger } from "../shared/logger";
 import { loadStorageConfig, localDocumentStorage, storageForBackend } from "./storage";
 import type { StoragePort } from "./storage/port";
@@ -11,7 +12,7 @@ import { startPeriodicSweep, sweepExpiredUploads } from "./sweepUploads";
  * The document service: document upload, review and download.
  * Its event consumers, started by a process whose WORKERS setting names "document" (or "all").
  */
-export const consumers: Consumer[] = [];
+export const consumers: Consumer[] = [roundTripConsumer("document")];
 
 /**
  * The stores documents may be in: local always, and the cloud store while one is configured (its

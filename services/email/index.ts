@@ -1,5 +1,6 @@
 import type { Db } from "../shared/db";
 import type { Consumer } from "../shared/events/consumer";
+import { roundTripConsumer } from "../shared/events/roundTrip";
 import { appointmentEmails, teamAppointmentNotification } from "./consumers/appointmentEmails";
 import { documentEmails } from "./consumers/documentEmails";
 import { invitationEmail } from "./consumers/invitationEmail";
@@ -27,6 +28,7 @@ export const consumers: Consumer[] = [
   appointmentEmails,
   teamAppointmentNotification,
   documentEmails,
+  roundTripConsumer("email"),
 ];
 
 /**

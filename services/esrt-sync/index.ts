@@ -2,6 +2,7 @@ import type { NatsConnection } from "@nats-io/transport-node";
 import { config } from "../shared/config";
 import type { Db } from "../shared/db";
 import type { Consumer } from "../shared/events/consumer";
+import { roundTripConsumer } from "../shared/events/roundTrip";
 import { userSnapshotsConsumer } from "./consumers/userSnapshots";
 import { startDispatcher } from "./dispatcher";
 import { startJobRunner } from "./jobs";
@@ -11,7 +12,7 @@ import { startEsrtNats } from "./natsChannel";
  * The esrt-sync service: synchronisation of users with the Pro app (ESRT Pro).
  * Its event consumers, started by a process whose WORKERS setting names "esrt-sync" (or "all").
  */
-export const consumers: Consumer[] = [userSnapshotsConsumer];
+export const consumers: Consumer[] = [userSnapshotsConsumer, roundTripConsumer("esrt-sync")];
 
 /**
  * The service's background work: the dispatcher (webhooks, and NATS where the bus is NATS and

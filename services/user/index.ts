@@ -1,5 +1,6 @@
 import type { Db } from "../shared/db";
 import type { Consumer } from "../shared/events/consumer";
+import { roundTripConsumer } from "../shared/events/roundTrip";
 import { esrtSyncStateConsumer } from "./consumers/esrtSyncState";
 import { startUserJobRunner } from "./jobs/runner";
 
@@ -7,7 +8,7 @@ import { startUserJobRunner } from "./jobs/runner";
  * The user service: accounts, sessions, permissions, security questions and notes (identity issue).
  * Its event consumers, started by a process whose WORKERS setting names "user" (or "all").
  */
-export const consumers: Consumer[] = [esrtSyncStateConsumer];
+export const consumers: Consumer[] = [esrtSyncStateConsumer, roundTripConsumer("user")];
 
 /**
  * The service's background work: the runner of user jobs (bulk changes and client imports, issue 11).

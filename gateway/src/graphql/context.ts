@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import type { SystemProbes } from "../../../services/diagnostics/probes";
 import type { Config } from "../../../services/shared/config";
 import type { Db } from "../../../services/shared/db";
 import type { UserType } from "../../../services/shared/generated/prisma/enums";
@@ -22,4 +23,6 @@ export interface GraphQLContext {
   /** sessions, rate limits and the rest the identity operations need */
   identity: IdentityDeps;
   currentUser: CurrentUser | null;
+  /** the process's backing services, for the testing tools' health checks */
+  probes: SystemProbes;
 }

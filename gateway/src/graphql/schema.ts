@@ -21,6 +21,7 @@ import "./types/adminDashboard";
 import "./types/userJobs";
 import "./types/emailTemplates";
 import "./types/emailSettings";
+import "./types/diagnostics";
 
 /** The portal's GraphQL schema, built once from the type files imported above. */
 export const schema = builder.toSchema();

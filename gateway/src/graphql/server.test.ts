@@ -7,14 +7,16 @@ import type { GraphQLContext } from "./context";
 import { createGraphQLServer, formatGraphQLError } from "./server";
 
 async function contextValue(): Promise<GraphQLContext> {
+  const db = await testDb();
   return {
     req: {} as GraphQLContext["req"],
     res: {} as GraphQLContext["res"],
     config: testConfig(),
-    db: await testDb(),
+    db,
     requestId: "test-request",
     identity: {} as GraphQLContext["identity"],
     currentUser: null,
+    probes: { db, readiness: {} },
   };
 }
 

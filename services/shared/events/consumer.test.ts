@@ -161,6 +161,7 @@ describe.each(["memory", "jetstream"] as const)("consumers on the %s transport",
           },
         }),
       pending: (durable) => inner.pending(durable),
+      state: () => inner.state(),
       close: () => inner.close(),
     };
     const running = await startConsumers({

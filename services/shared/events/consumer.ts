@@ -92,6 +92,34 @@ export interface RunningConsumers {
   dropped(): Record<string, number>;
 }
 
+/**
+ * Applies one event to one consumer at most once: in one transaction, records `(consumer, eventId)`
+ * in processed_events and runs the handler; an event already recorded runs nothing. `inTx` runs in
+ * the same transaction after the handler (the dead-letter retry removes its row there). Answers
+ * whether the handler ran.
+ * @throws the handler's or the database's error (nothing is then recorded).
+ */
+export async function applyEvent(props: {
+  db: Db;
+  consumer: Consumer;
+  envelope: Envelope<DomainEvent>;
+  timeoutMs?: number;
+  inTx?: (tx: Tx) => Promise<void>;
+}): Promise<boolean> {
+  const { consumer, envelope } = props;
+  return props.db.prisma.$transaction(
+    async (tx) => {
+      const inserted = await tx.$executeRaw`
+        INSERT INTO processed_events (consumer, "eventId") VALUES (${consumer.name}, ${envelope.id}::uuid)
+        ON CONFLICT DO NOTHING`;
+      if (inserted > 0) await consumer.handle(envelope, tx);
+      await props.inTx?.(tx);
+      return inserted > 0;
+    },
+    { maxWait: 10_000, timeout: props.timeoutMs ?? 60_000 },
+  );
+}
+
 /** The durable name of a consumer of one deployment: its name, then the deployment id. */
 export function durableName(consumer: string, deployment: string): string {
   return `${consumer}_${deployment}`;
@@ -232,17 +260,7 @@ export async function startConsumers(options: StartConsumersOptions): Promise<Ru
       }
       const eventLog = log.child({ eventId: envelope.id, type: envelope.type, delivery: msg.deliveryCount });
       try {
-        const applied = await db.prisma.$transaction(
-          async (tx) => {
-            const inserted = await tx.$executeRaw`
-              INSERT INTO processed_events (consumer, "eventId") VALUES (${consumer.name}, ${envelope.id}::uuid)
-              ON CONFLICT DO NOTHING`;
-            if (inserted === 0) return false;
-            await consumer.handle(envelope, tx);
-            return true;
-          },
-          { maxWait: 10_000, timeout },
-        );
+        const applied = await applyEvent({ db, consumer, envelope, timeoutMs: timeout });
         if (!applied) eventLog.debug("already processed; acknowledging the redelivery");
       } catch (err) {
         if (msg.deliveryCount >= maxDeliver) {

@@ -271,6 +271,23 @@ export async function jetStreamTransport(options: JetStreamTransportOptions): Pr
       }
     },
 
+    async state() {
+      const info = await jsm.streams.info(stream);
+      const consumers = await jsm.consumers.list(stream).next();
+      return {
+        stream,
+        messages: info.state.messages,
+        bytes: info.state.bytes,
+        consumers: consumers.map((c) => ({
+          durable: c.name,
+          pending: c.num_pending,
+          ackPending: c.num_ack_pending,
+          redelivered: c.num_redelivered,
+          waiting: c.num_waiting,
+        })),
+      };
+    },
+
     async close() {
       await Promise.all([...subscriptions].map((s) => s.stop()));
     },

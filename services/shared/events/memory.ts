@@ -61,6 +61,16 @@ export function memoryTransport(options: MemoryTransportOptions = {}): EventTran
   };
   const matches = (d: Durable, subject: string) => d.opts.subjects.some((f) => subjectMatches(f, subject));
 
+  /** Messages of the stream not yet delivered to this durable. */
+  function undelivered(d: Durable): number {
+    let count = 0;
+    for (let seq = Math.max(d.nextSeq, firstSeq()); seq <= lastSeq; seq++) {
+      const message = find(seq);
+      if (message && matches(d, message.subject)) count++;
+    }
+    return count;
+  }
+
   /** Takes the next message due for this durable, or returns the ms to wait. */
   function take(d: Durable): { message: Stored; entry: Outstanding } | { waitMs: number } {
     const now = Date.now();
@@ -201,15 +211,22 @@ export function memoryTransport(options: MemoryTransportOptions = {}): EventTran
       };
     },
 
+    async state() {
+      let bytes = 0;
+      for (const m of messages) bytes += m.data.byteLength;
+      const consumers = [...durables.entries()].map(([durable, d]) => ({
+        durable,
+        pending: undelivered(d),
+        ackPending: d.outstanding.size,
+        redelivered: [...d.outstanding.values()].filter((o) => o.deliveries > 1).length,
+        waiting: d.wakers.size,
+      }));
+      return { stream: null, messages: messages.length, bytes, consumers };
+    },
+
     async pending(durableName) {
       const d = durables.get(durableName);
-      if (!d) return 0;
-      let count = d.outstanding.size;
-      for (let seq = Math.max(d.nextSeq, firstSeq()); seq <= lastSeq; seq++) {
-        const message = find(seq);
-        if (message && matches(d, message.subject)) count++;
-      }
-      return count;
+      return d ? d.outstanding.size + undelivered(d) : 0;
     },
 
     async close() {

@@ -41,6 +41,28 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
+/** One durable consumer as the bus sees it. */
+export interface BusConsumerState {
+  durable: string;
+  /** messages not yet delivered to it (its lag) */
+  pending: number;
+  /** delivered and not yet settled */
+  ackPending: number;
+  /** deliveries that were redeliveries */
+  redelivered: number;
+  /** pull requests waiting (0 while no worker is consuming) */
+  waiting: number;
+}
+
+/** The stream and its durable consumers, for the testing tools. */
+export interface BusState {
+  /** the JetStream stream's name; null for the in-process bus */
+  stream: string | null;
+  messages: number;
+  bytes: number;
+  consumers: BusConsumerState[];
+}
+
 export interface EventTransport {
   readonly kind: "jetstream" | "memory";
   /** @throws when the bus does not confirm the message (it is then not stored) */
@@ -48,6 +70,8 @@ export interface EventTransport {
   subscribe(opts: SubscribeOptions): Promise<Subscription>;
   /** messages of the durable not yet settled (consumer lag) */
   pending(durable: string): Promise<number>;
+  /** the stream's size and every durable consumer's counts */
+  state(): Promise<BusState>;
   close(): Promise<void>;
 }
 

@@ -52,6 +52,7 @@ export function countingTransport(inner: EventTransport): {
       },
       subscribe: (opts) => inner.subscribe(opts),
       pending: (durable) => inner.pending(durable),
+      state: () => inner.state(),
       close: () => inner.close(),
     },
   };

@@ -1,0 +1,94 @@
+import { createDemoAppointments, removeDemoAppointments } from "../appointment/demoAppointments";
+import { createDemoDocuments, removeDemoDocuments } from "../document/demoDocuments";
+import { audit } from "../shared/audit";
+import { config } from "../shared/config";
+import type { Db } from "../shared/db";
+import { AppError } from "../shared/errors";
+import { createDemoClients, demoClientIds, removeDemoClients } from "../user/demoClients";
+
+// Demo data for the testing tools (issue 12): a handful of clients with appointments, documents and
+// notes, made and removed through each owning service's own functions (no service writes another's
+// tables), and refused in production on the server.
+
+export const DEMO_PRODUCTION_MESSAGE = "Demo data is not available in production";
+export const DEMO_EXISTS_MESSAGE = "Demo data already exists: remove it first";
+
+/** What demo data there is, and whether this deployment may have any. */
+export interface DemoDataStatus {
+  /** false in production */
+  available: boolean;
+  clients: number;
+}
+
+/** What generating or removing made or removed. */
+export interface DemoDataCounts {
+  clients: number;
+  appointments: number;
+  documents: number;
+}
+
+function refuseInProduction(): void {
+  if (config().NODE_ENV === "production") throw new AppError("FORBIDDEN", DEMO_PRODUCTION_MESSAGE);
+}
+
+/** Whether demo data may be made here and how many demo clients exist. @throws the driver's error. */
+export async function demoDataStatus(db: Db): Promise<DemoDataStatus> {
+  const available = config().NODE_ENV !== "production";
+  return { available, clients: available ? (await demoClientIds(db)).length : 0 };
+}
+
+/**
+ * Makes five demo clients (marked, unable to sign in), each with a note, an upcoming appointment
+ * and two documents; audited.
+ * @throws AppError FORBIDDEN in production, CONFLICT while demo data exists; what one step made
+ * before a later one failed is removed again before the error passes.
+ */
+export async function generateDemoData(props: { db: Db; actorId: number }): Promise<DemoDataCounts> {
+  refuseInProduction();
+  const { db } = props;
+  if ((await demoClientIds(db)).length > 0) throw new AppError("CONFLICT", DEMO_EXISTS_MESSAGE);
+  const clients = await createDemoClients({ db });
+  const ids = clients.map((c) => c.id);
+  try {
+    const appointments = await createDemoAppointments({ db, userIds: ids });
+    const documents = await createDemoDocuments({ db, clients });
+    const counts = { clients: clients.length, appointments, documents };
+    await audit(db.prisma, {
+      action: "diagnostics.demo_data_generated",
+      actorId: props.actorId,
+      targetType: "demo_data",
+      before: null,
+      after: { ...counts, userIds: ids },
+    });
+    return counts;
+  } catch (err) {
+    await removeAll(db, ids).catch(() => undefined);
+    throw err;
+  }
+}
+
+async function removeAll(db: Db, ids: number[]): Promise<DemoDataCounts> {
+  const appointments = await removeDemoAppointments({ db, userIds: ids });
+  const documents = await removeDemoDocuments({ db, userIds: ids });
+  const clients = await removeDemoClients({ db, ids });
+  return { clients, appointments, documents };
+}
+
+/**
+ * Removes every demo client with their appointments, documents (and files) and notes, and nothing
+ * else; audited (also when there was nothing to remove).
+ * @throws AppError FORBIDDEN in production.
+ */
+export async function removeDemoData(props: { db: Db; actorId: number }): Promise<DemoDataCounts> {
+  refuseInProduction();
+  const ids = await demoClientIds(props.db);
+  const counts = await removeAll(props.db, ids);
+  await audit(props.db.prisma, {
+    action: "diagnostics.demo_data_removed",
+    actorId: props.actorId,
+    targetType: "demo_data",
+    before: { ...counts, userIds: ids },
+    after: null,
+  });
+  return counts;
+}
