@@ -1,5 +1,6 @@
-import nodemailer from "nodemailer";
 import { getStorageSettings, testStorageConnection } from "../document/storageSettings";
+import { currentSmtpTarget } from "../email/emailSettings";
+import { targetLabel, verifySmtp } from "../email/mailTransport";
 import { type EsrtHealth, listEndpoints } from "../esrt-sync/endpoints";
 import { services } from "../registry";
 import { config } from "../shared/config";
@@ -75,12 +76,24 @@ async function probe(
   }
 }
 
-async function smtpHealth(): Promise<DependencyHealth> {
-  const url = config().SMTP_URL;
-  if (!url) {
+async function smtpHealth(probes: SystemProbes): Promise<DependencyHealth> {
+  const base = { key: "smtp", name: "SMTP" };
+  let target: Awaited<ReturnType<typeof currentSmtpTarget>>;
+  try {
+    target = await within(() => currentSmtpTarget(probes.db), PROBE_TIMEOUT_MS);
+  } catch (err) {
     return {
-      key: "smtp",
-      name: "SMTP",
+      ...base,
+      status: "down",
+      mode: "unknown",
+      latencyMs: null,
+      detail: message(err),
+      lastAttemptAt: null,
+    };
+  }
+  if (target === null) {
+    return {
+      ...base,
       status: "off",
       mode: "captured",
       latencyMs: null,
@@ -88,21 +101,23 @@ async function smtpHealth(): Promise<DependencyHealth> {
       lastAttemptAt: null,
     };
   }
+  if (target instanceof Error) {
+    return {
+      ...base,
+      status: "down",
+      mode: "settings",
+      latencyMs: null,
+      detail: target.message,
+      lastAttemptAt: null,
+    };
+  }
+  const mode = "url" in target ? redactUrl(target.url) : targetLabel(target);
   return probe(
-    { key: "smtp", name: "SMTP", mode: redactUrl(url) },
+    { ...base, mode },
     async () => {
-      const transport = nodemailer.createTransport({
-        url,
-        connectionTimeout: SMTP_TIMEOUT_MS,
-        greetingTimeout: SMTP_TIMEOUT_MS,
-        socketTimeout: SMTP_TIMEOUT_MS,
-      });
-      try {
-        await transport.verify();
-        return "Connected and ready to send";
-      } finally {
-        transport.close();
-      }
+      const verified = await verifySmtp(target, SMTP_TIMEOUT_MS);
+      if (!verified.ok) throw new Error(verified.message);
+      return "Connected and ready to send";
     },
     SMTP_TIMEOUT_MS + 500,
   );
@@ -274,7 +289,7 @@ export async function systemHealth(probes: SystemProbes): Promise<SystemHealth> 
     readinessProbe(probes, "database", "PostgreSQL"),
     readinessProbe(probes, "sessions", "Redis"),
     readinessProbe(probes, "events", "NATS"),
-    smtpHealth(),
+    smtpHealth(probes),
     storageHealth(probes),
     proApp,
     bus,

@@ -294,6 +294,27 @@ export function settingsSmtpServer(stored: StoredSmtpServer): SmtpServer | Error
 }
 
 /**
+ * The SMTP server the senders use now: SMTP_URL's when the environment sets it, else the stored
+ * settings' (null when neither names one: mail is captured; an Error when the stored password
+ * cannot be opened). For the testing tools' health probe.
+ * @throws Prisma errors.
+ */
+export async function currentSmtpTarget(db: Db): Promise<SmtpTarget | Error | null> {
+  const url = config().SMTP_URL;
+  if (url) return { url };
+  const row = await settingsRow(db);
+  if (!row.smtpHost) return null;
+  const server = settingsSmtpServer({
+    host: row.smtpHost,
+    port: row.smtpPort,
+    security: row.smtpSecurity,
+    user: row.smtpUser,
+    passwordSealed: row.smtpPasswordSealed,
+  });
+  return server instanceof Error ? server : { server };
+}
+
+/**
  * "Test connection": connects to the SMTP server the form names (SMTP_URL's when the environment
  * sets it) and signs in as the sender would, answering the server's own replies (a 535 for a wrong
  * password). An empty password uses the stored one. Each step waits at most `timeoutMs` (default

@@ -248,6 +248,27 @@ describe("testing tools over GraphQL", () => {
     await db.prisma.deadLetter.delete({ where: { id } });
   });
 
+  it("probes the SMTP server of the email settings when SMTP_URL is not set, and says off without one", async () => {
+    const { cookie } = await signIn("mainAdmin");
+    const server = new URL(smtp.url);
+    setConfig({ ...config(), SMTP_URL: undefined });
+    try {
+      await db.prisma.emailSettings.upsert({
+        where: { id: 1 },
+        create: { id: 1, smtpHost: server.hostname, smtpPort: Number(server.port), smtpSecurity: "none" },
+        update: { smtpHost: server.hostname, smtpPort: Number(server.port), smtpSecurity: "none" },
+      });
+      const fromSettings = new Map((await health(cookie)).dependencies.map((d) => [d.key, d]));
+      expect(fromSettings.get("smtp")).toMatchObject({ status: "up", detail: "Connected and ready to send" });
+      expect(fromSettings.get("smtp")?.mode).toContain(server.port);
+      await db.prisma.emailSettings.update({ where: { id: 1 }, data: { smtpHost: null, smtpPort: null } });
+      const none = new Map((await health(cookie)).dependencies.map((d) => [d.key, d]));
+      expect(none.get("smtp")).toMatchObject({ status: "off", mode: "captured" });
+    } finally {
+      setConfig({ ...config(), SMTP_URL: smtp.url });
+    }
+  });
+
   it("shows every dependency up with its latency, the stream and each service's consumer", async () => {
     const { cookie } = await signIn("mainAdmin");
     const h = await health(cookie);
