@@ -19,6 +19,7 @@ import "./types/adminUser";
 import "./types/audit";
 import "./types/adminDashboard";
 import "./types/userJobs";
+import "./types/security";
 
 /** The portal's GraphQL schema, built once from the type files imported above. */
 export const schema = builder.toSchema();
