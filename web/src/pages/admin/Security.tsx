@@ -308,6 +308,7 @@ function SignOutEveryone() {
       />
       <Alert
         isOpen={confirming}
+        canEscapeKeyCancel
         intent={Intent.DANGER}
         icon={<LogOut />}
         cancelButtonText="Cancel"
