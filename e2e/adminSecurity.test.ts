@@ -81,6 +81,8 @@ describe("security settings", () => {
     await dialog.getByText("Everyone else will have to sign in again. Continue?").waitFor();
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "detached" });
-    expect(await suite.db().prisma.auditLog.count({ where: { action: "security.sessions_revoked_all" } })).toBe(0);
+    expect(
+      await suite.db().prisma.auditLog.count({ where: { action: "security.sessions_revoked_all" } }),
+    ).toBe(0);
   }, 60_000);
 });
