@@ -4,7 +4,7 @@ import {
   securitySettingsSchema,
 } from "../../schema/validation/security";
 import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
+import type { Db, PreparedStatement } from "../shared/db";
 import { AppError } from "../shared/errors";
 import type { SecuritySettings } from "../shared/generated/prisma/client";
 import type { RateLimitRules } from "../shared/rateLimit";
@@ -73,6 +73,13 @@ function values(row: SecuritySettings | null): SecuritySettingsValues {
 
 const cache = new WeakMap<Db, { at: number; value: SecuritySettingsValues }>();
 
+// a prepared statement past Prisma: the sign-in path reads it (as loginUser's own settings read)
+const CURRENT_SETTINGS: PreparedStatement = {
+  name: "security_settings_current",
+  text: `SELECT "requireVerifiedEmail", "revealUnknownAccounts", "requireEnhancedForAdmins", "minPasswordLength",
+    "loginIpAttempts", "loginAccountFreeFailures", "loginAccountMaxDelayMinutes" FROM security_settings WHERE id = 1`,
+};
+
 /**
  * The settings in force, read at most SETTINGS_CACHE_MS ago by this process (a save here clears it).
  * @throws Prisma errors.
@@ -80,7 +87,8 @@ const cache = new WeakMap<Db, { at: number; value: SecuritySettingsValues }>();
 export async function currentSecuritySettings(db: Db): Promise<SecuritySettingsValues> {
   const hit = cache.get(db);
   if (hit && Date.now() - hit.at < SETTINGS_CACHE_MS) return hit.value;
-  const value = values(await db.prisma.securitySettings.findUnique({ where: { id: 1 } }));
+  const [row] = await db.queryRows<SecuritySettingsValues>(CURRENT_SETTINGS, []);
+  const value = row ? { ...row } : { ...SECURITY_DEFAULTS };
   cache.set(db, { at: Date.now(), value });
   return value;
 }
