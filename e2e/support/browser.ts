@@ -37,14 +37,16 @@ export interface PageProblems {
 /**
  * Reports that are not problems: the browser logs every non-OK response, and GET /api/user answers
  * 401 to a signed-out visitor (spec §4: no user); an API call (REST or GraphQL) still running when the test navigates
- * away is aborted by the browser, as are the favicon request and the lazy page chunks of a page left
- * while loading (a chunk that really fails to load shows as a console error or a page exception).
+ * away is aborted by the browser, as are the favicon request, the top bar's logo (the branding's
+ * /logo.svg) and the lazy page chunks of a page left while loading (a chunk that really fails to
+ * load shows as a console error or a page exception).
  */
 export const EXPECTED_PROBLEMS: readonly RegExp[] = [
   /^console: Failed to load resource: .* 401 .*\/api\/user\)$/,
   /^request failed: \S+\/api\/\S+ net::ERR_ABORTED$/,
   /^request failed: \S+\/graphql net::ERR_ABORTED$/,
   /^request failed: \S+\/favicon\.svg net::ERR_ABORTED$/,
+  /^request failed: \S+\/logo\.svg net::ERR_ABORTED$/,
   /^request failed: \S+\/assets\/[\w.-]+\.(js|css) net::ERR_ABORTED$/,
 ];
 

@@ -10,6 +10,7 @@ import type { Db } from "../../services/shared/db";
 import { logger } from "../../services/shared/logger";
 import { createRateLimiter, type RateLimitRules } from "../../services/shared/rateLimit";
 import type { RedisClient } from "../../services/shared/redis";
+import { signInRateRules } from "../../services/user/securitySettings";
 import { type IdentityDeps, loadSessionUser, sessionUser } from "./auth/identity";
 import { permissionsOf } from "./auth/permissions";
 import { createSessionIndex } from "./auth/sessionIndex";
@@ -34,6 +35,7 @@ import { authRouter } from "./rest/auth";
 import { brandingRouter } from "./rest/branding";
 import { documentsRouter } from "./rest/documents";
 import { esrtRouter, refuseApiKeysElsewhere } from "./rest/esrt";
+import { passwordPolicyRouter } from "./rest/passwordPolicy";
 import { UPLOADS_PATH, uploadsHandler } from "./rest/uploads";
 import { userDirectoryRouter } from "./rest/userDirectory";
 import { USER_IMPORT_PATH, userImportRouter } from "./rest/userImport";
@@ -146,7 +148,13 @@ export async function createApp(deps: AppDeps): Promise<App> {
     db: deps.db,
     store: deps.sessionStore,
     sessions: createSessionIndex({ redis, prefix: keyPrefix }),
-    limiter: createRateLimiter({ redis, prefix: keyPrefix, rules: deps.rateLimits }),
+    limiter: createRateLimiter({
+      redis,
+      prefix: keyPrefix,
+      rules: deps.rateLimits,
+      // the admin's sign-in limits (issue 12), read at each attempt (a 5 s cache a save clears)
+      storedRules: () => signInRateRules(deps.db),
+    }),
   };
   const loadUser = loadSessionUser(identity);
   const currentUser = [loadUser, inRequest];
@@ -174,6 +182,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   });
   // mounted at its path, so that every other request passes it by without entering it
   api.use("/branding", brandingRouter({ db: deps.db }));
+  api.use("/password-policy", passwordPolicyRouter({ db: deps.db }));
   // The Pro app's routes read the session only when no API key is given (a key needs no Redis).
   api.use(esrtRouter({ identity, session: [...sessions, ...currentUser] }));
   api.use(sessions, currentUser);

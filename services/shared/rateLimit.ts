@@ -115,14 +115,16 @@ export interface RateLimiter {
 
 /**
  * Builds the rate limiter on Redis (node-redis v5 client) or, without one, in memory.
- * The Redis keys live under `${prefix}rl:`.
+ * The Redis keys live under `${prefix}rl:`. `storedRules` (the admin's security settings, issue 12)
+ * are read at each attempt and lie over the defaults; `rules` (tests) lie over both.
  */
 export function createRateLimiter(options: {
   redis?: RedisClient;
   prefix: string;
   rules?: Partial<RateLimitRules>;
+  storedRules?: () => Promise<Partial<RateLimitRules>>;
 }): RateLimiter {
-  const rules: RateLimitRules = { ...DEFAULT_RATE_LIMITS, ...options.rules };
+  const fixed: RateLimitRules = { ...DEFAULT_RATE_LIMITS, ...options.rules };
   const make = (name: string, points: number, duration: number): RateLimiterAbstract => {
     const keyPrefix = `${options.prefix}rl:${name}`;
     return options.redis
@@ -135,65 +137,83 @@ export function createRateLimiter(options: {
         })
       : new RateLimiterMemory({ keyPrefix, points, duration });
   };
-  const windows = new Map<WindowName, RateLimiterAbstract>();
-  const failures = new Map<BackoffName, RateLimiterAbstract>();
-  const blocks = new Map<BackoffName, RateLimiterAbstract>();
-  for (const name of ["loginIp", "register", "resetIp", "resetEmail", "verifyIp"] as const) {
-    const rule = rules[name];
-    windows.set(name, make(name, rule.points, rule.durationSec));
-  }
-  for (const name of ["loginAccount", "loginAccountAny", "securityAnswers"] as const) {
-    const rule = rules[name];
-    failures.set(name, make(`${name}:fails`, 1_000_000, rule.memorySec));
-    blocks.set(name, make(`${name}:block`, 1, rule.maxDelaySec));
-  }
-  const get = <K>(map: Map<K, RateLimiterAbstract>, name: K): RateLimiterAbstract => {
-    const limiter = map.get(name);
-    if (!limiter) throw new Error(`no rate limit rule ${String(name)}`);
-    return limiter;
+  // one limiter per rule and shape: a changed setting gets its own (same keys, new points or duration)
+  const limiters = new Map<string, RateLimiterAbstract>();
+  const limiter = (name: string, points: number, duration: number): RateLimiterAbstract => {
+    const id = `${name}|${points}|${duration}`;
+    let found = limiters.get(id);
+    if (!found) {
+      found = make(name, points, duration);
+      limiters.set(id, found);
+    }
+    return found;
+  };
+  const current = async (): Promise<RateLimitRules> => {
+    if (!options.storedRules) return fixed;
+    // settings that cannot be read leave the defaults in force: never an unlimited sign-in
+    const stored = await options.storedRules().catch(() => ({}));
+    return { ...DEFAULT_RATE_LIMITS, ...stored, ...options.rules };
+  };
+  const window = async (name: WindowName) => {
+    const rule = (await current())[name];
+    return { rule, limiter: limiter(name, rule.points, rule.durationSec) };
+  };
+  const backoff = async (name: BackoffName) => {
+    const rule = (await current())[name];
+    return {
+      rule,
+      failures: limiter(`${name}:fails`, 1_000_000, rule.memorySec),
+      blocks: limiter(`${name}:block`, 1, rule.maxDelaySec),
+    };
   };
 
   return {
     async consume(rule, key) {
+      const { limiter: windowLimiter } = await window(rule);
       try {
-        await guarded(() => get(windows, rule).consume(key));
+        await guarded(() => windowLimiter.consume(key));
       } catch (err) {
         if (err instanceof RateLimiterRes) throw rateLimited(err.msBeforeNext / 1000);
         throw err;
       }
     },
     async check(rule, key) {
-      const res = await guarded(() => get(windows, rule).get(key));
-      if (res && res.consumedPoints >= rules[rule].points && res.msBeforeNext > 0) {
+      const { rule: limits, limiter: windowLimiter } = await window(rule);
+      const res = await guarded(() => windowLimiter.get(key));
+      if (res && res.consumedPoints >= limits.points && res.msBeforeNext > 0) {
         throw rateLimited(res.msBeforeNext / 1000);
       }
     },
     async checkBackoff(rule, key) {
-      const res = await guarded(() => get(blocks, rule).get(key));
+      const { blocks } = await backoff(rule);
+      const res = await guarded(() => blocks.get(key));
       if (res && res.consumedPoints > 1 && res.msBeforeNext > 0) throw rateLimited(res.msBeforeNext / 1000);
     },
     async fail(rule, key) {
-      const { free, maxDelaySec } = rules[rule];
-      const res = await guarded(() => get(failures, rule).penalty(key, 1));
-      const over = res.consumedPoints - free;
+      const { rule: limits, failures, blocks } = await backoff(rule);
+      const res = await guarded(() => failures.penalty(key, 1));
+      const over = res.consumedPoints - limits.free;
       if (over > 0) {
-        const delay = Math.min(maxDelaySec, 2 ** Math.min(over - 1, 30));
-        await guarded(() => get(blocks, rule).block(key, delay));
+        const delay = Math.min(limits.maxDelaySec, 2 ** Math.min(over - 1, 30));
+        await guarded(() => blocks.block(key, delay));
       }
     },
     async succeed(...cleared) {
+      const resolved = await Promise.all(
+        cleared.map(async ([rule, key]) => ({ key, ...(await backoff(rule)) })),
+      );
       const redis = options.redis;
       if (redis) {
-        const keys = cleared.flatMap(([rule, key]) => [
-          get(failures, rule).getKey(key),
-          get(blocks, rule).getKey(key),
+        const keys = resolved.flatMap(({ key, failures, blocks }) => [
+          failures.getKey(key),
+          blocks.getKey(key),
         ]);
         await guarded(() => redis.del(keys));
         return;
       }
       await guarded(() =>
         Promise.all(
-          cleared.flatMap(([rule, key]) => [get(failures, rule).delete(key), get(blocks, rule).delete(key)]),
+          resolved.flatMap(({ key, failures, blocks }) => [failures.delete(key), blocks.delete(key)]),
         ),
       );
     },

@@ -2,10 +2,10 @@ import { audit } from "../shared/audit";
 import type { Db } from "../shared/db";
 import { emit } from "../shared/events";
 import type { User } from "../shared/generated/prisma/client";
-import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./commonPasswords";
 import { UserError } from "./errors";
 import { consumeToken, hashToken } from "./oneTimeTokens";
 import { hashPassword } from "./passwords";
+import { assertPasswordAllowed } from "./securitySettings";
 import { syncSnapshot } from "./syncSnapshot";
 
 export const INVITATION_INVALID_MESSAGE =
@@ -28,11 +28,7 @@ export async function acceptInvitation(props: {
   password: string;
   ip?: string | null;
 }): Promise<User> {
-  if (isCommonPassword(props.password)) {
-    throw new UserError("COMMON_PASSWORD", COMMON_PASSWORD_MESSAGE, {
-      errors: { password: [COMMON_PASSWORD_MESSAGE] },
-    });
-  }
+  await assertPasswordAllowed({ db: props.db, password: props.password, field: "password" });
   const token = await props.db.prisma.oneTimeToken.findUnique({
     where: { tokenHash: hashToken(props.token) },
     select: { purpose: true, usedAt: true, expiresAt: true },

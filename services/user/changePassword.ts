@@ -1,9 +1,9 @@
 import { audit } from "../shared/audit";
 import type { Db } from "../shared/db";
 import type { User } from "../shared/generated/prisma/client";
-import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./commonPasswords";
 import { UserError } from "./errors";
 import { hashPassword, verifyPassword } from "./passwords";
+import { assertPasswordAllowed } from "./securitySettings";
 import { storeNewPassword } from "./storeNewPassword";
 
 export const CURRENT_PASSWORD_INCORRECT_MESSAGE = "Current password is incorrect";
@@ -12,7 +12,7 @@ export const CURRENT_PASSWORD_INCORRECT_MESSAGE = "Current password is incorrect
  * A signed-in user changes their password: the current one must match, the new one must not be
  * common. The row, user.password_changed (via "self") and an audit row are written in one
  * transaction. The caller renews the caller's session and ends the user's other sessions.
- * @throws UserError WRONG_PASSWORD (details.errors.currentPassword), COMMON_PASSWORD, USER_NOT_FOUND.
+ * @throws UserError WRONG_PASSWORD (details.errors.currentPassword), COMMON_PASSWORD (AppError VALIDATION_FAILED under the stored minimum length), USER_NOT_FOUND.
  */
 export async function changePassword(props: {
   db: Db;
@@ -36,11 +36,7 @@ export async function changePassword(props: {
       errors: { currentPassword: [CURRENT_PASSWORD_INCORRECT_MESSAGE] },
     });
   }
-  if (isCommonPassword(props.newPassword)) {
-    throw new UserError("COMMON_PASSWORD", COMMON_PASSWORD_MESSAGE, {
-      errors: { newPassword: [COMMON_PASSWORD_MESSAGE] },
-    });
-  }
+  await assertPasswordAllowed({ db: props.db, password: props.newPassword, field: "newPassword" });
   const hash = await hashPassword(props.newPassword);
   return props.db.prisma.$transaction((tx) =>
     storeNewPassword(tx, {

@@ -27,7 +27,7 @@ const ACCOUNT_BY_USERNAME: PreparedStatement = {
 };
 const SIGN_IN_SETTINGS: PreparedStatement = {
   name: "sign_in_settings",
-  text: 'SELECT "requireVerifiedEmail", "revealUnknownAccounts" FROM security_settings WHERE id = 1',
+  text: 'SELECT "requireVerifiedEmail", "revealUnknownAccounts", "requireEnhancedForAdmins" FROM security_settings WHERE id = 1',
 };
 // lastLoginAt and the audit row in one statement: one round trip, and atomic like a transaction
 const RECORD_LOGIN: PreparedStatement = {
@@ -64,7 +64,8 @@ export function loginDigest(login: string): string {
  * @throws UserError INVALID_CREDENTIALS (wrong password, or unknown account by default),
  * ACCOUNT_NOT_FOUND (unknown account when revealUnknownAccounts), ACCOUNT_INACTIVE (details.status
  * "deactivated" or "archived"), EMAIL_NOT_VERIFIED (details.needsVerification) when required,
- * SECURITY_QUESTIONS_REQUIRED (enhanced security level without questions: no session is granted).
+ * SECURITY_QUESTIONS_REQUIRED (enhanced security level, or an administrator while the settings require
+ * it of administrators, without questions: no session is granted).
  */
 export async function loginUser(props: {
   db: Db;
@@ -79,7 +80,11 @@ export async function loginUser(props: {
     props.account === undefined
       ? findLoginAccount({ db, login: props.login })
       : Promise.resolve(props.account),
-    db.queryRows<{ requireVerifiedEmail: boolean; revealUnknownAccounts: boolean }>(SIGN_IN_SETTINGS, []),
+    db.queryRows<{
+      requireVerifiedEmail: boolean;
+      revealUnknownAccounts: boolean;
+      requireEnhancedForAdmins: boolean;
+    }>(SIGN_IN_SETTINGS, []),
   ]);
 
   if (!found) {
@@ -125,7 +130,11 @@ export async function loginUser(props: {
     await fail("email_not_verified");
     throw new UserError("EMAIL_NOT_VERIFIED", NEEDS_VERIFICATION_MESSAGE, { needsVerification: true });
   }
-  if (found.securityLevel === "enhanced") {
+  // the security setting may require the enhanced level of every administrator (issue 12)
+  const adminEnhanced =
+    settings?.requireEnhancedForAdmins === true &&
+    (found.userType === "mainAdmin" || found.userType === "userAdmin");
+  if (found.securityLevel === "enhanced" || adminEnhanced) {
     const questions = await db.prisma.securityQuestions.findUnique({ where: { userId: found.id } });
     if (!questions) {
       await fail("security_questions_missing");

@@ -4,11 +4,11 @@ import type { Db } from "../shared/db";
 import { emit } from "../shared/events";
 import { type User } from "../shared/generated/prisma/client";
 import { seal } from "../shared/sealed";
-import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./commonPasswords";
 import { UserError } from "./errors";
 import { eventContact } from "./eventContact";
 import { issueToken } from "./oneTimeTokens";
 import { hashPassword } from "./passwords";
+import { assertPasswordAllowed } from "./securitySettings";
 import { syncSnapshot } from "./syncSnapshot";
 import { EMAIL_TAKEN_MESSAGE, takenByRace, takenFields, USERNAME_TAKEN_MESSAGE } from "./takenNames";
 import { generateUniqueId } from "./uniqueId";
@@ -19,7 +19,7 @@ export const ADMIN_REGISTRATION_MESSAGE = "Administrator accounts are created by
  * Creates an account from a validated registration (spec §5): "client" is stored as "user" (client
  * access requested), the password hashed with argon2id, a verification token issued and
  * user.registered emitted with it sealed, all in one transaction.
- * @throws UserError ADMIN_REGISTRATION for mainAdmin/userAdmin, COMMON_PASSWORD, USERNAME_TAKEN or
+ * @throws UserError ADMIN_REGISTRATION for mainAdmin/userAdmin, COMMON_PASSWORD (AppError VALIDATION_FAILED under the stored minimum length), USERNAME_TAKEN or
  * EMAIL_TAKEN (case-insensitive).
  */
 export async function registerUser(props: {
@@ -31,11 +31,7 @@ export async function registerUser(props: {
   if (input.userType === "mainAdmin" || input.userType === "userAdmin") {
     throw new UserError("ADMIN_REGISTRATION", ADMIN_REGISTRATION_MESSAGE);
   }
-  if (isCommonPassword(input.password)) {
-    throw new UserError("COMMON_PASSWORD", COMMON_PASSWORD_MESSAGE, {
-      errors: { password: [COMMON_PASSWORD_MESSAGE] },
-    });
-  }
+  await assertPasswordAllowed({ db: db, password: input.password, field: "password" });
   const taken = await takenFields(db, input);
   if (taken.username) throw new UserError("USERNAME_TAKEN", USERNAME_TAKEN_MESSAGE);
   if (taken.email) throw new UserError("EMAIL_TAKEN", EMAIL_TAKEN_MESSAGE);

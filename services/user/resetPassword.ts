@@ -1,9 +1,9 @@
 import type { Db } from "../shared/db";
 import type { User } from "../shared/generated/prisma/client";
-import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./commonPasswords";
 import { UserError } from "./errors";
 import { consumeToken } from "./oneTimeTokens";
 import { hashPassword } from "./passwords";
+import { assertPasswordAllowed } from "./securitySettings";
 import { storeNewPassword } from "./storeNewPassword";
 
 export const INVALID_RESET_MESSAGE = "This reset link is invalid or has expired";
@@ -11,7 +11,7 @@ export const INVALID_RESET_MESSAGE = "This reset link is invalid or has expired"
 /**
  * Sets a new password with an emailed reset token (single use, 60 minutes) and emits
  * user.password_changed (via "reset"). The caller ends the user's sessions.
- * @throws UserError COMMON_PASSWORD, INVALID_RESET_TOKEN.
+ * @throws UserError COMMON_PASSWORD (AppError VALIDATION_FAILED under the stored minimum length), INVALID_RESET_TOKEN.
  */
 export async function resetPassword(props: {
   db: Db;
@@ -19,11 +19,7 @@ export async function resetPassword(props: {
   password: string;
   ip?: string | null;
 }): Promise<User> {
-  if (isCommonPassword(props.password)) {
-    throw new UserError("COMMON_PASSWORD", COMMON_PASSWORD_MESSAGE, {
-      errors: { password: [COMMON_PASSWORD_MESSAGE] },
-    });
-  }
+  await assertPasswordAllowed({ db: props.db, password: props.password, field: "password" });
   const hash = await hashPassword(props.password);
   return props.db.prisma.$transaction(async (tx) => {
     const userId = await consumeToken(tx, { raw: props.token, purpose: "password_reset" });

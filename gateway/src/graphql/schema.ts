@@ -22,6 +22,7 @@ import "./types/userJobs";
 import "./types/emailTemplates";
 import "./types/emailSettings";
 import "./types/diagnostics";
+import "./types/security";
 
 /** The portal's GraphQL schema, built once from the type files imported above. */
 export const schema = builder.toSchema();

@@ -13,7 +13,8 @@ export const appCspDirectives: CspDirectives = {
   "script-src": ["'self'"],
   "style-src": ["'self'"],
   "style-src-attr": ["'unsafe-inline'"],
-  "img-src": ["'self'", "data:", "blob:"],
+  // https: for the branding's logo, which an administrator may host elsewhere (issue 12)
+  "img-src": ["'self'", "data:", "blob:", "https:"],
   "connect-src": ["'self'"],
   "font-src": ["'self'", "data:"],
   "object-src": ["'none'"],

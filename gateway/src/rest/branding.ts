@@ -4,15 +4,15 @@ import { getPublicBranding } from "../../../services/user/getPublicBranding";
 import { handle } from "./handle";
 
 /**
- * GET /api/branding (mounted at /branding): the public branding every page may show, cacheable for
- * five minutes.
+ * GET /api/branding (mounted at /branding): the public branding every page may show. Browsers
+ * revalidate it on each read (an unchanged answer is a 304), so a change shows on the next load.
  */
 export function brandingRouter(deps: { db: Db }): Router {
   const router = Router();
   router.get(
     "/",
     handle(async (_req, res) => {
-      res.setHeader("Cache-Control", "public, max-age=300");
+      res.setHeader("Cache-Control", "no-cache");
       res.json(await getPublicBranding({ db: deps.db }));
     }),
   );

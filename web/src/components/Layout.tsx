@@ -2,7 +2,7 @@ import { Spinner, SpinnerSize } from "@blueprintjs/core";
 import { Suspense, useRef } from "react";
 import { Outlet, useNavigate } from "react-router-dom";
 import { useCurrentUser, useLogout } from "../lib/auth";
-import { useBranding } from "../lib/branding";
+import { useBranding, useBrandingRefresh } from "../lib/branding";
 import { useFocusHeadingAfterNavigation } from "../lib/pageFocus";
 import { useSessionTracking } from "../lib/sessionTracking";
 import { Toasts } from "./Toasts";
@@ -17,7 +17,8 @@ export { DEFAULT_BRAND_TITLE } from "../lib/branding";
  */
 export function Layout() {
   const { user } = useCurrentUser();
-  const { title } = useBranding();
+  const { title, logoUrl } = useBranding();
+  useBrandingRefresh();
   const logout = useLogout();
   const navigate = useNavigate();
   const mainRef = useRef<HTMLElement>(null);
@@ -32,6 +33,7 @@ export function Layout() {
     <div className="portal-shell">
       <TopBar
         brandTitle={title}
+        brandLogoUrl={logoUrl}
         user={user}
         onLogout={() => void handleLogout()}
         loggingOut={logout.isPending}

@@ -3,6 +3,7 @@ import { CaretDown, LogOut, Menu as MenuIcon, User } from "@blueprintjs/icons";
 import { lazy, Suspense } from "react";
 import { NavLink } from "react-router-dom";
 import { LARGE_SCREEN_QUERY, useMediaQuery } from "../lib/useMediaQuery";
+import { BrandLogo } from "./BrandLogo";
 import { type TopBarUser, topBarLinks } from "./topBarLinks";
 
 const UserMenu = lazy(() => import("./topBarMenus").then((m) => ({ default: m.UserMenu })));
@@ -11,6 +12,8 @@ const CompactMenu = lazy(() => import("./topBarMenus").then((m) => ({ default: m
 /** Props of the top bar; `user` is null while signed out. */
 export interface TopBarProps {
   brandTitle: string;
+  /** the branding's logo, shown before the title (the portal's mark when it cannot load) */
+  brandLogoUrl?: string;
   user: TopBarUser | null;
   onLogout?: () => void;
   loggingOut?: boolean;
@@ -22,7 +25,7 @@ export interface TopBarProps {
  * screen (WCAG 1.4.10). The menus load on first use of a signed-in or small-screen bar; meanwhile
  * their button shows, inert.
  */
-export function TopBar({ brandTitle, user, onLogout, loggingOut = false }: TopBarProps) {
+export function TopBar({ brandTitle, brandLogoUrl, user, onLogout, loggingOut = false }: TopBarProps) {
   const large = useMediaQuery(LARGE_SCREEN_QUERY);
   const links = topBarLinks(user);
   const welcome = user ? `Welcome, ${user.firstName}` : "Menu";
@@ -31,7 +34,8 @@ export function TopBar({ brandTitle, user, onLogout, loggingOut = false }: TopBa
       <Navbar.Group align={Alignment.START} className="portal-topbar-start">
         <Navbar.Heading className="portal-topbar-heading">
           <NavLink to="/" className="portal-brand" data-tour="logo">
-            {brandTitle}
+            {brandLogoUrl ? <BrandLogo src={brandLogoUrl} /> : null}
+            <span className="portal-brand-title">{brandTitle}</span>
           </NavLink>
         </Navbar.Heading>
       </Navbar.Group>

@@ -8,6 +8,7 @@ import { apiRequest } from "../../lib/api";
 import { serverMessage } from "../../lib/apiErrors";
 import { useCurrentUser } from "../../lib/auth";
 import { useMutation } from "../../lib/mutation";
+import { passwordHint, usePasswordMinLength, withPasswordMinimum } from "../../lib/passwordPolicy";
 import { showToast } from "../../lib/toast";
 import { TextField } from "./TextField";
 
@@ -26,12 +27,13 @@ function ChangePasswordFields() {
         intent: "destructive",
       }),
   });
+  const minLength = usePasswordMinLength();
   const {
     register,
     handleSubmit,
     formState: { errors },
   } = useForm<ChangePasswordInput, unknown, ChangePassword>({
-    resolver: zodResolver(changePasswordSchema),
+    resolver: zodResolver(withPasswordMinimum(changePasswordSchema, "newPassword", minLength)),
     defaultValues: { currentPassword: "", newPassword: "" },
   });
 
@@ -58,6 +60,7 @@ function ChangePasswordFields() {
         autoComplete="new-password"
         registration={register("newPassword")}
         error={errors.newPassword?.message}
+        hint={passwordHint(minLength)}
       />
       <div className="portal-actions">
         <Button type="submit" intent={Intent.PRIMARY} text="Change password" loading={change.isPending} />

@@ -9,6 +9,7 @@ import {
 } from "../../../../schema/validation/user";
 import { parseApiError } from "../../lib/apiErrors";
 import { type SafeUser, useRegister } from "../../lib/auth";
+import { passwordHint, usePasswordMinLength, withPasswordMinimum } from "../../lib/passwordPolicy";
 import { TextField } from "./TextField";
 
 /** Props of the registration form. */
@@ -38,6 +39,7 @@ function isFormField(name: string): name is Path<RegistrationInput> {
  */
 export function RegisterForm({ onRegistered }: RegisterFormProps) {
   const registration = useRegister();
+  const minLength = usePasswordMinLength();
   const {
     register,
     control,
@@ -45,7 +47,7 @@ export function RegisterForm({ onRegistered }: RegisterFormProps) {
     setError,
     formState: { errors },
   } = useForm<RegistrationInput, unknown, Registration>({
-    resolver: zodResolver(registrationSchema),
+    resolver: zodResolver(withPasswordMinimum(registrationSchema, "password", minLength)),
     defaultValues: {
       username: "",
       email: "",
@@ -115,6 +117,7 @@ export function RegisterForm({ onRegistered }: RegisterFormProps) {
         autoComplete="new-password"
         registration={register("password")}
         error={fieldError("password")}
+        hint={passwordHint(minLength)}
       />
       <TextField
         id="register-phone"

@@ -7,6 +7,7 @@ import { passwordSchema } from "../../../../schema/validation/user";
 import { apiRequest } from "../../lib/api";
 import { serverMessage } from "../../lib/apiErrors";
 import { useMutation } from "../../lib/mutation";
+import { passwordHint, usePasswordMinLength, withPasswordMinimum } from "../../lib/passwordPolicy";
 import { showToast } from "../../lib/toast";
 import { TextField } from "./TextField";
 
@@ -39,12 +40,13 @@ export function ResetPasswordForm({ token }: ResetPasswordFormProps) {
         intent: "destructive",
       }),
   });
+  const minLength = usePasswordMinLength();
   const {
     register,
     handleSubmit,
     formState: { errors },
   } = useForm<NewPasswordForm>({
-    resolver: zodResolver(newPasswordForm),
+    resolver: zodResolver(withPasswordMinimum(newPasswordForm, "password", minLength)),
     defaultValues: { password: "", confirmPassword: "" },
   });
 
@@ -71,6 +73,7 @@ export function ResetPasswordForm({ token }: ResetPasswordFormProps) {
         autoComplete="new-password"
         registration={register("password")}
         error={errors.password?.message}
+        hint={passwordHint(minLength)}
       />
       <TextField
         id="reset-confirmPassword"

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { passwordSchema } from "../../../../schema/validation/user";
 import { useAcceptInvitationMutation } from "../../generated/graphql";
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
+import { passwordHint, usePasswordMinLength, withPasswordMinimum } from "../../lib/passwordPolicy";
 import { showToast } from "../../lib/toast";
 import { TextField } from "./TextField";
 
@@ -40,13 +41,14 @@ function SetPasswordFields({ token }: SetPasswordFormProps) {
   const navigate = useNavigate();
   const [accept, state] = useAcceptInvitationMutation();
   const [problem, setProblem] = useState<string | null>(null);
+  const minLength = usePasswordMinLength();
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors },
   } = useForm<FirstPasswordForm>({
-    resolver: zodResolver(firstPasswordForm),
+    resolver: zodResolver(withPasswordMinimum(firstPasswordForm, "password", minLength)),
     defaultValues: { password: "", confirmPassword: "" },
   });
 
@@ -89,6 +91,7 @@ function SetPasswordFields({ token }: SetPasswordFormProps) {
         autoComplete="new-password"
         registration={register("password")}
         error={errors.password?.message}
+        hint={passwordHint(minLength)}
       />
       <TextField
         id="invite-confirmPassword"

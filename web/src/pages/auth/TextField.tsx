@@ -11,6 +11,8 @@ export interface TextFieldProps {
   autoComplete?: string;
   optional?: boolean;
   multiline?: boolean;
+  /** shown under the field while it has no error */
+  hint?: string;
 }
 
 /** A labelled input with the field's validation message under it (spec §5 messages). */
@@ -23,6 +25,7 @@ export function TextField({
   autoComplete,
   optional = false,
   multiline = false,
+  hint,
 }: TextFieldProps) {
   const { ref, ...rest } = registration;
   const intent = error ? Intent.DANGER : Intent.NONE;
@@ -31,7 +34,7 @@ export function TextField({
       label={label}
       labelFor={id}
       labelInfo={optional ? "(optional)" : undefined}
-      helperText={error}
+      helperText={error ?? hint}
       intent={intent}
     >
       {multiline ? (

@@ -1,0 +1,20 @@
+import { Router } from "express";
+import type { Db } from "../../../services/shared/db";
+import { passwordPolicy } from "../../../services/user/securitySettings";
+import { handle } from "./handle";
+
+/**
+ * GET /api/password-policy (mounted at /password-policy, public): the shortest password the security
+ * settings allow, which the registration, reset, change-password and invitation forms check and show.
+ */
+export function passwordPolicyRouter(deps: { db: Db }): Router {
+  const router = Router();
+  router.get(
+    "/",
+    handle(async (_req, res) => {
+      res.setHeader("Cache-Control", "no-cache");
+      res.json(await passwordPolicy(deps.db));
+    }),
+  );
+  return router;
+}

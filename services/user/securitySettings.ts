@@ -1,0 +1,242 @@
+import {
+  passwordLengthProblem,
+  type SecuritySettingsValues,
+  securitySettingsSchema,
+} from "../../schema/validation/security";
+import { audit } from "../shared/audit";
+import type { Db, PreparedStatement } from "../shared/db";
+import { AppError } from "../shared/errors";
+import type { SecuritySettings } from "../shared/generated/prisma/client";
+import type { RateLimitRules } from "../shared/rateLimit";
+import { parse } from "../shared/validation";
+import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./commonPasswords";
+import { UserError } from "./errors";
+
+// The security settings (issue 12, manage:config, checked by the caller), one row (id 1). The
+// sign-in reads its switches at every attempt; the password minimum and the sign-in rate limits go
+// through a cache of this process that a save here clears at once and that expires within
+// SETTINGS_CACHE_MS elsewhere, so every change applies to the next sign-in without a restart.
+
+/** How long another process may use the settings it read: a change reaches it within this. */
+export const SETTINGS_CACHE_MS = 5000;
+
+/** The settings when the row is missing (the migration's defaults: the portal as it was). */
+export const SECURITY_DEFAULTS: SecuritySettingsValues = {
+  requireVerifiedEmail: true,
+  revealUnknownAccounts: false,
+  requireEnhancedForAdmins: false,
+  minPasswordLength: 8,
+  loginIpAttempts: 100,
+  loginAccountFreeFailures: 5,
+  loginAccountMaxDelayMinutes: 15,
+};
+
+/** The spec's session timings (spec §4, §9), shown read-only: the client's idle tracking keeps them. */
+export const SESSION_TIMINGS = {
+  idleTimeoutMinutes: 30,
+  idleWarningMinutes: 28,
+  idleCheckSeconds: 30,
+  sessionCheckMinutes: 15,
+  absoluteLifetimeHours: 12,
+} as const;
+
+/** The settings as the admin page shows them. */
+export interface SecuritySettingsView extends SecuritySettingsValues {
+  sessionTimings: typeof SESSION_TIMINGS;
+  /** administrators (mainAdmin, userAdmin) who have no security questions yet */
+  adminsWithoutQuestions: number;
+  updatedAt: Date | null;
+  updatedBy: string | null;
+}
+
+/** Who changes the settings: the signed-in administrator. */
+export interface SecurityActor {
+  id: number;
+  name: string;
+}
+
+export const OWN_QUESTIONS_FIRST_MESSAGE =
+  "Set your own security questions before requiring them of administrators";
+
+function values(row: SecuritySettings | null): SecuritySettingsValues {
+  if (!row) return { ...SECURITY_DEFAULTS };
+  return {
+    requireVerifiedEmail: row.requireVerifiedEmail,
+    revealUnknownAccounts: row.revealUnknownAccounts,
+    requireEnhancedForAdmins: row.requireEnhancedForAdmins,
+    minPasswordLength: row.minPasswordLength,
+    loginIpAttempts: row.loginIpAttempts,
+    loginAccountFreeFailures: row.loginAccountFreeFailures,
+    loginAccountMaxDelayMinutes: row.loginAccountMaxDelayMinutes,
+  };
+}
+
+const cache = new WeakMap<Db, { at: number; value: SecuritySettingsValues }>();
+
+// a prepared statement past Prisma: the sign-in path reads it (as loginUser's own settings read)
+const CURRENT_SETTINGS: PreparedStatement = {
+  name: "security_settings_current",
+  text: `SELECT "requireVerifiedEmail", "revealUnknownAccounts", "requireEnhancedForAdmins", "minPasswordLength",
+    "loginIpAttempts", "loginAccountFreeFailures", "loginAccountMaxDelayMinutes" FROM security_settings WHERE id = 1`,
+};
+
+/**
+ * The settings in force, read at most SETTINGS_CACHE_MS ago by this process (a save here clears it).
+ * @throws Prisma errors.
+ */
+export async function currentSecuritySettings(db: Db): Promise<SecuritySettingsValues> {
+  const hit = cache.get(db);
+  if (hit && Date.now() - hit.at < SETTINGS_CACHE_MS) return hit.value;
+  const [row] = await db.queryRows<SecuritySettingsValues>(CURRENT_SETTINGS, []);
+  const value = row ? { ...row } : { ...SECURITY_DEFAULTS };
+  cache.set(db, { at: Date.now(), value });
+  return value;
+}
+
+/** Forgets this process's cached settings of `db` (after a save). */
+export function forgetSecuritySettings(db: Db): void {
+  cache.delete(db);
+}
+
+/**
+ * The sign-in rate limits the settings give (services/shared/rateLimit.ts reads them at each
+ * attempt): failed sign-ins per address per 15 minutes, and the backoff of one account from one
+ * address. The looser limit of one account from anywhere stays as it is.
+ * @throws Prisma errors.
+ */
+export async function signInRateRules(db: Db): Promise<Partial<RateLimitRules>> {
+  const s = await currentSecuritySettings(db);
+  return {
+    loginIp: { points: s.loginIpAttempts, durationSec: 15 * 60 },
+    loginAccount: {
+      free: s.loginAccountFreeFailures,
+      maxDelaySec: s.loginAccountMaxDelayMinutes * 60,
+      memorySec: 24 * 60 * 60,
+    },
+  };
+}
+
+/**
+ * Refuses a new password (registration, reset, change, invitation) that is shorter than the stored
+ * minimum or one of the most common passwords; the spec's digit and special-character rules are the
+ * shared schema's, checked before.
+ * @throws AppError VALIDATION_FAILED 'Password must be at least {n} characters' (details.errors[field]);
+ * UserError COMMON_PASSWORD.
+ */
+export async function assertPasswordAllowed(props: {
+  db: Db;
+  password: string;
+  /** the form field the message belongs to */
+  field: string;
+}): Promise<void> {
+  const { minPasswordLength } = await currentSecuritySettings(props.db);
+  const tooShort = passwordLengthProblem(props.password, minPasswordLength);
+  if (tooShort) {
+    throw new AppError("VALIDATION_FAILED", tooShort, { details: { errors: { [props.field]: [tooShort] } } });
+  }
+  if (isCommonPassword(props.password)) {
+    throw new UserError("COMMON_PASSWORD", COMMON_PASSWORD_MESSAGE, {
+      errors: { [props.field]: [COMMON_PASSWORD_MESSAGE] },
+    });
+  }
+}
+
+/** The password minimum anyone may read (the registration, reset and invitation forms show it). */
+export async function passwordPolicy(db: Db): Promise<{ minLength: number }> {
+  return { minLength: (await currentSecuritySettings(db)).minPasswordLength };
+}
+
+async function adminsWithoutQuestions(db: Db): Promise<number> {
+  return db.prisma.user.count({
+    where: { userType: { in: ["mainAdmin", "userAdmin"] }, userStatus: "active", securityQuestions: null },
+  });
+}
+
+/** The settings, the spec's session timings and who changed them last. @throws Prisma errors. */
+export async function getSecuritySettings(db: Db): Promise<SecuritySettingsView> {
+  const [row, missing] = await Promise.all([
+    db.prisma.securitySettings.findUnique({ where: { id: 1 } }),
+    adminsWithoutQuestions(db),
+  ]);
+  return {
+    ...values(row),
+    sessionTimings: SESSION_TIMINGS,
+    adminsWithoutQuestions: missing,
+    updatedAt: row?.updatedAt ?? null,
+    updatedBy: row?.updatedBy ?? null,
+  };
+}
+
+/**
+ * Changes the security settings; the next sign-in, registration or password change follows them.
+ * Audited (`security.settings_updated`) with before and after; the same values again change nothing.
+ * Requiring the enhanced level of administrators needs the acting admin's own questions first, so
+ * that saving it never locks its author out.
+ * @throws AppError VALIDATION_FAILED with the shared schema's message, or OWN_QUESTIONS_FIRST_MESSAGE.
+ */
+export async function updateSecuritySettings(props: {
+  db: Db;
+  actor: SecurityActor;
+  input: unknown;
+  ip?: string | null;
+}): Promise<SecuritySettingsView> {
+  const input = parse(securitySettingsSchema, props.input);
+  const { db } = props;
+  const changed = await db.prisma.$transaction(async (tx) => {
+    await tx.securitySettings.upsert({ where: { id: 1 }, create: { id: 1 }, update: {} });
+    await tx.$queryRaw`SELECT id FROM security_settings WHERE id = 1 FOR UPDATE`;
+    const before = values(await tx.securitySettings.findUnique({ where: { id: 1 } }));
+    const keys = (Object.keys(input) as (keyof SecuritySettingsValues)[]).filter(
+      (k) => before[k] !== input[k],
+    );
+    if (keys.length === 0) return false;
+    if (input.requireEnhancedForAdmins && !before.requireEnhancedForAdmins) {
+      const own = await tx.securityQuestions.findUnique({ where: { userId: props.actor.id } });
+      if (!own) {
+        throw new AppError("VALIDATION_FAILED", OWN_QUESTIONS_FIRST_MESSAGE, {
+          details: { errors: { requireEnhancedForAdmins: [OWN_QUESTIONS_FIRST_MESSAGE] } },
+        });
+      }
+    }
+    await tx.securitySettings.update({ where: { id: 1 }, data: { ...input, updatedBy: props.actor.name } });
+    await audit(tx, {
+      action: "security.settings_updated",
+      actorId: props.actor.id,
+      targetType: "security_settings",
+      targetId: 1,
+      ip: props.ip,
+      before: { ...before },
+      after: { ...input },
+      metadata: { changed: keys },
+    });
+    return true;
+  });
+  if (changed) forgetSecuritySettings(db);
+  return getSecuritySettings(db);
+}
+
+/**
+ * "Sign out everyone else": every session granted before now is refused at its next request (each
+ * user's sessionsValidAfter), the caller's own excepted (the caller re-stamps it). Audited.
+ * Returns the moment the sessions were cut off and how many accounts it touched.
+ * @throws Prisma errors.
+ */
+export async function signOutEveryoneElse(props: {
+  db: Db;
+  actor: SecurityActor;
+  ip?: string | null;
+}): Promise<{ at: Date; accounts: number }> {
+  const at = new Date();
+  return props.db.prisma.$transaction(async (tx) => {
+    const { count } = await tx.user.updateMany({ data: { sessionsValidAfter: at } });
+    await audit(tx, {
+      action: "security.sessions_revoked_all",
+      actorId: props.actor.id,
+      targetType: "security_settings",
+      targetId: 1,
+      ip: props.ip,
+      metadata: { accounts: count, keptOwnSession: true },
+    });
+    return { at, accounts: count };
+  });
+}
