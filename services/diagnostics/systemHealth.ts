@@ -3,7 +3,6 @@ import { currentSmtpTarget } from "../email/emailSettings";
 import { targetLabel, verifySmtp } from "../email/mailTransport";
 import { type EsrtHealth, listEndpoints } from "../esrt-sync/endpoints";
 import { services } from "../registry";
-import { config } from "../shared/config";
 import { deploymentOf } from "../shared/deployment";
 import { durableName } from "../shared/events/consumer";
 import type { BusConsumerState } from "../shared/events/transport";
