@@ -201,7 +201,11 @@ describe("email templates and the delivery log in the browser", () => {
       });
       await phone.getByRole("heading", { level: 1 }).waitFor();
       await phone.getByRole("heading", { level: 2 }).first().waitFor();
-      await phone.waitForLoadState("networkidle");
+      // loaded: no spinner or busy region left (the counts poll, so the network is never idle for long
+      // on a loaded machine)
+      await phone.waitForFunction(
+        "document.querySelector('main .bp6-spinner, main [aria-busy=\"true\"]') === null",
+      );
       expect(await axeFindings(phone)).toEqual([]);
       const overflow = await phone.evaluate(
         "document.documentElement.scrollWidth - document.documentElement.clientWidth",

@@ -30,6 +30,8 @@ export const appCspDirectives: CspDirectives = {
 export const graphiqlCspDirectives: CspDirectives = {
   ...appCspDirectives,
   "style-src": ["'self'", "'unsafe-inline'"],
+  // no branding logo here: images stay on the portal's own origin
+  "img-src": ["'self'", "data:", "blob:"],
   "worker-src": ["'self'", "blob:"],
 };
 
