@@ -36,7 +36,7 @@ beforeAll(async () => {
       cloudSecretSealed: sealSetting(s3.settings.secretAccessKey),
     },
   });
-}, 60_000);
+}, 120_000); // a new PGlite data directory runs every migration in WebAssembly
 
 afterAll(async () => {
   await s3?.stop();

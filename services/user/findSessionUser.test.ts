@@ -32,5 +32,5 @@ describe("findSessionUser", () => {
       await db.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 120_000); // a new PGlite data directory runs every migration in WebAssembly: slow on a loaded machine
 });

@@ -1,7 +1,7 @@
 import "../components/documents/documents.css";
 import { useApolloClient } from "@apollo/client/react";
 import { Button, Callout, Card, Classes, H1, H2, Intent, Spinner } from "@blueprintjs/core";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useMemo, useState } from "react";
 import { formatBytes } from "../../../schema/validation/document";
 import { formatDateTime } from "../components/documents/documents";
 import { MyDocumentList } from "../components/documents/MyDocuments";
@@ -9,6 +9,7 @@ import { DropZone, UploadList } from "../components/documents/UploadPanel";
 import { useUploads } from "../components/documents/useUploads";
 import { MyDocumentsDocument, type UploadPolicyQuery, useUploadPolicyQuery } from "../generated/graphql";
 import { GraphQLProvider } from "../lib/GraphQLProvider";
+import { serialRefresh } from "../lib/serialRefresh";
 import { showToast } from "../lib/toast";
 import { discardUnfinishedUpload, type UnfinishedUpload, unfinishedUploads } from "../lib/upload";
 
@@ -55,13 +56,18 @@ type Policy = UploadPolicyQuery["uploadPolicy"];
 function SendDocuments({ policy }: { policy: Policy }) {
   const client = useApolloClient();
   const headingId = useId();
+  // several uploads may finish together: each refresh of the list starts after the previous one
+  const refreshList = useMemo(
+    () => serialRefresh(() => client.refetchQueries({ include: [MyDocumentsDocument] })),
+    [client],
+  );
   const uploads = useUploads((item, uploaded) => {
     showToast({
       title: "Document uploaded",
       description: `"${uploaded?.title || item.title}" is waiting for review`,
       intent: Intent.SUCCESS,
     });
-    void client.refetchQueries({ include: [MyDocumentsDocument] });
+    refreshList();
   });
   return (
     <Card className="documents-send" aria-labelledby={headingId} role="region">
