@@ -116,7 +116,7 @@ async function gql(query: string, cookie = "", variables: Record<string, unknown
 }
 
 async function signIn(
-  userType: "client" | "userAdmin" | "mainAdmin",
+  userType: "client" | "prospect" | "userAdmin" | "mainAdmin",
 ): Promise<{ cookie: string; id: number }> {
   const user = await createUser(db, { userType });
   const res = await request(app).post("/api/login").send({ login: user.username, password: TEST_PASSWORD });
@@ -223,10 +223,10 @@ function syncChanged(userId: number, seq: number) {
 }
 
 describe("testing tools over GraphQL", () => {
-  it("refuses every operation to the signed out, a client and a userAdmin; audits nothing for them", async () => {
+  it("refuses every operation to the signed out, a prospect, a client and a userAdmin; audits nothing for them", async () => {
     const id = await deadLetter("user_esrt_sync_state", syncChanged(1, 1));
     const cases: [string, string][] = [["", "UNAUTHENTICATED"]];
-    for (const userType of ["client", "userAdmin"] as const)
+    for (const userType of ["prospect", "client", "userAdmin"] as const)
       cases.push([(await signIn(userType)).cookie, "FORBIDDEN"]);
     for (const [cookie, code] of cases) {
       expect(refusal(await gql(HEALTH, cookie), "systemHealth")).toBe(code);

@@ -61,7 +61,7 @@ async function cookieOf(username: string): Promise<string> {
   return cookie;
 }
 
-async function signIn(userType: "client" | "userAdmin" | "mainAdmin"): Promise<string> {
+async function signIn(userType: "client" | "prospect" | "userAdmin" | "mainAdmin"): Promise<string> {
   const user = await createUser(db, { userType });
   return cookieOf(user.username);
 }
@@ -123,11 +123,12 @@ const input = (overrides: Record<string, string> = {}) => ({
 });
 
 describe("email templates and the delivery log over GraphQL", () => {
-  it("refuses every operation to the signed out, a userAdmin and a client, and changes nothing", async () => {
+  it("refuses every operation to the signed out, a userAdmin, a client and a prospect, and changes nothing", async () => {
     const cases: [string, string][] = [
       ["", "UNAUTHENTICATED"],
       [await signIn("userAdmin"), "FORBIDDEN"],
       [await signIn("client"), "FORBIDDEN"],
+      [await signIn("prospect"), "FORBIDDEN"],
     ];
     for (const [cookie, code] of cases) {
       const calls: [string, string, Record<string, unknown>][] = [
