@@ -2,7 +2,6 @@ import "./branding.css";
 import {
   Alignment,
   Button,
-  Callout,
   Card,
   Classes,
   FormGroup,
@@ -11,9 +10,8 @@ import {
   InputGroup,
   Intent,
   Navbar,
-  Spinner,
 } from "@blueprintjs/core";
-import { FloppyDisk, Refresh, Reset } from "@blueprintjs/icons";
+import { FloppyDisk, Reset } from "@blueprintjs/icons";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useId } from "react";
 import { useForm } from "react-hook-form";
@@ -29,6 +27,7 @@ import {
 import { applyBranding } from "../../lib/branding";
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
 import { showToast } from "../../lib/toast";
+import { SettingsLoad } from "./SettingsLoad";
 
 /**
  * Branding Settings (spec §2 and §5, manage:config; issue 12): the product title of the top bar and
@@ -50,22 +49,15 @@ function BrandingSettings() {
   return (
     <section className="portal-page branding-page">
       <H1>Branding Settings</H1>
-      {error && !data ? (
-        <Callout intent={Intent.DANGER} title="The branding could not be loaded">
-          {error.message}{" "}
-          <Button
-            variant="minimal"
-            size="small"
-            icon={<Refresh />}
-            text="Try again"
-            onClick={() => void refetch()}
-          />
-        </Callout>
-      ) : loading && !settings ? (
-        <Spinner size={24} aria-label="Loading the branding" />
-      ) : settings ? (
-        <BrandingForm settings={settings} />
-      ) : null}
+      <SettingsLoad
+        what="the branding"
+        settings={settings}
+        loading={loading}
+        error={error}
+        onRetry={() => void refetch()}
+      >
+        {(settings) => <BrandingForm settings={settings} />}
+      </SettingsLoad>
     </section>
   );
 }

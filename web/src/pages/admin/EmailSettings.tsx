@@ -10,10 +10,9 @@ import {
   Intent,
   Radio,
   RadioGroup,
-  Spinner,
   Switch,
 } from "@blueprintjs/core";
-import { DataConnection, FloppyDisk, Lock, Refresh } from "@blueprintjs/icons";
+import { DataConnection, FloppyDisk, Lock } from "@blueprintjs/icons";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useId, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
@@ -37,6 +36,7 @@ import {
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
 import { showToast } from "../../lib/toast";
 import { connectionInputOf, formValuesOf, portValueOf, settingsInputOf } from "./emailSettings/form";
+import { SettingsLoad } from "./SettingsLoad";
 
 /**
  * Email Settings (spec §2, manageEmails; issue 12): the SMTP server (host, port, security, user and a
@@ -58,36 +58,31 @@ function EmailSettingsScreen() {
   return (
     <section className="portal-page email-settings-page">
       <H1>Email Settings</H1>
-      {error && !data ? (
-        <Callout intent={Intent.DANGER} title="The email settings could not be loaded">
-          {error.message}{" "}
-          <Button
-            variant="minimal"
-            size="small"
-            icon={<Refresh />}
-            text="Try again"
-            onClick={() => void refetch()}
-          />
-        </Callout>
-      ) : loading && !settings ? (
-        <Spinner size={24} aria-label="Loading the email settings" />
-      ) : settings ? (
-        <>
-          <Callout
-            className="email-settings-summary"
-            intent={
-              settings.mode === "environment" || settings.mode === "settings"
-                ? Intent.PRIMARY
-                : Intent.WARNING
-            }
-            title="Where messages go"
-            compact
-          >
-            {settings.summary}
-          </Callout>
-          <EmailSettingsForm settings={settings} />
-        </>
-      ) : null}
+      <SettingsLoad
+        what="the email settings"
+        settings={settings}
+        loading={loading}
+        error={error}
+        onRetry={() => void refetch()}
+      >
+        {(settings) => (
+          <>
+            <Callout
+              className="email-settings-summary"
+              intent={
+                settings.mode === "environment" || settings.mode === "settings"
+                  ? Intent.PRIMARY
+                  : Intent.WARNING
+              }
+              title="Where messages go"
+              compact
+            >
+              {settings.summary}
+            </Callout>
+            <EmailSettingsForm settings={settings} />
+          </>
+        )}
+      </SettingsLoad>
     </section>
   );
 }

@@ -11,10 +11,9 @@ import {
   HTMLTable,
   InputGroup,
   Intent,
-  Spinner,
   Switch,
 } from "@blueprintjs/core";
-import { FloppyDisk, LogOut, Refresh } from "@blueprintjs/icons";
+import { FloppyDisk, LogOut } from "@blueprintjs/icons";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useId, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
@@ -35,6 +34,7 @@ import {
 } from "../../generated/graphql";
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
 import { showToast } from "../../lib/toast";
+import { SettingsLoad } from "./SettingsLoad";
 
 /**
  * Security Settings (spec §2, manage:config; issue 12): the sign-in switches, the minimum password
@@ -55,28 +55,23 @@ function SecuritySettingsView() {
   return (
     <section className="portal-page security-page">
       <H1>Security Settings</H1>
-      {error && !data ? (
-        <Callout intent={Intent.DANGER} title="The security settings could not be loaded">
-          {error.message}{" "}
-          <Button
-            variant="minimal"
-            size="small"
-            icon={<Refresh />}
-            text="Try again"
-            onClick={() => void refetch()}
-          />
-        </Callout>
-      ) : loading && !settings ? (
-        <Spinner size={24} aria-label="Loading the security settings" />
-      ) : settings ? (
-        <div className="branding-layout">
-          <SecurityForm settings={settings} />
-          <div>
-            <SessionTimings settings={settings} />
-            <SignOutEveryone />
+      <SettingsLoad
+        what="the security settings"
+        settings={settings}
+        loading={loading}
+        error={error}
+        onRetry={() => void refetch()}
+      >
+        {(settings) => (
+          <div className="branding-layout">
+            <SecurityForm settings={settings} />
+            <div>
+              <SessionTimings settings={settings} />
+              <SignOutEveryone />
+            </div>
           </div>
-        </div>
-      ) : null}
+        )}
+      </SettingsLoad>
     </section>
   );
 }

@@ -16,10 +16,9 @@ import {
   NumericInput,
   Radio,
   RadioGroup,
-  Spinner,
   Switch,
 } from "@blueprintjs/core";
-import { Database, DataConnection, FloppyDisk, Refresh } from "@blueprintjs/icons";
+import { Database, DataConnection, FloppyDisk } from "@blueprintjs/icons";
 import { MultiSelect } from "@blueprintjs/select";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useEffect, useId, useState } from "react";
@@ -41,6 +40,7 @@ import {
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
 import { showToast } from "../../lib/toast";
 import { formValuesOf, settingsInputOf } from "./documents/storage";
+import { SettingsLoad } from "./SettingsLoad";
 
 /**
  * Storage Settings (spec §2 and §5, manage:config; issue 9): where new uploads are stored (local
@@ -61,25 +61,20 @@ function Storage() {
   return (
     <section className="portal-page storage-page">
       <H1>Storage Settings</H1>
-      {error && !data ? (
-        <Callout intent={Intent.DANGER} title="The storage settings could not be loaded">
-          {error.message}{" "}
-          <Button
-            variant="minimal"
-            size="small"
-            icon={<Refresh />}
-            text="Try again"
-            onClick={() => void refetch()}
-          />
-        </Callout>
-      ) : loading && !settings ? (
-        <Spinner size={24} aria-label="Loading the storage settings" />
-      ) : settings ? (
-        <>
-          <StorageForm settings={settings} />
-          <StorageUsage settings={settings} />
-        </>
-      ) : null}
+      <SettingsLoad
+        what="the storage settings"
+        settings={settings}
+        loading={loading}
+        error={error}
+        onRetry={() => void refetch()}
+      >
+        {(settings) => (
+          <>
+            <StorageForm settings={settings} />
+            <StorageUsage settings={settings} />
+          </>
+        )}
+      </SettingsLoad>
     </section>
   );
 }
