@@ -45,8 +45,10 @@ export async function startServer(options: {
   /** for a process without HTTP (a worker): ready once a line of its output matches */
   readyLine?: RegExp;
   timeoutMs?: number;
+  /** the port it listens on (default: a free one), passed as PORT */
+  port?: number;
 }): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   // BENCH_NODE_ARGS adds Node options to the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a !== "");
   const child: ChildProcess = spawn(

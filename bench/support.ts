@@ -181,12 +181,23 @@ export function rssPeak(everyMs = 50): { stop(): number } {
   };
 }
 
-/** Resolves once `check` holds, polling every 10 ms. @throws Error naming `what()` after `timeoutMs`. */
-export async function waitUntil(check: () => boolean, what: () => string, timeoutMs: number): Promise<void> {
+/**
+ * Resolves once `check` holds, polling every 10 ms; with `refresh`, awaits it before each check
+ * (reading what the check looks at from another process, say) and polls every 50 ms.
+ * @throws Error naming `what()` after `timeoutMs`.
+ */
+export async function waitUntil(
+  check: () => boolean,
+  what: () => string,
+  timeoutMs: number,
+  refresh?: () => Promise<void>,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  for (;;) {
+    await refresh?.();
+    if (check()) return;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, refresh ? 50 : 10));
   }
 }
 

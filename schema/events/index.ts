@@ -90,6 +90,9 @@ function describe(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
 }
 
+/** Each type's payload schema refusing unknown fields, made once (a zod schema compiles on first use). */
+const strictPayloads = new Map<string, z.ZodObject>();
+
 /**
  * Checks an event to be emitted against its schema; unknown payload fields are refused, so nothing
  * unplanned (a password, a hash) slips into the outbox.
@@ -101,7 +104,12 @@ export function validateEvent(event: { type: string; version: number; payload: u
   if (event.version !== def.version) {
     throw new InvalidEventError(`${event.type}: version ${event.version} is not ${def.version}`);
   }
-  const result = def.payload.strict().safeParse(event.payload);
+  let strict = strictPayloads.get(event.type);
+  if (!strict) {
+    strict = def.payload.strict();
+    strictPayloads.set(event.type, strict);
+  }
+  const result = strict.safeParse(event.payload);
   if (!result.success) throw new InvalidEventError(`${event.type}: ${describe(result.error)}`);
 }
 

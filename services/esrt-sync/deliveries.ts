@@ -49,8 +49,9 @@ export async function enqueueUserSync(
   const nats = options.nats ?? natsChannelEnabled();
   const onlyEndpoints = options.endpointIds ?? null;
   const payload = JSON.stringify(userSyncPayload(state));
-  // webhook-ids made here (UUIDv7, sorted by creation) for the usual few targets; beyond them, random
-  const messageIds = Array.from({ length: (onlyEndpoints?.length ?? 8) + 1 }, newMessageId);
+  // webhook-ids made here (UUIDv7, sorted by creation) for the usual targets (NATS and two
+  // endpoints); beyond them, random
+  const messageIds = Array.from({ length: (onlyEndpoints?.length ?? 2) + 1 }, newMessageId);
   // the newer version supersedes the waiting one first (the insert reads `superseded`), so the
   // one-waiting-delivery index never sees two
   const rows = await tx.$queryRaw<{ made: number; notified: unknown }[]>`

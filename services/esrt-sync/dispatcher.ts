@@ -166,43 +166,30 @@ async function recordOutcome(
 ): Promise<void> {
   const ok = isSuccess(result.statusCode);
   await db.prisma.$transaction(async (tx) => {
-    // still this dispatcher's claim (else the lease ran out and another dispatcher owns it); a
-    // success is recorded by the same statement
-    const mine = ok
-      ? await tx.$queryRaw<{ id: number }[]>`
+    if (ok) {
+      // the usual case in one statement: delivered if still this dispatcher's claim (else the lease
+      // ran out and another dispatcher owns it), the attempt recorded either way, and the endpoint's
+      // health (a healthy endpoint's row is written at most once a second, so concurrent deliveries
+      // to it do not queue on its row lock)
+      const delivered = await tx.$queryRaw<{ id: number }[]>`
+        WITH done AS (
           UPDATE esrt_deliveries SET status = 'delivered', "deliveredAt" = now(), "leaseUntil" = NULL,
             "lastStatusCode" = ${result.statusCode}, "lastError" = NULL, "updatedAt" = now()
           WHERE id = ${d.id} AND status = 'sending' AND "leaseUntil" = ${d.leaseUntil}
-          RETURNING id`
-      : await tx.$queryRaw<{ id: number }[]>`
-          SELECT id FROM esrt_deliveries
-          WHERE id = ${d.id} AND status = 'sending' AND "leaseUntil" = ${d.leaseUntil}
-          FOR UPDATE`;
-    await tx.$executeRaw`
-      INSERT INTO esrt_delivery_attempts
-        ("deliveryId", attempt, "startedAt", "statusCode", "latencyMs", error, "responseSnippet")
-      VALUES (${d.id}, ${d.attempts}, ${result.startedAt}, ${result.statusCode}, ${result.latencyMs},
-              ${result.error}, ${result.snippet})`;
-    if (mine.length === 0) return;
-
-    if (d.channel === "webhook" && d.endpointId !== null) {
-      if (ok) {
-        // a healthy endpoint's row is written at most once a second, so concurrent deliveries to it
-        // do not queue on its row lock
-        await tx.$executeRaw`
+          RETURNING id
+        ), attempt AS (
+          INSERT INTO esrt_delivery_attempts
+            ("deliveryId", attempt, "startedAt", "statusCode", "latencyMs", error, "responseSnippet")
+          VALUES (${d.id}, ${d.attempts}, ${result.startedAt}, ${result.statusCode}, ${result.latencyMs},
+                  ${result.error}, ${result.snippet})
+        ), endpoint AS (
           UPDATE esrt_endpoints SET "consecutiveFailures" = 0, "failingSince" = NULL, "lastSuccessAt" = now()
-          WHERE id = ${d.endpointId}
+          WHERE id = ${d.channel === "webhook" ? d.endpointId : null}::int AND EXISTS (SELECT 1 FROM done)
             AND ("consecutiveFailures" > 0 OR "failingSince" IS NOT NULL OR "lastSuccessAt" IS NULL
-                 OR "lastSuccessAt" < now() - interval '1 second')`;
-      } else {
-        await tx.$executeRaw`
-          UPDATE esrt_endpoints SET "consecutiveFailures" = "consecutiveFailures" + 1,
-            "failingSince" = COALESCE("failingSince", now()), "lastFailureAt" = now()
-          WHERE id = ${d.endpointId}`;
-      }
-    }
-
-    if (ok) {
+                 OR "lastSuccessAt" < now() - interval '1 second')
+        )
+        SELECT id FROM done`;
+      if (delivered.length === 0) return;
       if (d.channel === "webhook" && d.eventType === USER_SYNC_TYPE && d.uniqueId && d.version) {
         await acknowledgeInTx(tx, { uniqueId: d.uniqueId, version: d.version, via: "webhook" }).catch(
           (err) => {
@@ -213,6 +200,24 @@ async function recordOutcome(
         );
       }
       return;
+    }
+
+    // still this dispatcher's claim (else the lease ran out and another dispatcher owns it)
+    const mine = await tx.$queryRaw<{ id: number }[]>`
+      SELECT id FROM esrt_deliveries
+      WHERE id = ${d.id} AND status = 'sending' AND "leaseUntil" = ${d.leaseUntil}
+      FOR UPDATE`;
+    await tx.$executeRaw`
+      INSERT INTO esrt_delivery_attempts
+        ("deliveryId", attempt, "startedAt", "statusCode", "latencyMs", error, "responseSnippet")
+      VALUES (${d.id}, ${d.attempts}, ${result.startedAt}, ${result.statusCode}, ${result.latencyMs},
+              ${result.error}, ${result.snippet})`;
+    if (mine.length === 0) return;
+    if (d.channel === "webhook" && d.endpointId !== null) {
+      await tx.$executeRaw`
+        UPDATE esrt_endpoints SET "consecutiveFailures" = "consecutiveFailures" + 1,
+          "failingSince" = COALESCE("failingSince", now()), "lastFailureAt" = now()
+        WHERE id = ${d.endpointId}`;
     }
 
     const lastError = result.error ?? `HTTP ${result.statusCode}`;

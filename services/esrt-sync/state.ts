@@ -38,7 +38,10 @@ export function searchTextOf(snapshot: UserSnapshot): string {
     .toLowerCase();
 }
 
-async function reportState(tx: Tx, state: UserSyncState): Promise<void> {
+async function reportState(
+  tx: Tx,
+  state: Pick<UserSyncState, "userId" | "uniqueId" | "latestVersion" | "acknowledgedVersion" | "seq">,
+): Promise<void> {
   await emit(
     tx,
     {
@@ -112,6 +115,25 @@ export async function acknowledgeInTx(
   tx: Tx,
   props: { uniqueId: string; version: number; via: EsrtChannel },
 ): Promise<AckResult> {
+  // the usual case in one statement: a newer version than the one acknowledged, up to the latest
+  const advanced = await tx.$queryRaw<Omit<StateRow, "snapshot">[]>`
+    UPDATE esrt_user_states
+    SET "acknowledgedVersion" = ${props.version}, "acknowledgedAt" = now(),
+        "acknowledgedVia" = ${props.via}::"EsrtChannel", seq = seq + 1, "updatedAt" = now()
+    WHERE "uniqueId" = ${props.uniqueId} AND "acknowledgedVersion" < ${props.version}
+      AND "latestVersion" >= ${props.version}
+    RETURNING "userId", "uniqueId", "latestVersion", "acknowledgedVersion", seq`;
+  const row = advanced[0];
+  if (row) {
+    await reportState(tx, row);
+    return {
+      uniqueId: row.uniqueId,
+      acknowledgedVersion: row.acknowledgedVersion,
+      latestVersion: row.latestVersion,
+      esrtSynced: row.acknowledgedVersion >= row.latestVersion,
+    };
+  }
+  // otherwise an unknown user, a version above the latest, or an older or repeated acknowledgement
   const state = await lockState(tx, { uniqueId: props.uniqueId });
   if (!state) throw new AppError("NOT_FOUND", "User not found");
   if (props.version > state.latestVersion) {
@@ -120,21 +142,11 @@ export async function acknowledgeInTx(
       `Version ${props.version} is newer than the user's latest version (${state.latestVersion})`,
     );
   }
-  let current = state;
-  if (props.version > state.acknowledgedVersion) {
-    await tx.$executeRaw`
-      UPDATE esrt_user_states
-      SET "acknowledgedVersion" = ${props.version}, "acknowledgedAt" = now(),
-          "acknowledgedVia" = ${props.via}::"EsrtChannel", seq = seq + 1, "updatedAt" = now()
-      WHERE "userId" = ${state.userId}`;
-    current = { ...state, acknowledgedVersion: props.version, seq: state.seq + 1 };
-    await reportState(tx, current);
-  }
   return {
-    uniqueId: current.uniqueId,
-    acknowledgedVersion: current.acknowledgedVersion,
-    latestVersion: current.latestVersion,
-    esrtSynced: current.acknowledgedVersion >= current.latestVersion,
+    uniqueId: state.uniqueId,
+    acknowledgedVersion: state.acknowledgedVersion,
+    latestVersion: state.latestVersion,
+    esrtSynced: state.acknowledgedVersion >= state.latestVersion,
   };
 }
 

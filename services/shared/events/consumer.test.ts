@@ -197,6 +197,84 @@ describe.each(["memory", "jetstream"] as const)("consumers on the %s transport",
     }
   });
 
+  it("with batch 8, applies the events waiting together in one transaction, each once", async () => {
+    const name = `docs_${kind}_batch`;
+    const transactions: string[] = [];
+    const running = await startConsumers({
+      db,
+      transport: kit.transport,
+      consumers: [
+        defineConsumer({
+          name,
+          events: ["document.uploaded"],
+          batch: 8,
+          async handle(envelope, tx) {
+            const [row] = await tx.$queryRaw<{ id: string }[]>`SELECT txid_current()::text AS id`;
+            transactions.push(row?.id ?? "");
+            await tx.$executeRaw`INSERT INTO test_effects (consumer, event_id) VALUES (${name}, ${envelope.id}::uuid)`;
+          },
+        }),
+      ],
+      backoffMs: [50],
+    });
+    try {
+      const ids = await publish(24);
+      await waitFor(async () => (await effects(name)) === 24, "24 effects");
+      await waitFor(async () => (await running.lag())[name] === 0, "no lag");
+      await settle(200);
+      expect(await effects(name)).toBe(24);
+      const inbox = await db.prisma.processedEvent.findMany({ where: { consumer: name } });
+      expect(inbox.map((r) => r.eventId).sort()).toEqual([...ids].sort());
+      // fewer transactions than events, none holding more than 8
+      const perTransaction = new Map<string, number>();
+      for (const t of transactions) perTransaction.set(t, (perTransaction.get(t) ?? 0) + 1);
+      expect(perTransaction.size).toBeLessThan(24);
+      expect(Math.max(...perTransaction.values())).toBeLessThanOrEqual(8);
+    } finally {
+      await running.stop();
+    }
+  });
+
+  it("with batch 8, applies a batch holding a failing event one event at a time: only that one is retried", async () => {
+    const name = `docs_${kind}_batch_failing`;
+    const attempts = new Map<string, number>();
+    const running = await startConsumers({
+      db,
+      transport: kit.transport,
+      consumers: [
+        defineConsumer({
+          name,
+          events: ["document.uploaded"],
+          batch: 8,
+          async handle(envelope, tx) {
+            attempts.set(envelope.payload.title, (attempts.get(envelope.payload.title) ?? 0) + 1);
+            if (envelope.payload.documentId === 3) throw new Error("statement 3 cannot be filed");
+            await tx.$executeRaw`INSERT INTO test_effects (consumer, event_id) VALUES (${name}, ${envelope.id}::uuid)`;
+          },
+        }),
+      ],
+      maxDeliver: 2,
+      backoffMs: [50],
+    });
+    try {
+      const ids = await publish(6);
+      await waitFor(async () => (await effects(name)) === 5, "five effects");
+      const third = ids[2] ?? "";
+      await waitFor(
+        async () => (await db.prisma.deadLetter.count({ where: { consumer: name, eventId: third } })) === 1,
+        "the failing event's dead letter",
+      );
+      await settle(200);
+      expect(await effects(name)).toBe(5);
+      // the failing one: its batch, then alone on each of its two deliveries
+      expect(attempts.get("Statement 3")).toBeGreaterThanOrEqual(2);
+      const inbox = await db.prisma.processedEvent.findMany({ where: { consumer: name } });
+      expect(inbox.map((r) => r.eventId).sort()).toEqual(ids.filter((id) => id !== third).sort());
+    } finally {
+      await running.stop();
+    }
+  });
+
   it("applies an event exactly once when the consumer dies after its commit but before the ack", async () => {
     const name = `docs_${kind}_crash`;
     let handlerRuns = 0;

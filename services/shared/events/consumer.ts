@@ -31,6 +31,13 @@ export interface ConsumerDefinition<T extends EventType = EventType> {
    * whose outcome does not depend on order (it keeps the newest version, say).
    */
   concurrency?: number;
+  /**
+   * Events applied together in one transaction, up to this many (default 1: each in its own). More
+   * only for a handler whose outcome does not depend on order: the events waiting when a transaction
+   * starts are applied in it one after another, and a batch that fails is applied again one event
+   * at a time, so only the failing event is retried. Batches of one consumer run one at a time.
+   */
+  batch?: number;
 }
 
 /** A consumer ready for `startConsumers`. */
@@ -39,6 +46,8 @@ export interface Consumer {
   events: readonly EventType[];
   /** events handled at once (1: in stream order) */
   concurrency: number;
+  /** events applied together in one transaction, at most (1: each in its own) */
+  batch: number;
   /** false when the envelope is of a type the consumer does not handle */
   accepts(envelope: Envelope<DomainEvent>): boolean;
   handle(envelope: Envelope<DomainEvent>, tx: Tx): Promise<void>;
@@ -57,10 +66,15 @@ export function defineConsumer<T extends EventType>(definition: ConsumerDefiniti
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new Error(`consumer ${definition.name}: concurrency must be a whole number from 1`);
   }
+  const batch = definition.batch ?? 1;
+  if (!Number.isInteger(batch) || batch < 1) {
+    throw new Error(`consumer ${definition.name}: batch must be a whole number from 1`);
+  }
   return {
     name: definition.name,
     events,
     concurrency,
+    batch,
     accepts: isFor,
     async handle(envelope, tx) {
       if (isFor(envelope)) await definition.handle(envelope, tx);
@@ -118,6 +132,95 @@ export async function applyEvent(props: {
     },
     { maxWait: 10_000, timeout: props.timeoutMs ?? 60_000 },
   );
+}
+
+/**
+ * Applies several events to one consumer in one transaction, each at most once: the inbox rows of
+ * all are recorded by one statement, then the handler runs for each one not recorded before, in the
+ * order given. Answers how many the handler ran for.
+ * @throws the handler's or the database's error (nothing is then recorded).
+ */
+export async function applyEvents(props: {
+  db: Db;
+  consumer: Consumer;
+  envelopes: readonly Envelope<DomainEvent>[];
+  timeoutMs?: number;
+}): Promise<number> {
+  const { consumer, envelopes } = props;
+  return props.db.prisma.$transaction(
+    async (tx) => {
+      const ids = envelopes.map((e) => e.id);
+      const inserted = await tx.$queryRaw<{ eventId: string }[]>`
+        INSERT INTO processed_events (consumer, "eventId")
+        SELECT ${consumer.name}, id FROM unnest(${ids}::uuid[]) AS id
+        ON CONFLICT DO NOTHING
+        RETURNING "eventId"::text AS "eventId"`;
+      const fresh = new Set(inserted.map((r) => r.eventId.toLowerCase()));
+      let ran = 0;
+      for (const envelope of envelopes) {
+        // an event delivered twice into one batch runs once
+        if (!fresh.delete(envelope.id.toLowerCase())) continue;
+        await consumer.handle(envelope, tx);
+        ran += 1;
+      }
+      return ran;
+    },
+    { maxWait: 10_000, timeout: props.timeoutMs ?? 60_000 },
+  );
+}
+
+/**
+ * Collects a batch consumer's events as they arrive and applies those waiting together (see
+ * `ConsumerDefinition.batch`), one batch at a time. `apply` resolves true once the event's batch
+ * committed, false when the batch failed (the caller then applies the event alone).
+ */
+function batcher(props: {
+  db: Db;
+  consumer: Consumer;
+  timeoutMs: number;
+}): (envelope: Envelope<DomainEvent>) => Promise<boolean> {
+  const { consumer } = props;
+  const log = logger("consumer").child({ consumer: consumer.name });
+  const waiting: { envelope: Envelope<DomainEvent>; settle: (together: boolean) => void }[] = [];
+  let draining = false;
+
+  async function drain(): Promise<void> {
+    // the events arriving in this turn of the event loop join the first batch
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    while (waiting.length > 0) {
+      const batch = waiting.splice(0, consumer.batch);
+      let together = true;
+      try {
+        await applyEvents({
+          db: props.db,
+          consumer,
+          envelopes: batch.map((b) => b.envelope),
+          timeoutMs: props.timeoutMs,
+        });
+      } catch (err) {
+        together = false;
+        if (batch.length > 1)
+          log.debug({ err, events: batch.length }, "batch failed; applying its events one by one");
+      }
+      for (const b of batch) b.settle(together);
+    }
+  }
+
+  function kick(): void {
+    if (draining) return;
+    draining = true;
+    void drain().finally(() => {
+      draining = false;
+      // one that arrived as the last batch settled
+      if (waiting.length > 0) kick();
+    });
+  }
+
+  return (envelope) =>
+    new Promise<boolean>((settle) => {
+      waiting.push({ envelope, settle });
+      kick();
+    });
 }
 
 /** The durable name of a consumer of one deployment: its name, then the deployment id. */
@@ -183,6 +286,7 @@ export async function startConsumers(options: StartConsumersOptions): Promise<Ru
 
   function handlerFor(consumer: Consumer) {
     const log = logger("consumer").child({ consumer: consumer.name });
+    const inBatch = consumer.batch > 1 ? batcher({ db, consumer, timeoutMs: timeout }) : undefined;
     const warnedAbout = new Set<string>();
     const dropForeign = async (msg: TransportMessage, from: string, eventId: unknown): Promise<void> => {
       droppedCounts.set(consumer.name, (droppedCounts.get(consumer.name) ?? 0) + 1);
@@ -260,8 +364,11 @@ export async function startConsumers(options: StartConsumersOptions): Promise<Ru
       }
       const eventLog = log.child({ eventId: envelope.id, type: envelope.type, delivery: msg.deliveryCount });
       try {
-        const applied = await applyEvent({ db, consumer, envelope, timeoutMs: timeout });
-        if (!applied) eventLog.debug("already processed; acknowledging the redelivery");
+        const together = inBatch ? await inBatch(envelope) : false;
+        if (!together) {
+          const applied = await applyEvent({ db, consumer, envelope, timeoutMs: timeout });
+          if (!applied) eventLog.debug("already processed; acknowledging the redelivery");
+        }
       } catch (err) {
         if (msg.deliveryCount >= maxDeliver) {
           eventLog.error({ err }, "handler failed for the last time; event sent to dead letters");
@@ -293,7 +400,8 @@ export async function startConsumers(options: StartConsumersOptions): Promise<Ru
           maxDeliver,
           backoffMs,
           handler: handlerFor(consumer),
-          concurrency: consumer.concurrency,
+          // a batch consumer takes in as many events as a batch holds while one is being applied
+          concurrency: Math.max(consumer.concurrency, consumer.batch),
         }),
       );
     }

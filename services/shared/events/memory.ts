@@ -137,6 +137,9 @@ export function memoryTransport(options: MemoryTransportOptions = {}): EventTran
       if (!settled) {
         settled = true;
         retry(backoffFor(d.opts.backoffMs, entry.deliveries));
+      } else if (d.outstanding.has(entry.seq)) {
+        // nak-ed while in flight: the pump, woken then, passed over it; it may be due now or later
+        wakeAll(d);
       }
     }
   }

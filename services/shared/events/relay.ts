@@ -60,7 +60,8 @@ const PRUNE_EVERY_MS = 10 * 60_000;
  * Starts the outbox relay: wakes on NOTIFY outbox_events (sent when an emitting transaction
  * commits) and on a fallback timer, and publishes unpublished rows in order, each with its event id
  * as message id. Rows are claimed with FOR UPDATE SKIP LOCKED, so several relays may run at once;
- * a batch stops at its first failure, and attempts back off while the bus is down. Each envelope is
+ * a batch's rows are sent together and settled in order, so the rows from its first failure on
+ * stay unpublished (and go again in order), and attempts back off while the bus is down. Each envelope is
  * published with this database's deployment id, also on rows written before envelopes carried it.
  * @throws when the database refuses the LISTEN or its deployment cannot be read.
  */
@@ -102,24 +103,34 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
             ORDER BY "createdAt", id
             LIMIT ${batchSize}
             FOR UPDATE SKIP LOCKED`;
+          // sent together (the bus client writes them in order on one connection and the stream
+          // stores them in that order), then settled in order: the rows up to the first failure are
+          // published; the failed one and those after it stay in the outbox and go again in the
+          // same order, where the stream's Nats-Msg-Id dedupe drops any that had been stored
+          const sent = rows.map((row) =>
+            transport.publish(
+              `${prefix}.${row.type}`,
+              row.id,
+              encoder.encode(JSON.stringify(stamped(row.envelope))),
+            ),
+          );
+          const outcomes = await Promise.allSettled(sent);
           const published: string[] = [];
           let error: Error | undefined;
-          for (const row of rows) {
-            try {
-              await transport.publish(
-                `${prefix}.${row.type}`,
-                row.id,
-                encoder.encode(JSON.stringify(stamped(row.envelope))),
-              );
+          for (const [i, outcome] of outcomes.entries()) {
+            const row = rows[i];
+            if (!row) break;
+            if (outcome.status === "fulfilled") {
               published.push(row.id);
-            } catch (err) {
-              error = err instanceof Error ? err : new Error(String(err));
-              await tx.$executeRaw`
-                UPDATE outbox_events SET "publishAttempts" = "publishAttempts" + 1,
-                  "lastError" = ${error.message.slice(0, 1000)}
-                WHERE id = ${row.id}::uuid`;
-              break;
+              continue;
             }
+            const reason: unknown = outcome.reason;
+            error = reason instanceof Error ? reason : new Error(String(reason));
+            await tx.$executeRaw`
+              UPDATE outbox_events SET "publishAttempts" = "publishAttempts" + 1,
+                "lastError" = ${error.message.slice(0, 1000)}
+              WHERE id = ${row.id}::uuid`;
+            break;
           }
           if (published.length > 0) {
             const ids = Prisma.join(published.map((id) => Prisma.sql`${id}::uuid`));

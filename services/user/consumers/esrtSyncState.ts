@@ -8,8 +8,9 @@ import { defineConsumer } from "../../shared/events/consumer";
 export const esrtSyncStateConsumer = defineConsumer({
   name: "user_esrt_sync_state",
   events: ["esrt.user_sync_changed"],
-  // order does not matter: a report applies only when its seq is newer
-  concurrency: 4,
+  // order does not matter: a report applies only when its seq is newer; the events waiting are applied
+  // together, up to 32 in one transaction
+  batch: 32,
   async handle(envelope, tx) {
     const { userId, synced, seq } = envelope.payload;
     await tx.$executeRaw`
