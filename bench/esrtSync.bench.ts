@@ -9,7 +9,7 @@ import { connectNats } from "../services/shared/nats";
 import { freePort } from "../services/shared/net";
 import { createAdmin, createUser } from "../services/shared/testing/factories";
 import { changeAccessLevel } from "../services/user/changeAccessLevel";
-import { type ServerProcess, startServer } from "./load";
+import { deployedNodeArgs, type ServerProcess, startServer } from "./load";
 import {
   applyBenchConfig,
   type BenchReport,
@@ -140,6 +140,7 @@ export async function run(): Promise<BenchReport> {
         // info, so that "worker started" shows; nothing is logged per event at info
         env: { ...env, LOG_LEVEL: "info", WORKERS: worker, RELAY: "0" },
         readyLine: /worker started/,
+        nodeArgs: deployedNodeArgs(),
       });
       cleanup.defer(`stop the ${worker} worker`, () => started.stop());
       processes.push(started);

@@ -21,6 +21,18 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * The Node options the portal's processes run with as deployed: those of `npm run start` in
+ * package.json (docker-compose.yml and the Dockerfile run the gateway and the workers through it).
+ */
+export function deployedNodeArgs(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  const words = (pkg.scripts.start ?? "").split(/\s+/);
+  return words.slice(1, words.indexOf("--import")).filter((w) => w.startsWith("--"));
+}
+
 /** CPU time of process `pid` in ms: utime + stime of /proc/<pid>/stat (clock ticks of 10 ms). */
 function processCpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -47,13 +59,15 @@ export async function startServer(options: {
   timeoutMs?: number;
   /** the port it listens on (default: a free one), passed as PORT */
   port?: number;
+  /** Node options before the script (e.g. {@link deployedNodeArgs}) */
+  nodeArgs?: string[];
 }): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   // BENCH_NODE_ARGS adds Node options to the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a !== "");
   const child: ChildProcess = spawn(
     process.execPath,
-    [...nodeArgs, "--import", "tsx", path.join(ROOT, options.script)],
+    [...(options.nodeArgs ?? []), ...nodeArgs, "--import", "tsx", path.join(ROOT, options.script)],
     {
       cwd: ROOT,
       env: { ...process.env, ...options.env, PORT: String(port), HOST: "127.0.0.1" },

@@ -1,6 +1,6 @@
 import { connectPostgres, type Db } from "../services/shared/db";
 import { createUser, TEST_PASSWORD } from "../services/shared/testing/factories";
-import { type ServerProcess, startServer } from "./load";
+import { deployedNodeArgs, type ServerProcess, startServer } from "./load";
 import { benchBus, benchId, benchServices, scratchDatabase, type Teardown } from "./support";
 
 // The portal as the load benchmarks meet it, laid out as in production (docker-compose.yml): the
@@ -60,6 +60,7 @@ export async function startBenchPortal(
     script: "gateway/src/main.ts",
     env: { ...env, WORKERS: "none", RELAY: "1" },
     readyPath: "/readyz",
+    nodeArgs: deployedNodeArgs(),
   });
   cleanup.defer("stop the portal", () => portal.stop());
   const workers = await startServer({
@@ -67,6 +68,7 @@ export async function startBenchPortal(
     script: "services/worker.ts",
     env: { ...env, WORKERS: "all", RELAY: "0" },
     readyLine: /worker started/,
+    nodeArgs: deployedNodeArgs(),
   });
   cleanup.defer("stop the workers", () => workers.stop());
   const db = await connectPostgres(scratch.url);

@@ -6,7 +6,7 @@ import { from as copyFrom } from "pg-copy-streams";
 import { createAdmin, TEST_PASSWORD } from "../services/shared/testing/factories";
 import { userFilterWhere } from "../services/user/directory/filter";
 import { directoryPage } from "../services/user/directory/searchUsers";
-import { startServer } from "./load";
+import { deployedNodeArgs, startServer } from "./load";
 import {
   type BenchReport,
   latencyMetrics,
@@ -252,6 +252,10 @@ export async function run(): Promise<BenchReport> {
         filter: { q: (emails[Math.floor(rnd() * emails.length)] ?? "zoe").slice(0, 12) },
       }),
       "part of a last name": () => ({ filter: { q: nameParts[Math.floor(rnd() * nameParts.length)] } }),
+      "part of a last name, by name": () => ({
+        filter: { q: nameParts[Math.floor(rnd() * nameParts.length)] },
+        sort: { by: "name", direction: "asc" },
+      }),
       "filter combination": () => ({
         filter: {
           userTypes: ["client"],
@@ -367,6 +371,8 @@ export async function run(): Promise<BenchReport> {
       },
       readyPath: "/readyz",
       timeoutMs: 120_000,
+      // its heap limit as deployed (npm run start)
+      nodeArgs: deployedNodeArgs(),
     });
     cleanup.defer("stop the export gateway", () => exporter.stop());
     const exporterLogin = await fetch(`${exporter.url}/api/login`, {

@@ -6,7 +6,7 @@ import { testDb } from "../../shared/testing/db";
 import { createUser, uniqueSuffix } from "../../shared/testing/factories";
 import { exportBatches } from "./exportUsers";
 import { directoryFacets } from "./facets";
-import { type DirectoryUser, directoryPage, searchUsers } from "./searchUsers";
+import { type DirectoryUser, directoryPage, type Reading, readingFor, searchUsers } from "./searchUsers";
 
 // The user directory's search, filters, sorts, keyset pages and facet counts, on the run's database.
 // Other test files write users to the same database at the same time, so every assertion is about
@@ -23,11 +23,16 @@ async function make(fields: Parameters<typeof createUser>[1]): Promise<User> {
 }
 
 /** Every user of a search, through all its pages. */
-async function all(filter: UserFilter, sort: UserSort = { by: "createdAt", direction: "desc" }, first = 3) {
+async function all(
+  filter: UserFilter,
+  sort: UserSort = { by: "createdAt", direction: "desc" },
+  first = 3,
+  reading?: Reading,
+) {
   const found: DirectoryUser[] = [];
   let after: string | null = null;
   for (let i = 0; i < 100; i += 1) {
-    const page = await directoryPage(db, { filter, sort, first, after });
+    const page = await directoryPage(db, { filter, sort, first, after, reading });
     found.push(...page.nodes);
     if (!page.hasNextPage) break;
     after = page.endCursor;
@@ -187,6 +192,39 @@ describe("sorts and cursors", () => {
       }
     },
   );
+
+  it.each([
+    { by: "createdAt", direction: "desc" },
+    { by: "createdAt", direction: "asc" },
+    { by: "name", direction: "asc" },
+    { by: "name", direction: "desc" },
+    { by: "lastLoginAt", direction: "desc" },
+    { by: "lastLoginAt", direction: "asc" },
+  ] satisfies UserSort[])(
+    "reads the same pages by %o through the matches as by walking the sort's index",
+    async (sort) => {
+      for (const filter of [{ q: tag }, { q: tag, userTypes: ["client" as const] }, { q: tag.slice(0, 6) }]) {
+        const walked = await all(filter, sort, 2, "walk");
+        const read = await all(filter, sort, 2, "matches");
+        expect(ids(read)).toEqual(ids(walked));
+        expect(walked.length).toBeGreaterThan(0);
+      }
+    },
+  );
+
+  it("reads the matches when few users match the text, and walks the sort's index when many do", () => {
+    // the estimates of a million users (bench/userDirectory.bench.ts) and the page of 51 rows
+    const million = { total: 1_000_000, limit: 51 };
+    // an email's first twelve characters, 2,000 users: walking would test ~25,000 rows
+    expect(readingFor({ ...million, textRows: 2000, matching: 2000, byName: false })).toBe("matches");
+    // a part of a last name, 40,000 users: a page fills after ~1,300 rows
+    expect(readingFor({ ...million, textRows: 40_000, matching: 40_000, byName: false })).toBe("walk");
+    // the same text and filters that leave 7,000: still a short walk
+    expect(readingFor({ ...million, textRows: 40_000, matching: 7000, byName: false })).toBe("walk");
+    // by name, the matches share a stretch of the alphabet: read them unless they are very many
+    expect(readingFor({ ...million, textRows: 40_000, matching: 40_000, byName: true })).toBe("matches");
+    expect(readingFor({ ...million, textRows: 400_000, matching: 400_000, byName: true })).toBe("walk");
+  });
 
   it("refuses a cursor that is not one, or was made for another sort, with VALIDATION_FAILED", async () => {
     const page = await directoryPage(db, {

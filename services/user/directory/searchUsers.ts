@@ -143,16 +143,127 @@ function cursorOf(user: Row, sort: UserSort): Cursor {
 /** A row with the name sort's key as the database computes it (the cursor must carry exactly that). */
 type Row = DirectoryUser & { nameKey?: [string, string] };
 
+/**
+ * How a page is read when the filter has search text. "walk": the planner's choice, which walks the
+ * sort's index and tests each user until the page is full (cheap when many users match, as the page
+ * fills early). "matches": every matching user is read through the trigram index, then sorted (cheap
+ * when few match). PostgreSQL's own choice between the two assumes the matches are spread evenly
+ * along the sort's index, and it prices testing a row's text far below its cost: at a million users
+ * it walked 25,000 rows (80 ms) for a text 2,000 users match, where reading those 2,000 takes 15 ms,
+ * and for a name sorted by name (the matches all in one stretch of the alphabet) it walked 880,000.
+ */
+export type Reading = "walk" | "matches";
+
+/** Reading a user through the sort's index and testing it, relative to reading one match. */
+const WALK_ROW_COST = 0.4;
+/** The trigram index's own work, in matches read. */
+const MATCHES_FIXED_COST = 250;
+/** Above this many estimated matches the name sort walks (its matches are read and sorted below it). */
+const NAME_SORT_MATCHES_LIMIT = 50_000;
+/** How long the estimate of the table's rows is kept. */
+const TABLE_ROWS_TTL_MS = 60_000;
+
+let tableRowsCache: { rows: number; at: number } | undefined;
+
+/** The planner's estimate of the rows of users (pg_class.reltuples), kept for a minute. */
+async function tableRows(db: Db): Promise<number> {
+  if (tableRowsCache && Date.now() - tableRowsCache.at < TABLE_ROWS_TTL_MS) return tableRowsCache.rows;
+  const [row] = await db.prisma.$queryRaw<{ rows: number }[]>`
+    SELECT GREATEST(reltuples, 0)::float8 AS rows FROM pg_class WHERE oid = 'users'::regclass`;
+  tableRowsCache = { rows: row?.rows ?? 0, at: Date.now() };
+  return tableRowsCache.rows;
+}
+
+interface PlanNode {
+  "Plan Rows"?: number;
+  "Index Name"?: string;
+  Plans?: PlanNode[];
+}
+
+/** The estimated rows of the plan's node that reads the trigram index, if any reads it. */
+function trigramRows(node: PlanNode): number | undefined {
+  if (node["Index Name"] === "users_search_trgm_idx") return node["Plan Rows"];
+  for (const child of node.Plans ?? []) {
+    const found = trigramRows(child);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Chooses how to read a page (see {@link Reading}) from the planner's estimates of the users the
+ * text matches (through the trigram index) and of those the whole filter matches: the matches
+ * when reading them costs less than walking to the page's last row would, the matches are spread
+ * evenly; for the name sort, whose matches are often not (a name part's users share a stretch of the
+ * alphabet), the matches whenever they are not too many.
+ */
+async function chooseReading(
+  db: Db,
+  filter: UserFilter,
+  where: Prisma.Sql,
+  sort: UserSort,
+  limit: number,
+): Promise<Reading> {
+  if (!filter.q?.trim()) return "walk";
+  const [explained] = await db.prisma.$queryRaw<{ "QUERY PLAN": unknown }[]>`
+    EXPLAIN (FORMAT JSON) SELECT 1 FROM users u WHERE ${where}`;
+  // json, or its text where a driver does not parse it
+  const raw = explained?.["QUERY PLAN"];
+  const parsed = (typeof raw === "string" ? JSON.parse(raw) : raw) as { Plan?: PlanNode }[] | undefined;
+  const plan = parsed?.[0]?.Plan;
+  const textRows = plan ? trigramRows(plan) : undefined;
+  // the planner would not read the trigram index (a text too short or too common): walk
+  if (!plan || textRows === undefined) return "walk";
+  return readingFor({
+    textRows,
+    matching: plan["Plan Rows"] ?? 1,
+    total: sort.by === "name" ? 0 : await tableRows(db),
+    limit,
+    byName: sort.by === "name",
+  });
+}
+
+/**
+ * The reading {@link chooseReading} takes for the planner's estimates: the users the text matches,
+ * those the whole filter matches and the table's rows, for a page of `limit` rows.
+ */
+export function readingFor(estimate: {
+  textRows: number;
+  matching: number;
+  total: number;
+  limit: number;
+  byName: boolean;
+}): Reading {
+  if (estimate.byName) return estimate.textRows <= NAME_SORT_MATCHES_LIMIT ? "matches" : "walk";
+  const { total, limit } = estimate;
+  const walked = Math.min(total, (limit * total) / Math.max(estimate.matching, 1));
+  return estimate.textRows + MATCHES_FIXED_COST < walked * WALK_ROW_COST ? "matches" : "walk";
+}
+
 async function rows(
   db: Db,
-  where: Prisma.Sql,
-  order: Prisma.Sql,
-  limit: number,
-  byName = false,
+  props: {
+    where: Prisma.Sql;
+    /** the order on users u */
+    order: Prisma.Sql;
+    limit: number;
+    reading: Reading;
+    /** the name sort: its keys come back with the rows (k1, k2), and `order` names them */
+    byName?: boolean;
+  },
 ): Promise<Row[]> {
-  const found = await db.prisma.$queryRaw<(DirectoryUser & { k1?: string; k2?: string })[]>`
-    SELECT ${SELECT}${byName ? Prisma.sql`, search_normalize(u."lastName") AS k1, search_normalize(u."firstName") AS k2` : Prisma.empty}
-    FROM users u WHERE ${where} ORDER BY ${order} LIMIT ${limit}`;
+  const { where, order, limit, byName = false } = props;
+  const keys = byName
+    ? Prisma.sql`, search_normalize(u."lastName") AS k1, search_normalize(u."firstName") AS k2`
+    : Prisma.empty;
+  // the matches: the subquery (kept whole by OFFSET 0) reads them all, then they are sorted
+  const found =
+    props.reading === "matches"
+      ? await db.prisma.$queryRaw<(DirectoryUser & { k1?: string; k2?: string })[]>`
+          SELECT * FROM (SELECT ${SELECT}${keys} FROM users u WHERE ${where} OFFSET 0) u
+          ORDER BY ${order} LIMIT ${limit}`
+      : await db.prisma.$queryRaw<(DirectoryUser & { k1?: string; k2?: string })[]>`
+          SELECT ${SELECT}${keys} FROM users u WHERE ${where} ORDER BY ${order} LIMIT ${limit}`;
   return found.map(({ k1, k2, ...user }) =>
     k1 !== undefined && k2 !== undefined ? { ...user, nameKey: [k1, k2] } : user,
   );
@@ -169,27 +280,38 @@ async function pageRows(
   sort: UserSort,
   limit: number,
   after: Cursor | null,
+  forced?: Reading,
 ): Promise<Row[]> {
   const where = userFilterWhere(filter);
+  const reading = forced ?? (await chooseReading(db, filter, where, sort, limit));
   const dir = Prisma.raw(sort.direction === "asc" ? "ASC" : "DESC");
   const cmp = Prisma.raw(sort.direction === "asc" ? ">" : "<");
   if (sort.by === "name") {
     const keyset = after
       ? Prisma.sql` AND (search_normalize(u."lastName"), search_normalize(u."firstName"), u.id) ${cmp} (${after.key[0]}::text, ${after.key[1]}::text, ${after.id}::int)`
       : Prisma.empty;
-    return rows(
-      db,
-      Prisma.sql`${where}${keyset}`,
-      Prisma.sql`search_normalize(u."lastName") ${dir}, search_normalize(u."firstName") ${dir}, u.id ${dir}`,
+    // the keys the rows come back with, so the order computes them once a row
+    return rows(db, {
+      where: Prisma.sql`${where}${keyset}`,
+      order:
+        reading === "matches"
+          ? Prisma.sql`u.k1 ${dir}, u.k2 ${dir}, u.id ${dir}`
+          : Prisma.sql`search_normalize(u."lastName") ${dir}, search_normalize(u."firstName") ${dir}, u.id ${dir}`,
       limit,
-      true,
-    );
+      reading,
+      byName: true,
+    });
   }
   if (sort.by === "createdAt") {
     const keyset = after
       ? Prisma.sql` AND (u."createdAt", u.id) ${cmp} (${after.key[0]}::timestamptz, ${after.id}::int)`
       : Prisma.empty;
-    return rows(db, Prisma.sql`${where}${keyset}`, Prisma.sql`u."createdAt" ${dir}, u.id ${dir}`, limit);
+    return rows(db, {
+      where: Prisma.sql`${where}${keyset}`,
+      order: Prisma.sql`u."createdAt" ${dir}, u.id ${dir}`,
+      limit,
+      reading,
+    });
   }
   // lastLoginAt: the users who signed in (by the instant), then those who never did (by id)
   const found: Row[] = [];
@@ -199,23 +321,23 @@ async function pageRows(
       ? Prisma.sql` AND (u."lastLoginAt", u.id) ${cmp} (${after.key[0]}::timestamptz, ${after.id}::int)`
       : Prisma.empty;
     found.push(
-      ...(await rows(
-        db,
-        Prisma.sql`${where} AND u."lastLoginAt" IS NOT NULL${keyset}`,
-        Prisma.sql`u."lastLoginAt" ${dir}, u.id ${dir}`,
+      ...(await rows(db, {
+        where: Prisma.sql`${where} AND u."lastLoginAt" IS NOT NULL${keyset}`,
+        order: Prisma.sql`u."lastLoginAt" ${dir}, u.id ${dir}`,
         limit,
-      )),
+        reading,
+      })),
     );
   }
   if (found.length < limit) {
     const keyset = inNullPart ? Prisma.sql` AND u.id ${cmp} ${after?.id}::int` : Prisma.empty;
     found.push(
-      ...(await rows(
-        db,
-        Prisma.sql`${where} AND u."lastLoginAt" IS NULL${keyset}`,
-        Prisma.sql`u.id ${dir}`,
-        limit - found.length,
-      )),
+      ...(await rows(db, {
+        where: Prisma.sql`${where} AND u."lastLoginAt" IS NULL${keyset}`,
+        order: Prisma.sql`u.id ${dir}`,
+        limit: limit - found.length,
+        reading,
+      })),
     );
   }
   return found;
@@ -227,10 +349,17 @@ async function pageRows(
  */
 export async function directoryPage(
   db: Db,
-  props: { filter: UserFilter; sort: UserSort; first: number; after?: string | null },
+  props: {
+    filter: UserFilter;
+    sort: UserSort;
+    first: number;
+    after?: string | null;
+    /** how to read the page (default: chosen from the planner's estimates); for tests */
+    reading?: Reading;
+  },
 ): Promise<DirectoryPage> {
   const after = props.after ? decodeCursor(props.after, props.sort) : null;
-  const found = await pageRows(db, props.filter, props.sort, props.first + 1, after);
+  const found = await pageRows(db, props.filter, props.sort, props.first + 1, after, props.reading);
   const page = found.slice(0, props.first);
   const last = page.at(-1);
   return {
