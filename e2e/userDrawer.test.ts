@@ -1,6 +1,7 @@
 import type { Page } from "playwright-core";
 import type { User } from "../services/shared/generated/prisma/client";
 import { createAdmin, createUser, TEST_PASSWORD } from "../services/shared/testing/factories";
+import { createInvitedUser } from "../services/user/createInvitedUser";
 import { axeFindings } from "./support/axe";
 import { signInThroughApi, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
@@ -8,7 +9,9 @@ import { browserSuite } from "./support/suite";
 // One user in the administrator's drawer, in Chromium (issue 11): a promotion reaches the user's open
 // session (a prospect opens /documents without signing in again); a deactivation signs the user's
 // open page out and their login then names the support phone; a userAdmin is offered no admin type
-// and is refused one through GraphQL; the drawer passes axe, works by keyboard and at 375 px.
+// and is refused one through GraphQL; a long history shows 50 more at each "Show more"; an invited
+// user who has not set a password gets a new invitation; the drawer
+// passes axe, works by keyboard and at 375 px.
 
 const suite = browserSuite();
 
@@ -123,6 +126,60 @@ describe("the user drawer in the browser", () => {
     });
     const row = await db.prisma.user.findUniqueOrThrow({ where: { id: client.id } });
     expect(row.userType).toBe("client");
+  });
+
+  it("shows a user's newest 50 notes, and 50 more at each 'Show more' until all are shown", async () => {
+    const db = suite.db();
+    const admin = await createAdmin(db);
+    const user = await createUser(db, { userType: "client" });
+    await db.prisma.noteHistory.createMany({
+      data: Array.from({ length: 75 }, (_, i) => ({
+        userId: user.id,
+        notes: `Call about invoice ${i + 1}`,
+        wordCount: 4,
+        createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)),
+      })),
+    });
+    const { drawer } = await openDrawer(admin, user);
+    await drawer.getByRole("tab", { name: "Notes" }).click();
+    await drawer.getByText("Call about invoice 75", { exact: true }).waitFor();
+    const items = drawer.locator(".user-drawer-notes li");
+    await expect(items.count()).resolves.toBe(50);
+    await expect(drawer.getByText("Call about invoice 25", { exact: true }).count()).resolves.toBe(0);
+    await drawer.getByRole("button", { name: "Show 50 more notes" }).click();
+    await drawer.getByText("Call about invoice 1", { exact: true }).waitFor();
+    await expect(items.count()).resolves.toBe(75);
+    await expect(drawer.getByRole("button", { name: "Show 50 more notes" }).count()).resolves.toBe(0);
+  });
+
+  it("resends an invitation to an invited user who has not set a password", async () => {
+    const db = suite.db();
+    const admin = await createAdmin(db);
+    const s = Date.now().toString(36);
+    const user = await createInvitedUser({
+      db,
+      actor: { id: admin.id, userType: admin.userType, name: "Grace Hopper" },
+      input: {
+        username: `invitee${s}`,
+        email: `invitee${s}@example.com`,
+        firstName: "Ivy",
+        lastName: `Invitee${s}`,
+        userType: "client",
+        phone: undefined,
+        companyName: undefined,
+      },
+    });
+    const { page, drawer } = await openDrawer(admin, user);
+    await drawer.getByRole("button", { name: "Resend invitation" }).click();
+    const confirm = page.getByRole("dialog", { name: "Resend the invitation?" });
+    await confirm.getByText(`A new invitation goes to ${user.email}`, { exact: false }).waitFor();
+    await confirm.getByRole("button", { name: "Send invitation" }).click();
+    await waitForToast(page, `A new invitation was sent to ${user.email}`);
+    const live = await db.prisma.oneTimeToken.count({
+      where: { userId: user.id, purpose: "invitation", usedAt: null },
+    });
+    const all = await db.prisma.oneTimeToken.count({ where: { userId: user.id, purpose: "invitation" } });
+    expect([live, all]).toEqual([1, 2]);
   });
 
   it("passes axe, works by keyboard alone and fits 375 px", async () => {

@@ -25,3 +25,18 @@ export const ADMIN_PROFILE_FIELDS = [
   "phone",
   "companyName",
 ] as const;
+
+/** The most rows a list of the user drawer (notes, appointments, documents) answers at once. */
+export const DRAWER_LIST_MAX = 1000;
+/** The rows a list of the user drawer shows at first, and adds with each "Show more". */
+export const DRAWER_LIST_STEP = 50;
+
+/** How many of a user's notes, appointments or documents the drawer asks for, newest first. */
+export const drawerListSchema = z.object({
+  first: z
+    .number()
+    .int(`first is 1 to ${DRAWER_LIST_MAX}`)
+    .min(1, `first is 1 to ${DRAWER_LIST_MAX}`)
+    .max(DRAWER_LIST_MAX, `first is 1 to ${DRAWER_LIST_MAX}`)
+    .default(DRAWER_LIST_STEP),
+});

@@ -1,10 +1,11 @@
 import type { NewUser } from "../../schema/validation/userAdmin";
 import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
+import type { Db, Tx } from "../shared/db";
 import { emit } from "../shared/events";
 import { type User } from "../shared/generated/prisma/client";
 import type { UserType } from "../shared/generated/prisma/enums";
 import { seal } from "../shared/sealed";
+import { findManagedUser, OWN_ACCOUNT_MESSAGE } from "./changeUserAccount";
 import { UserError } from "./errors";
 import { eventContact } from "./eventContact";
 import { assertMayGrant } from "./grants";
@@ -34,6 +35,33 @@ function takenError(taken: TakenNames): UserError | null {
   return taken.username
     ? new UserError("USERNAME_TAKEN", USERNAME_TAKEN_MESSAGE, { errors })
     : new UserError("EMAIL_TAKEN", EMAIL_TAKEN_MESSAGE, { errors });
+}
+
+/**
+ * Issues the user a new invitation token (the earlier one stops working) and emits user.invited,
+ * whose consumer emails the set-password link.
+ */
+async function invite(tx: Tx, props: { user: User; actor: { id: number; name: string } }): Promise<void> {
+  const { user, actor } = props;
+  const token = await issueToken(tx, { userId: user.id, purpose: "invitation" });
+  await emit(
+    tx,
+    {
+      type: "user.invited",
+      payload: {
+        ...eventContact(user),
+        username: user.username,
+        userType: user.userType,
+        companyName: user.companyName,
+        userVersion: user.version,
+        snapshot: syncSnapshot(user),
+        sealedToken: seal(token.raw),
+        tokenExpiresAt: token.expiresAt.toISOString(),
+        invitedBy: actor.name,
+      },
+    },
+    { actor: { kind: "admin", userId: actor.id } },
+  );
 }
 
 /**
@@ -72,25 +100,7 @@ export async function createInvitedUser(props: {
           ...(isAdmin ? { accessLevel: "full" as const } : {}),
         },
       });
-      const token = await issueToken(tx, { userId: user.id, purpose: "invitation" });
-      await emit(
-        tx,
-        {
-          type: "user.invited",
-          payload: {
-            ...eventContact(user),
-            username: user.username,
-            userType: user.userType,
-            companyName: user.companyName,
-            userVersion: user.version,
-            snapshot: syncSnapshot(user),
-            sealedToken: seal(token.raw),
-            tokenExpiresAt: token.expiresAt.toISOString(),
-            invitedBy: actor.name,
-          },
-        },
-        { actor: { kind: "admin", userId: actor.id } },
-      );
+      await invite(tx, { user, actor });
       await audit(tx, {
         action: "user.created",
         actorId: actor.id,
@@ -109,4 +119,59 @@ export async function createInvitedUser(props: {
     const raced = takenByRace(err);
     throw (raced && takenError(raced)) ?? err;
   }
+}
+
+/**
+ * Sends an invited user a new invitation (issue 11): a new 72-hour set-password link, the earlier
+ * one no longer working, and an audit row. Only for an active account whose owner has not set a
+ * password yet (after that, a password reset is what helps).
+ * @throws UserError USER_NOT_FOUND, NOT_ALLOWED (own account, a mainAdmin by a non-mainAdmin, an
+ * inactive account, or a password already set).
+ */
+export async function resendInvitation(props: {
+  db: Db;
+  actor: { id: number; userType: UserType };
+  userId: number;
+  ip?: string | null;
+}): Promise<{ user: User; message: string }> {
+  return props.db.prisma.$transaction(async (tx) => {
+    const target = await findManagedUser(tx, { ...props, selfMessage: OWN_ACCOUNT_MESSAGE });
+    if (target.password !== INVITATION_PENDING_PASSWORD) {
+      throw new UserError(
+        "NOT_ALLOWED",
+        "This user has already set a password: send a password reset instead",
+      );
+    }
+    if (target.userStatus !== "active") {
+      throw new UserError("NOT_ALLOWED", `This account is ${target.userStatus}: activate it first`);
+    }
+    const actor = await tx.user.findUniqueOrThrow({
+      where: { id: props.actor.id },
+      select: { firstName: true, lastName: true },
+    });
+    await invite(tx, {
+      user: target,
+      actor: { id: props.actor.id, name: `${actor.firstName} ${actor.lastName}`.trim() },
+    });
+    await audit(tx, {
+      action: "user.invitation_resent",
+      actorId: props.actor.id,
+      targetType: "user",
+      targetId: target.id,
+      ip: props.ip,
+      metadata: { email: target.email },
+    });
+    return { user: target, message: `A new invitation was sent to ${target.email}` };
+  });
+}
+
+/** Whether the user was invited and has not set a password yet. */
+export function invitationPending(user: Pick<User, "password">): boolean {
+  return user.password === INVITATION_PENDING_PASSWORD;
+}
+
+/** Whether the user with this id was invited and has not set a password yet (false when unknown). */
+export async function invitationPendingOf(db: Db, userId: number): Promise<boolean> {
+  const user = await db.prisma.user.findUnique({ where: { id: userId }, select: { password: true } });
+  return user ? invitationPending(user) : false;
 }

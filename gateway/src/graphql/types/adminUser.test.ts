@@ -1,5 +1,6 @@
 import request from "supertest";
 import type { Db } from "../../../../services/shared/db";
+import type { UserType } from "../../../../services/shared/generated/prisma/enums";
 import { testDb } from "../../../../services/shared/testing/db";
 import {
   createAdmin,
@@ -10,6 +11,7 @@ import {
   TEST_PASSWORD,
   uniqueSuffix,
 } from "../../../../services/shared/testing/factories";
+import { createInvitedUser } from "../../../../services/user/createInvitedUser";
 import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "../../rest/identityHarness";
 
 // One user as an administrator sees and changes them (issue 11), over GraphQL against the real
@@ -281,6 +283,50 @@ describe("the drawer's detail", () => {
   });
 });
 
+describe("the drawer's lists", () => {
+  const LISTS = `query($id: Int!, $first: Int) { adminUser(id: $id) {
+    noteHistory(first: $first) { id }
+    documents(first: $first) { id } } }`;
+
+  it("answer the newest 50 at first and as many as asked for, reading past the document list's page", async () => {
+    const admin = await createAdmin(db, { userType: "userAdmin" });
+    const cookie = await signIn(admin.username);
+    const client = await createUser(db, { userType: "client" });
+    await db.prisma.noteHistory.createMany({
+      data: Array.from({ length: 130 }, (_, i) => ({
+        userId: client.id,
+        notes: `Note ${i}`,
+        wordCount: 2,
+        createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)),
+      })),
+    });
+    for (let i = 0; i < 130; i += 1) await createDocument(db, { userId: client.id, title: `Statement ${i}` });
+    const notes = await db.prisma.noteHistory.findMany({
+      where: { userId: client.id },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      select: { id: true },
+    });
+    const documents = await db.prisma.document.findMany({
+      where: { userId: client.id },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      select: { id: true },
+    });
+    type Lists = { noteHistory: { id: number }[]; documents: { id: number }[] };
+
+    const first = (await gql(LISTS, { id: client.id }, cookie)).data?.adminUser as Lists;
+    expect(first.noteHistory).toEqual(notes.slice(0, 50));
+    expect(first.documents).toEqual(documents.slice(0, 50));
+    const more = (await gql(LISTS, { id: client.id, first: 121 }, cookie)).data?.adminUser as Lists;
+    expect(more.noteHistory).toEqual(notes.slice(0, 121));
+    expect(more.documents).toEqual(documents.slice(0, 121));
+
+    for (const bad of [0, 1001]) {
+      const refused = await gql(LISTS, { id: client.id, first: bad }, cookie);
+      expect(JSON.stringify(refused.errors)).toContain("first is 1 to 1000");
+    }
+  });
+});
+
 describe("the profile edit", () => {
   it("answers the registration rules' messages and the spec's words for taken names", async () => {
     const admin = await createAdmin(db);
@@ -460,6 +506,88 @@ describe("account actions", () => {
       message: "This account is inactive: activate it first",
     });
     expect(leakedSecrets(h.bodies)).toEqual([]);
+  });
+});
+
+describe("resending an invitation", () => {
+  const PENDING = `query($id: Int!) { adminUser(id: $id) { invitationPending } }`;
+
+  async function invited(by: { id: number; userType: UserType }) {
+    const s = uniqueSuffix();
+    return createInvitedUser({
+      db,
+      actor: { ...by, name: "Grace Hopper" },
+      input: {
+        username: `invitee${s}`,
+        email: `invitee${s}@example.com`,
+        firstName: "Ivy",
+        lastName: "Invitee",
+        userType: "client",
+        phone: undefined,
+        companyName: undefined,
+      },
+    });
+  }
+
+  const invitations = (userId: number) =>
+    db.prisma.oneTimeToken.findMany({ where: { userId, purpose: "invitation" }, orderBy: { id: "asc" } });
+
+  it("sends a new link to a user who has not set a password, the old link dead, audited; refused once one is set", async () => {
+    const admin = await createAdmin(db, { userType: "userAdmin" });
+    const cookie = await signIn(admin.username);
+    const user = await invited(admin);
+    expect((await gql(PENDING, { id: user.id }, cookie)).data?.adminUser).toEqual({
+      invitationPending: true,
+    });
+
+    const resent = await gql(action("adminResendInvitation"), { userId: user.id }, cookie);
+    expect(resent.data?.adminResendInvitation).toMatchObject({
+      data: { message: `A new invitation was sent to ${user.email}` },
+    });
+    const tokens = await invitations(user.id);
+    expect(tokens).toHaveLength(2);
+    expect(tokens[0]?.usedAt).not.toBeNull();
+    expect(tokens[1]?.usedAt).toBeNull();
+    const [events] = await db.prisma.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM outbox_events
+      WHERE type = 'user.invited' AND (envelope->'payload'->>'userId')::int = ${user.id}`;
+    expect(events?.n).toBe(2);
+    expect(
+      await db.prisma.auditLog.findFirst({
+        where: { action: "user.invitation_resent", targetId: String(user.id) },
+      }),
+    ).toMatchObject({ actorId: admin.id });
+
+    // the owner sets a password (here: the row gets a real hash): a reset is what helps now
+    const withPassword = await createUser(db);
+    await db.prisma.user.update({ where: { id: user.id }, data: { password: withPassword.password } });
+    expect((await gql(PENDING, { id: user.id }, cookie)).data?.adminUser).toEqual({
+      invitationPending: false,
+    });
+    const refused = await gql(action("adminResendInvitation"), { userId: user.id }, cookie);
+    expect(refused.data?.adminResendInvitation).toMatchObject({
+      code: "FORBIDDEN",
+      message: "This user has already set a password: send a password reset instead",
+    });
+    expect(await invitations(user.id)).toHaveLength(2);
+    expect(leakedSecrets(h.bodies)).toEqual([]);
+  });
+
+  it.each(ACTORS)("answers a %s as the matrix says", async (kind) => {
+    const cookie = await cookieOf(kind);
+    const inviter = await createAdmin(db);
+    const user = await invited(inviter);
+    const res = await gql(action("adminResendInvitation"), { userId: user.id }, cookie);
+    const want = expected(kind);
+    if (want === "ok")
+      expect(res.data?.adminResendInvitation).toMatchObject({
+        __typename: successName("adminResendInvitation"),
+      });
+    else expect(codeOf(res, "adminResendInvitation")).toBe(want);
+    const pending = await gql(PENDING, { id: user.id }, cookie);
+    if (want === "ok") expect(pending.data?.adminUser).toEqual({ invitationPending: true });
+    else expect(pending.errors?.[0]?.extensions?.code).toBe(want);
+    expect(await invitations(user.id)).toHaveLength(want === "ok" ? 2 : 1);
   });
 });
 

@@ -1,10 +1,16 @@
 import { z } from "zod";
-import { adminProfileSchema } from "../../../../schema/validation/adminUser";
+import {
+  adminProfileSchema,
+  DRAWER_LIST_MAX,
+  DRAWER_LIST_STEP,
+  drawerListSchema,
+} from "../../../../schema/validation/adminUser";
 import { text } from "../../../../schema/validation/primitives";
 import { adminListAppointments } from "../../../../services/appointment/adminListAppointments";
 import { listDocuments } from "../../../../services/document/listDocuments";
 import { AppError } from "../../../../services/shared/errors";
 import type { User } from "../../../../services/shared/generated/prisma/client";
+import { invitationPendingOf, resendInvitation } from "../../../../services/user/createInvitedUser";
 import { grantableTypes } from "../../../../services/user/grants";
 import {
   type AccountActionResult,
@@ -64,46 +70,75 @@ function managerOf(ctx: GraphQLContext): User {
   return requireManager(ctx.res);
 }
 
-const DRAWER_LIST_LIMIT = 50;
+/** The description of the drawer lists' `first` argument. */
+const DRAWER_FIRST = `How many, newest first (1 to ${DRAWER_LIST_MAX}, default ${DRAWER_LIST_STEP}).`;
+
+/** The drawer list's size asked for. @throws AppError VALIDATION_FAILED outside 1 to DRAWER_LIST_MAX. */
+function firstOf(args: { first?: number | null }): number {
+  return parse(drawerListSchema, withoutNulls({ first: args.first })).first;
+}
 
 builder.objectFields(UserRef, (t) => ({
   noteHistory: t.field({
     type: [NoteHistoryEntryRef],
     description: "The notes the user sent the team, newest first (manage:users).",
     authScopes: SCOPE,
-    resolve: (u, _args, ctx) =>
+    args: { first: t.arg.int({ required: false, description: DRAWER_FIRST }) },
+    resolve: (u, args, ctx) =>
       runIdentity(async () => {
         managerOf(ctx);
-        return listNoteHistory({ db: ctx.db, userId: u.id, limit: DRAWER_LIST_LIMIT });
+        return listNoteHistory({ db: ctx.db, userId: u.id, limit: firstOf(args) });
       }),
   }),
   appointments: t.field({
     type: [AppointmentRef],
     description: "The user's appointments, latest first (manage:users and manage:appointments).",
     authScopes: { $all: { manageUsers: true, manageAppointments: true } },
-    resolve: (u, _args, ctx) =>
+    args: { first: t.arg.int({ required: false, description: DRAWER_FIRST }) },
+    resolve: (u, args, ctx) =>
       runIdentity(async () => {
         managerOf(ctx);
+        const first = firstOf(args);
         const rows = await adminListAppointments({
           db: ctx.db,
           filters: { userId: u.id, sort: "-dateTime" },
         });
-        return rows.slice(0, DRAWER_LIST_LIMIT);
+        return rows.slice(0, first);
       }),
   }),
   documents: t.field({
     type: [DocumentRef],
     description: "The user's documents, newest first (manage:users and read:all_documents).",
     authScopes: { $all: { manageUsers: true, readAllDocuments: true } },
+    args: { first: t.arg.int({ required: false, description: DRAWER_FIRST }) },
+    resolve: (u, args, ctx) =>
+      runIdentity(async () => {
+        const first = firstOf(args);
+        const actor = documentActor(managerOf(ctx));
+        // the document list's pages hold at most 100: read as many as asked for
+        const found: Awaited<ReturnType<typeof listDocuments>>["nodes"] = [];
+        let after: string | undefined;
+        while (found.length < first) {
+          const page = await listDocuments({
+            db: ctx.db,
+            actor,
+            scope: "all",
+            filter: { userId: u.id, first: Math.min(100, first - found.length), after },
+          });
+          found.push(...page.nodes);
+          if (!page.hasNextPage || !page.endCursor) break;
+          after = page.endCursor;
+        }
+        return found;
+      }),
+  }),
+  invitationPending: t.boolean({
+    description: "Whether the user was invited and has not set a password yet (manage:users).",
+    authScopes: SCOPE,
     resolve: (u, _args, ctx) =>
       runIdentity(async () => {
-        const page = await listDocuments({
-          db: ctx.db,
-          actor: documentActor(managerOf(ctx)),
-          scope: "all",
-          filter: { userId: u.id, first: DRAWER_LIST_LIMIT },
-        });
-        return page.nodes;
+        managerOf(ctx);
+        return invitationPendingOf(ctx.db, u.id);
       }),
   }),
   sessions: t.field({
@@ -201,6 +236,11 @@ const ACTIONS = {
   adminSendPasswordReset: {
     run: sendPasswordReset,
     description: "Sends the user the password-reset email (manage:users).",
+  },
+  adminResendInvitation: {
+    run: resendInvitation,
+    description:
+      "Sends an invited user who has not set a password a new invitation; the earlier link stops working (manage:users).",
   },
   adminClearSecurityQuestions: {
     run: clearSecurityQuestions,

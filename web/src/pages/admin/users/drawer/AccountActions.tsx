@@ -10,6 +10,7 @@ import {
   useAdminChangeUserTypeMutation,
   useAdminClearSecurityQuestionsMutation,
   useAdminMarkEmailVerifiedMutation,
+  useAdminResendInvitationMutation,
   useAdminResendVerificationMutation,
   useAdminSendPasswordResetMutation,
 } from "../../../../generated/graphql";
@@ -39,7 +40,7 @@ type Pending =
   | { kind: "type"; value: UserType }
   | { kind: "status"; value: UserStatus }
   | { kind: "access"; value: AccessLevel }
-  | { kind: "verification" | "verified" | "reset" | "questions" };
+  | { kind: "invitation" | "verification" | "verified" | "reset" | "questions" };
 
 interface Answer {
   ok: boolean;
@@ -60,6 +61,7 @@ export function AccountActions({ user, grantable, editable, onChanged }: Account
   const [changeStatus] = useAdminChangeUserStatusMutation();
   const [changeAccess] = useAdminChangeUserAccessLevelMutation();
   const [resend] = useAdminResendVerificationMutation();
+  const [reinvite] = useAdminResendInvitationMutation();
   const [markVerified] = useAdminMarkEmailVerifiedMutation();
   const [sendReset] = useAdminSendPasswordResetMutation();
   const [clearQuestions] = useAdminClearSecurityQuestionsMutation();
@@ -98,6 +100,8 @@ export function AccountActions({ user, grantable, editable, onChanged }: Account
           `Pro-app access is now ${ACCESS_LEVEL_LABELS[change.value].toLowerCase()}`,
         );
       }
+      case "invitation":
+        return told(readAnswer((await reinvite({ variables })).data?.adminResendInvitation, failure));
       case "verification":
         return told(readAnswer((await resend({ variables })).data?.adminResendVerification, failure));
       case "verified":
@@ -180,6 +184,13 @@ export function AccountActions({ user, grantable, editable, onChanged }: Account
         </FormGroup>
       </div>
       <div className="user-drawer-buttons">
+        {user.invitationPending ? (
+          <Button
+            text="Resend invitation"
+            disabled={!editable || status !== "active"}
+            onClick={() => open({ kind: "invitation" })}
+          />
+        ) : null}
         <Button
           text="Resend verification email"
           disabled={!editable || user.emailVerified || status !== "active"}
@@ -259,6 +270,13 @@ function questionOf(
         title: "Change Pro-app access?",
         body: `${name} gets ${ACCESS_LEVEL_LABELS[change.value].toLowerCase()} access in ESRT Pro. Nothing changes inside the portal.`,
         confirm: "Change access",
+        intent: Intent.PRIMARY,
+      };
+    case "invitation":
+      return {
+        title: "Resend the invitation?",
+        body: `${name} has not set a password yet. A new invitation goes to ${email}, with a set-password link valid for 72 hours; the previous link stops working.`,
+        confirm: "Send invitation",
         intent: Intent.PRIMARY,
       };
     case "verification":

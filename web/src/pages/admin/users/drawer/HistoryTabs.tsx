@@ -1,5 +1,6 @@
-import { HTMLTable, NonIdealState, Spinner, Tag } from "@blueprintjs/core";
-import type { ReactNode } from "react";
+import { Button, HTMLTable, NonIdealState, Spinner, Tag } from "@blueprintjs/core";
+import { type ReactNode, useState } from "react";
+import { DRAWER_LIST_MAX, DRAWER_LIST_STEP } from "../../../../../../schema/validation/adminUser";
 import {
   useAdminUserAppointmentsQuery,
   useAdminUserDocumentsQuery,
@@ -9,11 +10,39 @@ import { LoadError, ScrollRegion } from "../../esrt/EsrtParts";
 import { formatWhen } from "./userDrawer";
 
 // The drawer's read-only tabs: the notes the user sent the team, their appointments and their
-// documents, each loaded when its tab opens.
+// documents, each loaded when its tab opens, the newest 50 first and 50 more at each "Show more".
 
 /** Props of a history tab. */
 export interface HistoryTabProps {
   userId: number;
+}
+
+/**
+ * How many rows a tab shows, and the `first` to ask for: one more than shown, so the answer tells
+ * whether there are more.
+ */
+function useShown(): { shown: number; first: number; more(): void } {
+  const [shown, setShown] = useState(DRAWER_LIST_STEP);
+  return {
+    shown,
+    first: Math.min(shown + 1, DRAWER_LIST_MAX),
+    more: () => setShown((n) => Math.min(n + DRAWER_LIST_STEP, DRAWER_LIST_MAX - 1)),
+  };
+}
+
+/** "Show more" under a tab's rows while the list holds more than it shows. */
+function ShowMore(props: { total: number; shown: number; loading: boolean; what: string; onMore(): void }) {
+  if (props.total <= props.shown) return null;
+  return (
+    <Button
+      className="user-drawer-more"
+      variant="minimal"
+      size="small"
+      loading={props.loading}
+      onClick={props.onMore}
+      text={`Show ${DRAWER_LIST_STEP} more ${props.what}`}
+    />
+  );
 }
 
 /** Loading, failure and empty states shared by the tabs. */
@@ -41,11 +70,16 @@ function TabState(props: {
 
 /** The notes the user sent the team from their console, newest first. */
 export function NotesTab({ userId }: HistoryTabProps) {
-  const q = useAdminUserNotesQuery({ variables: { id: userId }, fetchPolicy: "cache-and-network" });
-  const notes = q.data?.adminUser?.noteHistory ?? [];
+  const list = useShown();
+  const q = useAdminUserNotesQuery({
+    variables: { id: userId, first: list.first },
+    fetchPolicy: "cache-and-network",
+  });
+  const all = (q.data ?? q.previousData)?.adminUser?.noteHistory ?? [];
+  const notes = all.slice(0, list.shown);
   return (
     <TabState
-      loading={q.loading && !q.data}
+      loading={q.loading && !q.data && !q.previousData}
       error={q.error}
       empty={notes.length === 0}
       what="notes"
@@ -62,6 +96,7 @@ export function NotesTab({ userId }: HistoryTabProps) {
           </li>
         ))}
       </ol>
+      <ShowMore total={all.length} shown={list.shown} loading={q.loading} what="notes" onMore={list.more} />
     </TabState>
   );
 }
@@ -74,11 +109,16 @@ const APPOINTMENT_TYPE_LABELS: Record<string, string> = {
 
 /** The user's appointments, latest first. */
 export function AppointmentsTab({ userId }: HistoryTabProps) {
-  const q = useAdminUserAppointmentsQuery({ variables: { id: userId }, fetchPolicy: "cache-and-network" });
-  const rows = q.data?.adminUser?.appointments ?? [];
+  const list = useShown();
+  const q = useAdminUserAppointmentsQuery({
+    variables: { id: userId, first: list.first },
+    fetchPolicy: "cache-and-network",
+  });
+  const all = (q.data ?? q.previousData)?.adminUser?.appointments ?? [];
+  const rows = all.slice(0, list.shown);
   return (
     <TabState
-      loading={q.loading && !q.data}
+      loading={q.loading && !q.data && !q.previousData}
       error={q.error}
       empty={rows.length === 0}
       what="appointments"
@@ -109,17 +149,29 @@ export function AppointmentsTab({ userId }: HistoryTabProps) {
           </tbody>
         </HTMLTable>
       </ScrollRegion>
+      <ShowMore
+        total={all.length}
+        shown={list.shown}
+        loading={q.loading}
+        what="appointments"
+        onMore={list.more}
+      />
     </TabState>
   );
 }
 
 /** The user's documents, newest first. */
 export function DocumentsTab({ userId }: HistoryTabProps) {
-  const q = useAdminUserDocumentsQuery({ variables: { id: userId }, fetchPolicy: "cache-and-network" });
-  const rows = q.data?.adminUser?.documents ?? [];
+  const list = useShown();
+  const q = useAdminUserDocumentsQuery({
+    variables: { id: userId, first: list.first },
+    fetchPolicy: "cache-and-network",
+  });
+  const all = (q.data ?? q.previousData)?.adminUser?.documents ?? [];
+  const rows = all.slice(0, list.shown);
   return (
     <TabState
-      loading={q.loading && !q.data}
+      loading={q.loading && !q.data && !q.previousData}
       error={q.error}
       empty={rows.length === 0}
       what="documents"
@@ -153,6 +205,13 @@ export function DocumentsTab({ userId }: HistoryTabProps) {
           </tbody>
         </HTMLTable>
       </ScrollRegion>
+      <ShowMore
+        total={all.length}
+        shown={list.shown}
+        loading={q.loading}
+        what="documents"
+        onMore={list.more}
+      />
     </TabState>
   );
 }
