@@ -29,6 +29,19 @@ interface Probe {
 
 export class InspectingFileStore extends FileStore {
   private readonly probes = new Map<string, Probe>();
+  private readonly onRemove: ((id: string) => Promise<void>) | undefined;
+
+  /**
+   * `onRemove` runs once a terminated upload's bytes are gone, before tus answers the DELETE (the
+   * gateway forgets the upload's row there, so the 204 means it is gone).
+   */
+  constructor(
+    options: ConstructorParameters<typeof FileStore>[0] & { onRemove?: (id: string) => Promise<void> },
+  ) {
+    const { onRemove, ...rest } = options;
+    super(rest);
+    this.onRemove = onRemove;
+  }
 
   override async write(
     readable: http.IncomingMessage | Readable,
@@ -97,5 +110,6 @@ export class InspectingFileStore extends FileStore {
   override async remove(id: string): Promise<void> {
     this.probes.delete(id);
     await super.remove(id);
+    await this.onRemove?.(id);
   }
 }

@@ -206,8 +206,12 @@ function oneLine(value: string, max = 300): string {
   return line.length > max ? `${line.slice(0, max - 3)}...` : line;
 }
 
-/** A failed verification in words: the server's reply when it gave one, else what the network said. */
-function verificationFailure(err: unknown, label: string, timeoutMs: number): string {
+/**
+ * A failed verification in words: the server's reply when it gave one, else what the network said.
+ * A timeout before the server said anything is "no greeting", whichever of nodemailer's timers
+ * (greeting or socket, both `timeoutMs`) fired first.
+ */
+function verificationFailure(err: unknown, label: string, timeoutMs: number, greeted: boolean): string {
   const response = field(err, "response");
   if (typeof response === "string" && response.trim() !== "") {
     return `The server at ${label} answered: ${oneLine(response)}`;
@@ -215,7 +219,7 @@ function verificationFailure(err: unknown, label: string, timeoutMs: number): st
   const code = field(err, "code");
   const message = err instanceof Error ? err.message : String(err);
   if (code === "ETIMEDOUT" || err instanceof SmtpDeadline) {
-    const what = /greeting/i.test(message) ? "no greeting" : "no answer";
+    const what = !greeted || /greeting/i.test(message) ? "no greeting" : "no answer";
     return `Could not connect to ${label}: ${what} within ${timeoutMs / 1000} s`;
   }
   for (const candidate of [field(err, "originalCode"), code, field(field(err, "cause"), "code")]) {
@@ -279,7 +283,7 @@ export async function verifySmtp(target: SmtpTarget, timeoutMs = 10_000): Promis
     const code = smtpResponseCode(err) ?? null;
     return {
       ok: false,
-      message: verificationFailure(err, label, timeoutMs),
+      message: verificationFailure(err, label, timeoutMs, replies.length > 0),
       responseCode: code,
       replies,
       latencyMs: elapsed(),

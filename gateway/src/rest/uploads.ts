@@ -65,7 +65,14 @@ export function uploadsHandler(deps: { db: Db; config: Config; directory?: strin
     return node ? state.get(node) : undefined;
   };
 
-  const datastore = new InspectingFileStore({ directory, expirationPeriodInMilliseconds: UPLOAD_TTL_MS });
+  const datastore = new InspectingFileStore({
+    directory,
+    expirationPeriodInMilliseconds: UPLOAD_TTL_MS,
+    // a terminated upload's row goes with its bytes, before the 204
+    onRemove: async (id) => {
+      await discardUpload({ db, uploadId: id, stagedPath: stagedFilePath(directory, id) });
+    },
+  });
   const tus = new Server({
     path: UPLOADS_PATH,
     relativeLocation: true,
@@ -163,11 +170,6 @@ export function uploadsHandler(deps: { db: Db; config: Config; directory?: strin
     req.url = req.originalUrl;
     try {
       await tus.handle(req, res);
-      // a terminated upload's row goes with its bytes
-      const { uploadId } = state.get(req) ?? { uploadId: "" };
-      if (req.method === "DELETE" && res.statusCode === 204 && uploadId) {
-        await discardUpload({ db, uploadId, stagedPath: stagedFilePath(directory, uploadId) });
-      }
     } catch (err) {
       next(err);
     }
