@@ -30,7 +30,16 @@ export function deployedNodeArgs(): string[] {
     scripts: Record<string, string>;
   };
   const words = (pkg.scripts.start ?? "").split(/\s+/);
-  return words.slice(1, words.indexOf("--import")).filter((w) => w.startsWith("--"));
+  // the shell's ${NAME:-default}, as sh expands it for npm
+  const expand = (word: string) =>
+    word.replace(
+      /\$\{(\w+):-([^}]*)\}/g,
+      (_, name: string, fallback: string) => process.env[name] || fallback,
+    );
+  return words
+    .slice(1, words.indexOf("--import"))
+    .filter((w) => w.startsWith("--"))
+    .map(expand);
 }
 
 /** CPU time of process `pid` in ms: utime + stime of /proc/<pid>/stat (clock ticks of 10 ms). */
