@@ -59,6 +59,8 @@ export const SQL_ONLY = {
   /** columns Prisma's client leaves out (@ignore in schema.prisma), written by the database itself */
   columns: {
     "users.searchText": { type: "text", notnull: false },
+    "users.lastNameKey": { type: "text", notnull: false },
+    "users.firstNameKey": { type: "text", notnull: false },
   } as Record<string, { type: string; notnull: boolean }>,
   indexes: {
     users_username_lower_key: { table: "users", definition: /UNIQUE INDEX .* \(lower\(username\)\)$/ },
@@ -69,8 +71,7 @@ export const SQL_ONLY = {
     },
     users_name_sort_idx: {
       table: "users",
-      definition:
-        /INDEX .* USING btree \(search_normalize\("lastName"\), search_normalize\("firstName"\), id\)$/,
+      definition: /INDEX .* USING btree \("lastNameKey", "firstNameKey", id\)$/,
     },
     appointments_live_slot_key: {
       table: "appointments",
@@ -105,7 +106,8 @@ export const SQL_ONLY = {
     },
   },
   functions: {
-    users_search_text: /NEW\."searchText" := user_search_text\(/,
+    users_search_text:
+      /NEW\."searchText" := user_search_text\([\s\S]*NEW\."lastNameKey" := search_normalize\(NEW\."lastName"\);\s+NEW\."firstNameKey" := search_normalize\(NEW\."firstName"\)/,
     outbox_events_notify: /pg_notify\('outbox_events', NEW\.id::text\)/,
     search_normalize: /lower\(public\.unaccent\('public\.unaccent'::regdictionary, value\)\)/,
     user_search_text:

@@ -253,9 +253,7 @@ async function rows(
   },
 ): Promise<Row[]> {
   const { where, order, limit, byName = false } = props;
-  const keys = byName
-    ? Prisma.sql`, search_normalize(u."lastName") AS k1, search_normalize(u."firstName") AS k2`
-    : Prisma.empty;
+  const keys = byName ? Prisma.sql`, u."lastNameKey" AS k1, u."firstNameKey" AS k2` : Prisma.empty;
   // the matches: the subquery (kept whole by OFFSET 0) reads them all, then they are sorted
   const found =
     props.reading === "matches"
@@ -288,7 +286,7 @@ async function pageRows(
   const cmp = Prisma.raw(sort.direction === "asc" ? ">" : "<");
   if (sort.by === "name") {
     const keyset = after
-      ? Prisma.sql` AND (search_normalize(u."lastName"), search_normalize(u."firstName"), u.id) ${cmp} (${after.key[0]}::text, ${after.key[1]}::text, ${after.id}::int)`
+      ? Prisma.sql` AND (u."lastNameKey", u."firstNameKey", u.id) ${cmp} (${after.key[0]}::text, ${after.key[1]}::text, ${after.id}::int)`
       : Prisma.empty;
     // the keys the rows come back with, so the order computes them once a row
     return rows(db, {
@@ -296,7 +294,7 @@ async function pageRows(
       order:
         reading === "matches"
           ? Prisma.sql`u.k1 ${dir}, u.k2 ${dir}, u.id ${dir}`
-          : Prisma.sql`search_normalize(u."lastName") ${dir}, search_normalize(u."firstName") ${dir}, u.id ${dir}`,
+          : Prisma.sql`u."lastNameKey" ${dir}, u."firstNameKey" ${dir}, u.id ${dir}`,
       limit,
       reading,
       byName: true,
