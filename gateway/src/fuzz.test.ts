@@ -932,20 +932,27 @@ function restArb(routes: RouteInfo[], identity: Identity): fc.Arbitrary<Spec> {
   });
 }
 
+/** A POST /graphql of `body` aimed at operation `op`, as `identity`. */
+function graphqlSpec(identity: Identity, op: Operation, body: Record<string, unknown>): Spec {
+  return {
+    identity,
+    method: "POST",
+    path: "/graphql",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+    target: `${op.kind} ${op.field.name}`,
+    graphql: true,
+  };
+}
+
 function graphqlArb(identity: Identity): fc.Arbitrary<Spec> {
-  return fc.constantFrom(...graphqlOperations()).chain((op) =>
-    fc
-      .oneof({ weight: 5, arbitrary: operationArb(op) }, { weight: 1, arbitrary: minimalCallArb(op) })
-      .map(({ body }) => ({
-        identity,
-        method: "POST",
-        path: "/graphql",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-        target: `${op.kind} ${op.field.name}`,
-        graphql: true,
-      })),
-  );
+  return fc
+    .constantFrom(...graphqlOperations())
+    .chain((op) =>
+      fc
+        .oneof({ weight: 5, arbitrary: operationArb(op) }, { weight: 1, arbitrary: minimalCallArb(op) })
+        .map(({ body }) => graphqlSpec(identity, op, body)),
+    );
 }
 
 function graphqlOddSpecArb(identity: Identity): fc.Arbitrary<Spec> {
@@ -1023,22 +1030,7 @@ describe("fuzzing every REST route and GraphQL operation", () => {
     for (const [i, op] of operations.entries()) {
       const [call] = fc.sample(minimalCallArb(op), { seed: SEED + 1000 + i, numRuns: 1 });
       if (!call) continue;
-      await Promise.all(
-        IDENTITIES.map((identity) =>
-          send(
-            {
-              identity,
-              method: "POST",
-              path: "/graphql",
-              headers: { "Content-Type": "application/json" },
-              body: JSON.stringify(call.body),
-              target: `${op.kind} ${op.field.name}`,
-              graphql: true,
-            },
-            problems,
-          ),
-        ),
-      );
+      await Promise.all(IDENTITIES.map((identity) => send(graphqlSpec(identity, op, call.body), problems)));
       if (i % 10 === 9) await ensureSignedIn();
     }
     await ensureSignedIn();

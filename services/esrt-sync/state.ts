@@ -126,12 +126,7 @@ export async function acknowledgeInTx(
   const row = advanced[0];
   if (row) {
     await reportState(tx, row);
-    return {
-      uniqueId: row.uniqueId,
-      acknowledgedVersion: row.acknowledgedVersion,
-      latestVersion: row.latestVersion,
-      esrtSynced: row.acknowledgedVersion >= row.latestVersion,
-    };
+    return ackResult(row);
   }
   // otherwise an unknown user, a version above the latest, or an older or repeated acknowledgement
   const state = await lockState(tx, { uniqueId: props.uniqueId });
@@ -142,6 +137,13 @@ export async function acknowledgeInTx(
       `Version ${props.version} is newer than the user's latest version (${state.latestVersion})`,
     );
   }
+  return ackResult(state);
+}
+
+/** What an acknowledgement answers for the state it left. */
+function ackResult(
+  state: Pick<UserSyncState, "uniqueId" | "latestVersion" | "acknowledgedVersion">,
+): AckResult {
   return {
     uniqueId: state.uniqueId,
     acknowledgedVersion: state.acknowledgedVersion,

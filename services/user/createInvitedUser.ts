@@ -9,6 +9,7 @@ import { findManagedUser, OWN_ACCOUNT_MESSAGE } from "./changeUserAccount";
 import { UserError } from "./errors";
 import { eventContact } from "./eventContact";
 import { assertMayGrant } from "./grants";
+import { type AccountActionResult, assertActive } from "./manageUser";
 import { issueToken } from "./oneTimeTokens";
 import { syncSnapshot } from "./syncSnapshot";
 import {
@@ -130,32 +131,28 @@ export async function createInvitedUser(props: {
  */
 export async function resendInvitation(props: {
   db: Db;
-  actor: { id: number; userType: UserType };
+  /** the administrator, whose name the invitation gives */
+  actor: Pick<User, "id" | "userType" | "firstName" | "lastName">;
   userId: number;
   ip?: string | null;
-}): Promise<{ user: User; message: string }> {
+}): Promise<AccountActionResult> {
+  const { actor } = props;
   return props.db.prisma.$transaction(async (tx) => {
     const target = await findManagedUser(tx, { ...props, selfMessage: OWN_ACCOUNT_MESSAGE });
-    if (target.password !== INVITATION_PENDING_PASSWORD) {
+    if (!invitationPending(target)) {
       throw new UserError(
         "NOT_ALLOWED",
         "This user has already set a password: send a password reset instead",
       );
     }
-    if (target.userStatus !== "active") {
-      throw new UserError("NOT_ALLOWED", `This account is ${target.userStatus}: activate it first`);
-    }
-    const actor = await tx.user.findUniqueOrThrow({
-      where: { id: props.actor.id },
-      select: { firstName: true, lastName: true },
-    });
+    assertActive(target);
     await invite(tx, {
       user: target,
-      actor: { id: props.actor.id, name: `${actor.firstName} ${actor.lastName}`.trim() },
+      actor: { id: actor.id, name: `${actor.firstName} ${actor.lastName}`.trim() },
     });
     await audit(tx, {
       action: "user.invitation_resent",
-      actorId: props.actor.id,
+      actorId: actor.id,
       targetType: "user",
       targetId: target.id,
       ip: props.ip,

@@ -316,7 +316,8 @@ export async function listNoteHistory(props: {
   });
 }
 
-function assertActive(user: User): void {
+/** @throws UserError NOT_ALLOWED for an account that is not active (an email to it waits for that). */
+export function assertActive(user: User): void {
   if (user.userStatus !== "active") {
     throw new UserError("NOT_ALLOWED", `This account is ${user.userStatus}: activate it first`);
   }

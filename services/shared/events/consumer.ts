@@ -120,24 +120,13 @@ export async function applyEvent(props: {
   timeoutMs?: number;
   inTx?: (tx: Tx) => Promise<void>;
 }): Promise<boolean> {
-  const { consumer, envelope } = props;
-  return props.db.prisma.$transaction(
-    async (tx) => {
-      const inserted = await tx.$executeRaw`
-        INSERT INTO processed_events (consumer, "eventId") VALUES (${consumer.name}, ${envelope.id}::uuid)
-        ON CONFLICT DO NOTHING`;
-      if (inserted > 0) await consumer.handle(envelope, tx);
-      await props.inTx?.(tx);
-      return inserted > 0;
-    },
-    { maxWait: 10_000, timeout: props.timeoutMs ?? 60_000 },
-  );
+  return (await applyEvents({ ...props, envelopes: [props.envelope] })) > 0;
 }
 
 /**
  * Applies several events to one consumer in one transaction, each at most once: the inbox rows of
  * all are recorded by one statement, then the handler runs for each one not recorded before, in the
- * order given. Answers how many the handler ran for.
+ * order given, and `inTx` last. Answers how many the handler ran for.
  * @throws the handler's or the database's error (nothing is then recorded).
  */
 export async function applyEvents(props: {
@@ -145,6 +134,7 @@ export async function applyEvents(props: {
   consumer: Consumer;
   envelopes: readonly Envelope<DomainEvent>[];
   timeoutMs?: number;
+  inTx?: (tx: Tx) => Promise<void>;
 }): Promise<number> {
   const { consumer, envelopes } = props;
   return props.db.prisma.$transaction(
@@ -163,6 +153,7 @@ export async function applyEvents(props: {
         await consumer.handle(envelope, tx);
         ran += 1;
       }
+      await props.inTx?.(tx);
       return ran;
     },
     { maxWait: 10_000, timeout: props.timeoutMs ?? 60_000 },

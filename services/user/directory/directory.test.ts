@@ -133,6 +133,16 @@ describe("filters", () => {
   });
 });
 
+/** Each sort in each direction. */
+const EVERY_SORT: UserSort[] = [
+  { by: "createdAt", direction: "desc" },
+  { by: "createdAt", direction: "asc" },
+  { by: "name", direction: "asc" },
+  { by: "name", direction: "desc" },
+  { by: "lastLoginAt", direction: "desc" },
+  { by: "lastLoginAt", direction: "asc" },
+];
+
 describe("sorts and cursors", () => {
   it("sorts by name case-insensitively, by created and by last login (never-signed-in last), both ways", async () => {
     const byName = await all({ q: tag }, { by: "name", direction: "asc" }, 2);
@@ -149,58 +159,41 @@ describe("sorts and cursors", () => {
     }
   });
 
-  it.each([
-    { by: "createdAt", direction: "desc" },
-    { by: "createdAt", direction: "asc" },
-    { by: "name", direction: "asc" },
-    { by: "name", direction: "desc" },
-    { by: "lastLoginAt", direction: "desc" },
-    { by: "lastLoginAt", direction: "asc" },
-  ] satisfies UserSort[])(
-    "keeps pages by %o stable while users are inserted between requests",
-    async (sort) => {
-      const sub = `pg${uniqueSuffix()}`;
-      const before: User[] = [];
-      for (let i = 0; i < 9; i += 1) {
-        before.push(
-          await createUser(db, {
-            companyName: sub,
-            lastName: `Page${String(i).padStart(2, "0")}`,
-            lastLoginAt: i % 2 ? new Date(Date.now() - i * 60_000) : null,
-          }),
-        );
+  it.each(EVERY_SORT)("keeps pages by %o stable while users are inserted between requests", async (sort) => {
+    const sub = `pg${uniqueSuffix()}`;
+    const before: User[] = [];
+    for (let i = 0; i < 9; i += 1) {
+      before.push(
+        await createUser(db, {
+          companyName: sub,
+          lastName: `Page${String(i).padStart(2, "0")}`,
+          lastLoginAt: i % 2 ? new Date(Date.now() - i * 60_000) : null,
+        }),
+      );
+    }
+    {
+      const seen: number[] = [];
+      let after: string | null = null;
+      for (let n = 0; n < 100; n += 1) {
+        const page = await directoryPage(db, { filter: { q: sub }, sort, first: 2, after });
+        seen.push(...ids(page.nodes));
+        // someone registers between two page requests, with names and times all over the order
+        await createUser(db, {
+          companyName: sub,
+          lastName: `Page${String(n).padStart(2, "0")}x`,
+          lastLoginAt: n % 2 ? new Date(Date.now() - n * 30_000) : null,
+        });
+        if (!page.hasNextPage) break;
+        after = page.endCursor;
       }
-      {
-        const seen: number[] = [];
-        let after: string | null = null;
-        for (let n = 0; n < 100; n += 1) {
-          const page = await directoryPage(db, { filter: { q: sub }, sort, first: 2, after });
-          seen.push(...ids(page.nodes));
-          // someone registers between two page requests, with names and times all over the order
-          await createUser(db, {
-            companyName: sub,
-            lastName: `Page${String(n).padStart(2, "0")}x`,
-            lastLoginAt: n % 2 ? new Date(Date.now() - n * 30_000) : null,
-          });
-          if (!page.hasNextPage) break;
-          after = page.endCursor;
-        }
-        const existing = new Set(ids(before));
-        const seenExisting = seen.filter((id) => existing.has(id));
-        expect(seenExisting.sort()).toEqual(ids(before).sort());
-        expect(new Set(seen).size).toBe(seen.length);
-      }
-    },
-  );
+      const existing = new Set(ids(before));
+      const seenExisting = seen.filter((id) => existing.has(id));
+      expect(seenExisting.sort()).toEqual(ids(before).sort());
+      expect(new Set(seen).size).toBe(seen.length);
+    }
+  });
 
-  it.each([
-    { by: "createdAt", direction: "desc" },
-    { by: "createdAt", direction: "asc" },
-    { by: "name", direction: "asc" },
-    { by: "name", direction: "desc" },
-    { by: "lastLoginAt", direction: "desc" },
-    { by: "lastLoginAt", direction: "asc" },
-  ] satisfies UserSort[])(
+  it.each(EVERY_SORT)(
     "reads the same pages by %o through the matches as by walking the sort's index",
     async (sort) => {
       for (const filter of [{ q: tag }, { q: tag, userTypes: ["client" as const] }, { q: tag.slice(0, 6) }]) {

@@ -30,42 +30,55 @@ function useShown(): { shown: number; first: number; more(): void } {
   };
 }
 
-/** "Show more" under a tab's rows while the list holds more than it shows. */
-function ShowMore(props: { total: number; shown: number; loading: boolean; what: string; onMore(): void }) {
-  if (props.total <= props.shown) return null;
-  return (
-    <Button
-      className="user-drawer-more"
-      variant="minimal"
-      size="small"
-      loading={props.loading}
-      onClick={props.onMore}
-      text={`Show ${DRAWER_LIST_STEP} more ${props.what}`}
-    />
-  );
+/** What a tab's query gives {@link HistoryList}. */
+interface TabQuery {
+  loading: boolean;
+  error?: Error;
+  data?: unknown;
+  previousData?: unknown;
+  refetch(): Promise<unknown>;
 }
 
-/** Loading, failure and empty states shared by the tabs. */
-function TabState(props: {
-  loading: boolean;
-  error: Error | undefined;
-  empty: boolean;
+/**
+ * A tab's list with its states: the failure with "Try again", a spinner for the first load, the
+ * empty text, then the rows shown and "Show more" while the answer holds more than they.
+ */
+function HistoryList<T>(props: {
+  query: TabQuery;
+  list: ReturnType<typeof useShown>;
+  /** the rows answered (one more than shown when there are more) */
+  rows: readonly T[];
   what: string;
   emptyText: string;
-  onRetry(): void;
-  children: ReactNode;
+  children(shown: readonly T[]): ReactNode;
 }) {
-  if (props.error)
+  const { query, list, rows, what } = props;
+  if (query.error)
     return (
       <LoadError
-        title={`The ${props.what} could not be loaded`}
-        error={props.error}
-        onRetry={props.onRetry}
+        title={`The ${what} could not be loaded`}
+        error={query.error}
+        onRetry={() => void query.refetch().catch(() => undefined)}
       />
     );
-  if (props.loading) return <Spinner size={24} aria-label={`Loading the ${props.what}`} />;
-  if (props.empty) return <NonIdealState title={props.emptyText} />;
-  return <>{props.children}</>;
+  if (query.loading && !query.data && !query.previousData)
+    return <Spinner size={24} aria-label={`Loading the ${what}`} />;
+  if (rows.length === 0) return <NonIdealState title={props.emptyText} />;
+  return (
+    <>
+      {props.children(rows.slice(0, list.shown))}
+      {rows.length > list.shown ? (
+        <Button
+          className="user-drawer-more"
+          variant="minimal"
+          size="small"
+          loading={query.loading}
+          onClick={list.more}
+          text={`Show ${DRAWER_LIST_STEP} more ${what}`}
+        />
+      ) : null}
+    </>
+  );
 }
 
 /** The notes the user sent the team from their console, newest first. */
@@ -75,29 +88,27 @@ export function NotesTab({ userId }: HistoryTabProps) {
     variables: { id: userId, first: list.first },
     fetchPolicy: "cache-and-network",
   });
-  const all = (q.data ?? q.previousData)?.adminUser?.noteHistory ?? [];
-  const notes = all.slice(0, list.shown);
   return (
-    <TabState
-      loading={q.loading && !q.data && !q.previousData}
-      error={q.error}
-      empty={notes.length === 0}
+    <HistoryList
+      query={q}
+      list={list}
+      rows={(q.data ?? q.previousData)?.adminUser?.noteHistory ?? []}
       what="notes"
       emptyText="No notes sent to the team yet"
-      onRetry={() => void q.refetch().catch(() => undefined)}
     >
-      <ol className="user-drawer-notes">
-        {notes.map((note) => (
-          <li key={note.id}>
-            <p className="user-drawer-note-meta">
-              {formatWhen(note.createdAt)} · {note.wordCount} {note.wordCount === 1 ? "word" : "words"}
-            </p>
-            <p className="user-drawer-note-text">{note.notes}</p>
-          </li>
-        ))}
-      </ol>
-      <ShowMore total={all.length} shown={list.shown} loading={q.loading} what="notes" onMore={list.more} />
-    </TabState>
+      {(notes) => (
+        <ol className="user-drawer-notes">
+          {notes.map((note) => (
+            <li key={note.id}>
+              <p className="user-drawer-note-meta">
+                {formatWhen(note.createdAt)} · {note.wordCount} {note.wordCount === 1 ? "word" : "words"}
+              </p>
+              <p className="user-drawer-note-text">{note.notes}</p>
+            </li>
+          ))}
+        </ol>
+      )}
+    </HistoryList>
   );
 }
 
@@ -114,49 +125,41 @@ export function AppointmentsTab({ userId }: HistoryTabProps) {
     variables: { id: userId, first: list.first },
     fetchPolicy: "cache-and-network",
   });
-  const all = (q.data ?? q.previousData)?.adminUser?.appointments ?? [];
-  const rows = all.slice(0, list.shown);
   return (
-    <TabState
-      loading={q.loading && !q.data && !q.previousData}
-      error={q.error}
-      empty={rows.length === 0}
+    <HistoryList
+      query={q}
+      list={list}
+      rows={(q.data ?? q.previousData)?.adminUser?.appointments ?? []}
       what="appointments"
       emptyText="No appointments"
-      onRetry={() => void q.refetch().catch(() => undefined)}
     >
-      <ScrollRegion label="Appointments" className="user-drawer-scroll">
-        <HTMLTable compact striped className="user-drawer-table">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((a) => (
-              <tr key={a.id}>
-                <td>{formatWhen(a.dateTime)}</td>
-                <td>{APPOINTMENT_TYPE_LABELS[a.appointmentType] ?? a.appointmentType}</td>
-                <td>
-                  <Tag minimal round>
-                    {a.status}
-                  </Tag>
-                </td>
+      {(rows) => (
+        <ScrollRegion label="Appointments" className="user-drawer-scroll">
+          <HTMLTable compact striped className="user-drawer-table">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Type</th>
+                <th scope="col">Status</th>
               </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      </ScrollRegion>
-      <ShowMore
-        total={all.length}
-        shown={list.shown}
-        loading={q.loading}
-        what="appointments"
-        onMore={list.more}
-      />
-    </TabState>
+            </thead>
+            <tbody>
+              {rows.map((a) => (
+                <tr key={a.id}>
+                  <td>{formatWhen(a.dateTime)}</td>
+                  <td>{APPOINTMENT_TYPE_LABELS[a.appointmentType] ?? a.appointmentType}</td>
+                  <td>
+                    <Tag minimal round>
+                      {a.status}
+                    </Tag>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        </ScrollRegion>
+      )}
+    </HistoryList>
   );
 }
 
@@ -167,51 +170,43 @@ export function DocumentsTab({ userId }: HistoryTabProps) {
     variables: { id: userId, first: list.first },
     fetchPolicy: "cache-and-network",
   });
-  const all = (q.data ?? q.previousData)?.adminUser?.documents ?? [];
-  const rows = all.slice(0, list.shown);
   return (
-    <TabState
-      loading={q.loading && !q.data && !q.previousData}
-      error={q.error}
-      empty={rows.length === 0}
+    <HistoryList
+      query={q}
+      list={list}
+      rows={(q.data ?? q.previousData)?.adminUser?.documents ?? []}
       what="documents"
       emptyText="No documents"
-      onRetry={() => void q.refetch().catch(() => undefined)}
     >
-      <ScrollRegion label="Documents" className="user-drawer-scroll">
-        <HTMLTable compact striped className="user-drawer-table">
-          <thead>
-            <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Status</th>
-              <th scope="col">Uploaded</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((d) => (
-              <tr key={d.id}>
-                <td>
-                  <span className="user-drawer-doc-title">{d.title}</span>
-                  <span className="user-drawer-muted">{d.fileName}</span>
-                </td>
-                <td>
-                  <Tag minimal round>
-                    {d.status}
-                  </Tag>
-                </td>
-                <td>{formatWhen(d.createdAt)}</td>
+      {(rows) => (
+        <ScrollRegion label="Documents" className="user-drawer-scroll">
+          <HTMLTable compact striped className="user-drawer-table">
+            <thead>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">Status</th>
+                <th scope="col">Uploaded</th>
               </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      </ScrollRegion>
-      <ShowMore
-        total={all.length}
-        shown={list.shown}
-        loading={q.loading}
-        what="documents"
-        onMore={list.more}
-      />
-    </TabState>
+            </thead>
+            <tbody>
+              {rows.map((d) => (
+                <tr key={d.id}>
+                  <td>
+                    <span className="user-drawer-doc-title">{d.title}</span>
+                    <span className="user-drawer-muted">{d.fileName}</span>
+                  </td>
+                  <td>
+                    <Tag minimal round>
+                      {d.status}
+                    </Tag>
+                  </td>
+                  <td>{formatWhen(d.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        </ScrollRegion>
+      )}
+    </HistoryList>
   );
 }
