@@ -46,6 +46,12 @@ module.exports = {
   moduleNameMapper: {
     "^(\\.{1,2}/.*)\\.js$": "$1",
     "^file-type$": "<rootDir>/node_modules/file-type/index.js",
+    // The path aliases of tsconfig.json.
+    "^@services/(.*)$": "<rootDir>/services/$1",
+    "^@schema/(.*)$": "<rootDir>/schema/$1",
+    "^@gateway/(.*)$": "<rootDir>/gateway/src/$1",
+    "^@db/(.*)$": "<rootDir>/prisma/$1",
+    "^@web/(.*)$": "<rootDir>/web/src/$1",
   },
   globalSetup: "<rootDir>/scripts/jest/globalSetup.ts",
   globalTeardown: "<rootDir>/scripts/jest/globalTeardown.ts",

@@ -2,18 +2,18 @@ import { type ChildProcess, fork, spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { seed } from "@db/seed";
 import type { NatsConnection } from "@nats-io/transport-node";
+import { BUSINESS_TIME_ZONE, slotRuleViolation, slotsOfBusinessDay } from "@schema/validation/appointment";
+import { bookAppointment } from "@services/appointment";
+import { type Config, parseConfig } from "@services/shared/config";
+import { connectPostgres, type Db } from "@services/shared/db";
+import { jetStreamTransport, startRelay } from "@services/shared/events";
+import { connectNats } from "@services/shared/nats";
+import { generateUniqueId } from "@services/user";
 import { DateTime } from "luxon";
 import { SMTPServer } from "smtp-server";
-import { seed } from "../prisma/seed";
-import { BUSINESS_TIME_ZONE, slotRuleViolation, slotsOfBusinessDay } from "../schema/validation/appointment";
 import type { TestServices } from "../scripts/testServices";
-import { bookAppointment } from "../services/appointment/bookAppointment";
-import { type Config, parseConfig } from "../services/shared/config";
-import { connectPostgres, type Db } from "../services/shared/db";
-import { jetStreamTransport, startRelay } from "../services/shared/events";
-import { connectNats } from "../services/shared/nats";
-import { generateUniqueId } from "../services/user/uniqueId";
 import {
   applyBenchConfig,
   type BenchReport,

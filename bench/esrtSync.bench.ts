@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { USER_SYNC_TYPE } from "../schema/esrt/contract";
-import { createEndpoint } from "../services/esrt-sync/endpoints";
-import { connectPostgres, type Db } from "../services/shared/db";
-import { jetStreamTransport, startRelay } from "../services/shared/events";
-import { connectNats } from "../services/shared/nats";
-import { freePort } from "../services/shared/net";
-import { createAdmin, createUser } from "../services/shared/testing/factories";
-import { changeAccessLevel } from "../services/user/changeAccessLevel";
+import { USER_SYNC_TYPE } from "@schema/esrt/contract";
+import { createEndpoint } from "@services/esrt-sync";
+import { connectPostgres, type Db } from "@services/shared/db";
+import { jetStreamTransport, startRelay } from "@services/shared/events";
+import { connectNats } from "@services/shared/nats";
+import { freePort } from "@services/shared/net";
+import { createAdmin, createUser } from "@services/shared/testing/factories";
+import { changeAccessLevel } from "@services/user";
 import { deployedNodeArgs, type ServerProcess, startServer } from "./load";
 import {
   applyBenchConfig,

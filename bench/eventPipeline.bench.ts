@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { NatsConnection } from "@nats-io/transport-node";
-import type { PayloadOf } from "../schema/events";
-import { connectPostgres, type Db } from "../services/shared/db";
+import type { PayloadOf } from "@schema/events";
+import { connectPostgres, type Db } from "@services/shared/db";
 import {
   defineConsumer,
   type EventTransport,
@@ -10,8 +10,8 @@ import {
   memoryTransport,
   startConsumers,
   startRelay,
-} from "../services/shared/events";
-import { connectNats } from "../services/shared/nats";
+} from "@services/shared/events";
+import { connectNats } from "@services/shared/nats";
 import {
   applyBenchConfig,
   type BenchReport,

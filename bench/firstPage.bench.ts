@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { createUser } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
 import { launchBrowser } from "../e2e/support/browser";
 import { FIRST_PAGE_JS_GOAL_BYTES, measurePageWeight, type PageWeight } from "../e2e/support/pageWeight";
 import { signInThroughApi } from "../e2e/support/portal";
-import { createUser } from "../services/shared/testing/factories";
 import { type BenchReport, type Scenario, startInProcessGateway, teardown } from "./support";
 
 // P6: what the first page costs a browser. Chromium loads /auth (signed out) and /dashboard (signed

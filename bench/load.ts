@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { freePort } from "@services/shared/net";
 import autocannon from "autocannon";
-import { freePort } from "../services/shared/net";
 import type { Metric } from "./support";
 
 // HTTP load of the benchmarks that compare the portal with a baseline: each server runs in a process

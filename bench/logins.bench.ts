@@ -1,4 +1,4 @@
-import { createUser, TEST_PASSWORD } from "../services/shared/testing/factories";
+import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import { alternate, type LoadRequest, load, loadMetrics, median, startServer } from "./load";
 import { startBenchPortal } from "./portalServer";
 import { type BenchReport, teardown } from "./support";

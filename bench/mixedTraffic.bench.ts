@@ -1,5 +1,5 @@
+import { BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
 import { DateTime } from "luxon";
-import { BUSINESS_TIME_ZONE } from "../schema/validation/appointment";
 import { type LoadRequest, load, loadMetrics } from "./load";
 import { startBenchPortal } from "./portalServer";
 import { type BenchReport, teardown } from "./support";

@@ -1,5 +1,5 @@
-import { connectPostgres, type Db } from "../services/shared/db";
-import { createUser, TEST_PASSWORD } from "../services/shared/testing/factories";
+import { connectPostgres, type Db } from "@services/shared/db";
+import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import { deployedNodeArgs, type ServerProcess, startServer } from "./load";
 import { benchBus, benchId, benchServices, scratchDatabase, type Teardown } from "./support";
 

@@ -2,16 +2,16 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { migrateDatabase } from "@db/migrate";
+import { createApp } from "@gateway/app";
 import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
+import { type Config, parseConfig, setConfig } from "@services/shared/config";
+import { connectPostgres, type Db } from "@services/shared/db";
+import { connectRedis } from "@services/shared/redis";
+import { createSessionStore } from "@services/shared/sessionStore";
 import { Client } from "pg";
-import { createApp } from "../gateway/src/app";
-import { migrateDatabase } from "../prisma/migrate";
 import { requireTestServices, type TestServices } from "../scripts/testServices";
-import { type Config, parseConfig, setConfig } from "../services/shared/config";
-import { connectPostgres, type Db } from "../services/shared/db";
-import { connectRedis } from "../services/shared/redis";
-import { createSessionStore } from "../services/shared/sessionStore";
 
 // Shared helpers of the benchmarks: result types, isolation (scratch database, own stream and
 // subject prefix) and statistics. Benchmarks run against the machine's real PostgreSQL, Redis and

@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
+import { sealSetting } from "@services/shared/sealed";
+import { startS3rver } from "@services/shared/testing/s3rver";
 import { Upload } from "tus-js-client";
-import { sealSetting } from "../services/shared/sealed";
-import { startS3rver } from "../services/shared/testing/s3rver";
 import { startBenchPortal } from "./portalServer";
 import { applyBenchConfig, type BenchReport, type Metric, type Scenario, teardown } from "./support";
 

@@ -1,11 +1,10 @@
 import { performance } from "node:perf_hooks";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { createAdmin, TEST_PASSWORD } from "@services/shared/testing/factories";
+import { directoryPage, userFilterWhere } from "@services/user";
 import { Client } from "pg";
 import { from as copyFrom } from "pg-copy-streams";
-import { createAdmin, TEST_PASSWORD } from "../services/shared/testing/factories";
-import { userFilterWhere } from "../services/user/directory/filter";
-import { directoryPage } from "../services/user/directory/searchUsers";
 import { deployedNodeArgs, startServer } from "./load";
 import {
   type BenchReport,

@@ -1,13 +1,13 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "playwright-core";
-import type { User } from "../services/shared/generated/prisma/client";
+import type { User } from "@services/shared/generated/prisma/client";
 import {
   createAdmin,
   createAppointment,
   createDocument,
   createUser,
-} from "../services/shared/testing/factories";
+} from "@services/shared/testing/factories";
+import type { Page } from "playwright-core";
 import { type AxeFinding, axeFindings } from "./support/axe";
 import { createStoredDocument, findInQueue } from "./support/documents";
 import type { PortalOptions } from "./support/portal";

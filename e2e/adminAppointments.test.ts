@@ -1,10 +1,9 @@
+import { BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
+import { bookAppointment, SLOT_TAKEN_MESSAGE } from "@services/appointment";
+import { createAdmin, createUser } from "@services/shared/testing/factories";
+import { currentMonday } from "@web/pages/admin/appointments/adminAppointments";
 import { DateTime } from "luxon";
 import type { Page } from "playwright-core";
-import { BUSINESS_TIME_ZONE } from "../schema/validation/appointment";
-import { bookAppointment } from "../services/appointment/bookAppointment";
-import { SLOT_TAKEN_MESSAGE } from "../services/appointment/errors";
-import { createAdmin, createUser } from "../services/shared/testing/factories";
-import { currentMonday } from "../web/src/pages/admin/appointments/adminAppointments";
 import { freeWeekday } from "./support/appointments";
 import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";

@@ -1,5 +1,5 @@
+import { createAdmin, uniqueSuffix } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
-import { createAdmin, uniqueSuffix } from "../services/shared/testing/factories";
 import { axeFindings } from "./support/axe";
 import { signInThroughApi, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
+import { waitFor } from "@services/shared/events/testing/bus";
+import { createAdmin, createDocument, createUser } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
-import { waitFor } from "../services/shared/events/testing/bus";
-import { createAdmin, createDocument, createUser } from "../services/shared/testing/factories";
 import { axeFindings } from "./support/axe";
 import { browserSuite } from "./support/suite";
 

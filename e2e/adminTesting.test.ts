@@ -1,12 +1,12 @@
+import { startTestSmtp, type TestSmtp } from "@services/email/testing";
+import { services } from "@services/registry";
+import { config, setConfig } from "@services/shared/config";
+import { type RunningConsumers, startConsumers } from "@services/shared/events/consumer";
+import { memoryTransport } from "@services/shared/events/memory";
+import { type Relay, startRelay } from "@services/shared/events/relay";
+import { connectRedis, type RedisClient } from "@services/shared/redis";
+import { createAdmin, createUser } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
-import { startTestSmtp, type TestSmtp } from "../services/email/testing/smtpServer";
-import { services } from "../services/registry";
-import { config, setConfig } from "../services/shared/config";
-import { type RunningConsumers, startConsumers } from "../services/shared/events/consumer";
-import { memoryTransport } from "../services/shared/events/memory";
-import { type Relay, startRelay } from "../services/shared/events/relay";
-import { connectRedis, type RedisClient } from "../services/shared/redis";
-import { createAdmin, createUser } from "../services/shared/testing/factories";
 import { axeFindings } from "./support/axe";
 import { browserSuite } from "./support/suite";
 

@@ -1,9 +1,9 @@
+import { BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
+import { bookAppointment } from "@services/appointment";
+import type { User } from "@services/shared/generated/prisma/client";
+import { createUser } from "@services/shared/testing/factories";
 import { DateTime } from "luxon";
 import type { Page } from "playwright-core";
-import { BUSINESS_TIME_ZONE } from "../schema/validation/appointment";
-import { bookAppointment } from "../services/appointment/bookAppointment";
-import type { User } from "../services/shared/generated/prisma/client";
-import { createUser } from "../services/shared/testing/factories";
 import { book, consoleForm as form, freeWeekday, pickDate, timeSelect } from "./support/appointments";
 import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";

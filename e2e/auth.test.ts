@@ -1,5 +1,5 @@
-import { testDb } from "../services/shared/testing/db";
-import { createUser, TEST_PASSWORD, uniqueSuffix } from "../services/shared/testing/factories";
+import { testDb } from "@services/shared/testing/db";
+import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import { chooseFromUserMenu, type PortalPage, signInThroughForm, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 

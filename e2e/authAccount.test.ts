@@ -1,6 +1,6 @@
+import { testDb } from "@services/shared/testing/db";
+import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
-import { testDb } from "../services/shared/testing/db";
-import { createUser, TEST_PASSWORD, uniqueSuffix } from "../services/shared/testing/factories";
 import { chooseFromUserMenu, type PortalPage, signInThroughForm, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 

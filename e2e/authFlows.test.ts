@@ -1,10 +1,10 @@
-import { testDb } from "../services/shared/testing/db";
+import { testDb } from "@services/shared/testing/db";
 import {
   createSecurityQuestions,
   createUser,
   TEST_PASSWORD,
   TEST_SECURITY_ANSWERS,
-} from "../services/shared/testing/factories";
+} from "@services/shared/testing/factories";
 import { type PortalPage, signInThroughApi, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 

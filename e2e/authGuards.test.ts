@@ -1,5 +1,5 @@
-import { testDb } from "../services/shared/testing/db";
-import { createAdmin, createUser } from "../services/shared/testing/factories";
+import { testDb } from "@services/shared/testing/db";
+import { createAdmin, createUser } from "@services/shared/testing/factories";
 import { type PortalPage, signInThroughApi, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 

@@ -1,5 +1,5 @@
+import { uniqueSuffix } from "@services/shared/testing/factories";
 import type { Browser } from "playwright-core";
-import { uniqueSuffix } from "../services/shared/testing/factories";
 import { launchBrowser } from "./support/browser";
 import { emailedLink, type MailTestServer, startMailTestServer } from "./support/mailServer";
 import { openPortal, type PortalPage, signInThroughForm, waitForToast } from "./support/portal";

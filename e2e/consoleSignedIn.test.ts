@@ -1,10 +1,10 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import type { Db } from "@services/shared/db";
+import type { User } from "@services/shared/generated/prisma/client";
+import { testDb } from "@services/shared/testing/db";
+import { createAdmin, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import type { Browser, Page } from "playwright-core";
-import type { Db } from "../services/shared/db";
-import type { User } from "../services/shared/generated/prisma/client";
-import { testDb } from "../services/shared/testing/db";
-import { createAdmin, createUser, TEST_PASSWORD } from "../services/shared/testing/factories";
 import { launchBrowser, type PageProblems, recordPageProblems } from "./support/browser";
 import { startTestServer, type TestServer } from "./support/server";
 

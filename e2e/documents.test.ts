@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import type { User } from "@services/shared/generated/prisma/client";
+import { createAdmin, createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import type { Locator, Page } from "playwright-core";
-import type { User } from "../services/shared/generated/prisma/client";
-import { createAdmin, createUser, uniqueSuffix } from "../services/shared/testing/factories";
 import { samplePdf } from "./support/documents";
 import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";

@@ -1,8 +1,7 @@
+import { type EmailSender, smtpTransport, startEmailSender } from "@services/email";
+import { startTestSmtp, type TestSmtp } from "@services/email/testing";
+import { createAdmin } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
-import { smtpTransport } from "../services/email/mailTransport";
-import { type EmailSender, startEmailSender } from "../services/email/sender";
-import { startTestSmtp, type TestSmtp } from "../services/email/testing/smtpServer";
-import { createAdmin } from "../services/shared/testing/factories";
 import { axeFindings } from "./support/axe";
 import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";

@@ -1,7 +1,7 @@
+import { updateEmailSettings } from "@services/email";
+import { startTestSmtp, type TestSmtp } from "@services/email/testing";
+import { createAdmin } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
-import { updateEmailSettings } from "../services/email/emailSettings";
-import { startTestSmtp, type TestSmtp } from "../services/email/testing/smtpServer";
-import { createAdmin } from "../services/shared/testing/factories";
 import { axeFindings } from "./support/axe";
 import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";

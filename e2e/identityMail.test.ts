@@ -1,12 +1,12 @@
+import { seed } from "@db/seed";
+import { createApp } from "@gateway/app";
+import { fakeWebDist } from "@gateway/testing/appHarness";
+import { type ReceivedMail, startTestSmtp, type TestSmtp } from "@services/email/testing";
+import { workloadFor } from "@services/registry";
+import { parseConfig, setConfig } from "@services/shared/config";
+import { type Runtime, startRuntime } from "@services/shared/runtime";
+import { scratchDatabase } from "@services/shared/testing/db";
 import request from "supertest";
-import { createApp } from "../gateway/src/app";
-import { fakeWebDist } from "../gateway/src/testing/appHarness";
-import { seed } from "../prisma/seed";
-import { type ReceivedMail, startTestSmtp, type TestSmtp } from "../services/email/testing/smtpServer";
-import { workloadFor } from "../services/registry";
-import { parseConfig, setConfig } from "../services/shared/config";
-import { type Runtime, startRuntime } from "../services/shared/runtime";
-import { scratchDatabase } from "../services/shared/testing/db";
 
 // The whole identity pipeline as a person meets it: the gateway, the outbox relay, JetStream, the
 // email service's consumers and sender, and a real SMTP server. A registration's verification mail

@@ -1,5 +1,5 @@
+import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
-import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "../services/shared/testing/factories";
 import { createStoredDocument, findInQueue, samplePdf } from "./support/documents";
 import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";

@@ -1,5 +1,5 @@
+import { createAdmin, createDocument, createUser } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
-import { createAdmin, createDocument, createUser } from "../services/shared/testing/factories";
 import { createStoredDocument, findInQueue } from "./support/documents";
 import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";

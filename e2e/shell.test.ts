@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { testDb } from "@services/shared/testing/db";
+import { createUser } from "@services/shared/testing/factories";
 import type { Browser, Page } from "playwright-core";
-import { testDb } from "../services/shared/testing/db";
-import { createUser } from "../services/shared/testing/factories";
 import { launchBrowser, type PageProblems, recordPageProblems } from "./support/browser";
 import { signInThroughApi } from "./support/portal";
 import { startTestServer, type TestServer } from "./support/server";

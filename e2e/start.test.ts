@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort } from "../services/shared/net";
-import { scratchDatabase } from "../services/shared/testing/db";
+import { freePort } from "@services/shared/net";
+import { scratchDatabase } from "@services/shared/testing/db";
 
 // `make start` ends in `npm run start`, i.e. this process entry. These tests run it as a real child
 // process, once on the machine's services and once on the embedded default.

@@ -1,10 +1,10 @@
+import { invitationEmail } from "@services/email";
+import { type RunningConsumers, startConsumers } from "@services/shared/events/consumer";
+import { memoryTransport } from "@services/shared/events/memory";
+import { type Relay, startRelay } from "@services/shared/events/relay";
+import { createAdmin, createUser, uniqueSuffix } from "@services/shared/testing/factories";
+import { startUserJobRunner } from "@services/user";
 import type { Page } from "playwright-core";
-import { invitationEmail } from "../services/email/consumers/invitationEmail";
-import { type RunningConsumers, startConsumers } from "../services/shared/events/consumer";
-import { memoryTransport } from "../services/shared/events/memory";
-import { type Relay, startRelay } from "../services/shared/events/relay";
-import { createAdmin, createUser, uniqueSuffix } from "../services/shared/testing/factories";
-import { startUserJobRunner } from "../services/user/jobs/runner";
 import { axeFindings } from "./support/axe";
 import { emailedLink } from "./support/mailServer";
 import { signInThroughForm } from "./support/portal";

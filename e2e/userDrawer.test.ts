@@ -1,7 +1,7 @@
+import type { User } from "@services/shared/generated/prisma/client";
+import { createAdmin, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
+import { createInvitedUser } from "@services/user";
 import type { Page } from "playwright-core";
-import type { User } from "../services/shared/generated/prisma/client";
-import { createAdmin, createUser, TEST_PASSWORD } from "../services/shared/testing/factories";
-import { createInvitedUser } from "../services/user/createInvitedUser";
 import { axeFindings } from "./support/axe";
 import { signInThroughApi, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";

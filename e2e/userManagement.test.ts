@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
+import type { User } from "@services/shared/generated/prisma/client";
+import { createAdmin, createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import { parse as parseCsv } from "csv-parse/sync";
 import type { Page } from "playwright-core";
-import type { User } from "../services/shared/generated/prisma/client";
-import { createAdmin, createUser, uniqueSuffix } from "../services/shared/testing/factories";
 import { axeFindings } from "./support/axe";
 import { browserSuite } from "./support/suite";
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
+import { scratchDatabase } from "@services/shared/testing/db";
 import { Client } from "pg";
-import { scratchDatabase } from "../services/shared/testing/db";
 import { type MigrationFile, migrateDatabase, readMigrations } from "./migrate";
 
 const migrations = readMigrations();

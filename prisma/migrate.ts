@@ -4,10 +4,10 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import { config } from "@services/shared/config";
+import { logger } from "@services/shared/logger";
 import { config as loadEnvFile } from "dotenv";
 import { Client } from "pg";
-import { config } from "../services/shared/config";
-import { logger } from "../services/shared/logger";
 
 // Applies the SQL migrations in prisma/migrations (Prisma's folder layout) and records them in
 // `_prisma_migrations` exactly as `prisma migrate deploy` would. Prisma's own migration engine is a

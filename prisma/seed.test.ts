@@ -1,7 +1,7 @@
-import { parseConfig } from "../services/shared/config";
-import { connectPostgres, type Db } from "../services/shared/db";
-import { scratchDatabase } from "../services/shared/testing/db";
-import { verifyPassword } from "../services/user/passwords";
+import { parseConfig } from "@services/shared/config";
+import { connectPostgres, type Db } from "@services/shared/db";
+import { scratchDatabase } from "@services/shared/testing/db";
+import { verifyPassword } from "@services/user";
 import { DEFAULT_EMAIL_TEMPLATES } from "./emailTemplates";
 import { migrateDatabase } from "./migrate";
 import { DEFAULT_BRANDING, seed } from "./seed";

@@ -1,11 +1,10 @@
 import { randomInt } from "node:crypto";
+import { type Config, config } from "@services/shared/config";
+import { connectPostgres, type Db, openEmbedded, type Tx } from "@services/shared/db";
+import { logger } from "@services/shared/logger";
+import { chooseBacking } from "@services/shared/runtime";
+import { generateUniqueId, hashPassword } from "@services/user";
 import { config as loadEnvFile } from "dotenv";
-import { type Config, config } from "../services/shared/config";
-import { connectPostgres, type Db, openEmbedded, type Tx } from "../services/shared/db";
-import { logger } from "../services/shared/logger";
-import { chooseBacking } from "../services/shared/runtime";
-import { hashPassword } from "../services/user/passwords";
-import { generateUniqueId } from "../services/user/uniqueId";
 import { DEFAULT_EMAIL_TEMPLATES } from "./emailTemplates";
 import { migrateDatabase } from "./migrate";
 

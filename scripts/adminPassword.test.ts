@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { migrateDatabase } from "../prisma/migrate";
-import { seed } from "../prisma/seed";
-import { passwordSchema } from "../schema/validation/user";
-import { parseConfig } from "../services/shared/config";
-import { connectPostgres, type Db } from "../services/shared/db";
-import { scratchDatabase } from "../services/shared/testing/db";
-import { verifyPassword } from "../services/user/passwords";
+import { migrateDatabase } from "@db/migrate";
+import { seed } from "@db/seed";
+import { passwordSchema } from "@schema/validation/user";
+import { parseConfig } from "@services/shared/config";
+import { connectPostgres, type Db } from "@services/shared/db";
+import { scratchDatabase } from "@services/shared/testing/db";
+import { verifyPassword } from "@services/user";
 import { AdminPasswordError, setAdminPassword } from "./adminPassword";
 
 // `make admin-password`: a newcomer whose database already had an admin (so never saw the generated

@@ -1,12 +1,10 @@
+import { generatePassword } from "@db/seed";
+import { passwordSchema } from "@schema/validation/user";
+import { type Config, ConfigError, config } from "@services/shared/config";
+import { connectPostgres, type Db, openEmbedded } from "@services/shared/db";
+import { BackingServiceError, chooseBacking } from "@services/shared/runtime";
+import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword, storeNewPassword } from "@services/user";
 import { config as loadEnvFile } from "dotenv";
-import { generatePassword } from "../prisma/seed";
-import { passwordSchema } from "../schema/validation/user";
-import { type Config, ConfigError, config } from "../services/shared/config";
-import { connectPostgres, type Db, openEmbedded } from "../services/shared/db";
-import { BackingServiceError, chooseBacking } from "../services/shared/runtime";
-import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "../services/user/commonPasswords";
-import { hashPassword } from "../services/user/passwords";
-import { storeNewPassword } from "../services/user/storeNewPassword";
 
 // `make admin-password`: sets a new password for the mainAdmin, for whoever missed the one printed
 // at the first start (or lost it). Run it on the machine that runs the portal, with its environment.

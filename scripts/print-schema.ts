@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { schema } from "@gateway/graphql/schema";
 import { lexicographicSortSchema, printSchema } from "graphql";
-import { schema } from "../gateway/src/graphql/schema";
 
 /** Where the committed SDL lives; the web client's hooks are generated from it. */
 export const SCHEMA_FILE = path.resolve(__dirname, "../schema/schema.graphql");

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { proAppPayloadSchema } from "@schema/esrt/contract";
 import { Webhook } from "standardwebhooks";
 import { z } from "zod";
-import { proAppPayloadSchema } from "../schema/esrt/contract";
 
 // A stand-in for ESRT Pro's webhook receiver (issue 10): it verifies each POST /webhooks with the
 // `standardwebhooks` library (the reference implementation of the specification the portal signs

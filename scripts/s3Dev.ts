@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { startS3rver } from "../services/shared/testing/s3rver";
+import { startS3rver } from "@services/shared/testing/s3rver";
 
 // `make s3`: an S3-protocol server (s3rver) for trying cloud storage with `make start`, where no
 // MinIO or AWS account is at hand. It keeps its objects in DATA_DIR/s3rver and prints what to enter

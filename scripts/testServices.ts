@@ -3,9 +3,9 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect as connectNats } from "@nats-io/transport-node";
+import { portAnswers } from "@services/shared/net";
 import { Client } from "pg";
 import { createClient } from "redis";
-import { portAnswers } from "../services/shared/net";
 
 /** Where the tests find the machine's real backing services. */
 export interface TestServices {

@@ -1,11 +1,11 @@
 import type { NatsConnection } from "@nats-io/transport-node";
-import * as appointment from "./appointment";
-import * as document from "./document";
-import * as email from "./email";
-import * as esrtSync from "./esrt-sync";
-import type { Db } from "./shared/db";
-import type { Consumer } from "./shared/events/consumer";
-import * as user from "./user";
+import * as appointment from "@services/appointment";
+import * as document from "@services/document";
+import * as email from "@services/email";
+import * as esrtSync from "@services/esrt-sync";
+import type { Db } from "@services/shared/db";
+import type { Consumer } from "@services/shared/events/consumer";
+import * as user from "@services/user";
 
 /** The portal's services, by the name WORKERS and the docker-compose workers use. */
 export const services = {

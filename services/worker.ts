@@ -1,8 +1,8 @@
 import "dotenv/config";
+import { parseConfig, setConfig } from "@services/shared/config";
+import { logger } from "@services/shared/logger";
+import { startRuntime } from "@services/shared/runtime";
 import { isServiceName, workloadFor } from "./registry";
-import { parseConfig, setConfig } from "./shared/config";
-import { logger } from "./shared/logger";
-import { startRuntime } from "./shared/runtime";
 
 /**
  * A worker process for one or more services (`npm run worker -- email`): it runs their event

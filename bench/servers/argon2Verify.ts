@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import { hashPassword, verifyPassword } from "../../services/user/passwords";
+import { hashPassword, verifyPassword } from "@services/user";
 
 // The baseline of benchmark P4: the raw argon2id verify rate of the portal's own password check
 // (the same package and parameters), behind the thinnest HTTP server: POST /login verifies the

@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage } from "node:http";
+import { permissionsOf } from "@gateway/auth/permissions";
+import type { UserType } from "@services/shared/generated/prisma/enums";
 import { Pool } from "pg";
 import { createClient } from "redis";
-import { permissionsOf } from "../../gateway/src/auth/permissions";
-import type { UserType } from "../../services/shared/generated/prisma/enums";
 
 // What the baselines of benchmark P1 do for GET /api/user, and no more: verify the signed session
 // cookie, read the session from Redis and roll its expiry (the 30-minute idle rule), look the user

@@ -1,7 +1,7 @@
+import { BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
+import type { Db } from "@services/shared/db";
 import { DateTime } from "luxon";
 import type { Page } from "playwright-core";
-import { BUSINESS_TIME_ZONE } from "../../schema/validation/appointment";
-import type { Db } from "../../services/shared/db";
 
 // The appointment form in the browser (web/src/components/appointments), as a user drives it.
 

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
+import { localDocumentStorage, newStorageKey } from "@services/document";
+import type { Db } from "@services/shared/db";
+import type { Document } from "@services/shared/generated/prisma/client";
+import { createDocument, type DocumentOverrides } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
-import { localDocumentStorage, newStorageKey } from "../../services/document/storage";
-import type { Db } from "../../services/shared/db";
-import type { Document } from "../../services/shared/generated/prisma/client";
-import { createDocument, type DocumentOverrides } from "../../services/shared/testing/factories";
 
 /**
  * A small well-formed PDF (header, objects, cross-reference table, trailer) with one 200×200 page per

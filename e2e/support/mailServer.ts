@@ -1,12 +1,12 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createApp } from "../../gateway/src/app";
-import { seed } from "../../prisma/seed";
-import { workloadFor } from "../../services/registry";
-import { parseConfig, setConfig } from "../../services/shared/config";
-import type { Db } from "../../services/shared/db";
-import { type Runtime, startRuntime } from "../../services/shared/runtime";
-import { scratchDatabase } from "../../services/shared/testing/db";
+import { seed } from "@db/seed";
+import { createApp } from "@gateway/app";
+import { workloadFor } from "@services/registry";
+import { parseConfig, setConfig } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { type Runtime, startRuntime } from "@services/shared/runtime";
+import { scratchDatabase } from "@services/shared/testing/db";
 import { type TestServer, WEB_DIST } from "./server";
 
 /** A gateway with the outbox relay and the email service running, its mail captured in the database. */

@@ -1,5 +1,5 @@
+import { TEST_PASSWORD } from "@services/shared/testing/factories";
 import type { Browser, Page } from "playwright-core";
-import { TEST_PASSWORD } from "../../services/shared/testing/factories";
 import { type PageProblems, recordPageProblems } from "./browser";
 import type { TestServer } from "./server";
 

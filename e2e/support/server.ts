@@ -2,12 +2,12 @@ import { existsSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { type AppDeps, createApp } from "../../gateway/src/app";
-import { type Config, parseConfig, setConfig } from "../../services/shared/config";
-import type { Db } from "../../services/shared/db";
-import { connectRedis } from "../../services/shared/redis";
-import { createSessionStore } from "../../services/shared/sessionStore";
-import { testDb } from "../../services/shared/testing/db";
+import { type AppDeps, createApp } from "@gateway/app";
+import { type Config, parseConfig, setConfig } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { connectRedis } from "@services/shared/redis";
+import { createSessionStore } from "@services/shared/sessionStore";
+import { testDb } from "@services/shared/testing/db";
 
 /** The built web app the browser tests drive. */
 export const WEB_DIST = path.resolve(__dirname, "../../web/dist");

@@ -1,9 +1,9 @@
+import type { AppDeps } from "@gateway/app";
+import { isolatedDb } from "@services/document/testing";
+import type { Db } from "@services/shared/db";
+import type { User } from "@services/shared/generated/prisma/client";
+import { testDb } from "@services/shared/testing/db";
 import type { Browser, Page } from "playwright-core";
-import type { AppDeps } from "../../gateway/src/app";
-import { isolatedDb } from "../../services/document/testing/scratchDb";
-import type { Db } from "../../services/shared/db";
-import type { User } from "../../services/shared/generated/prisma/client";
-import { testDb } from "../../services/shared/testing/db";
 import { launchBrowser } from "./browser";
 import { openPortal, type PortalOptions, type PortalPage, signInThroughApi } from "./portal";
 import { startTestServer, type TestServer } from "./server";

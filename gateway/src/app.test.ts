@@ -1,7 +1,7 @@
+import type { RedisClient } from "@services/shared/redis";
+import { testDb } from "@services/shared/testing/db";
 import type { Express } from "express";
 import request from "supertest";
-import type { RedisClient } from "../../services/shared/redis";
-import { testDb } from "../../services/shared/testing/db";
 import { buildTestApp, fakeWebDist, redisSessionStore, testConfig, testRedis } from "./testing/appHarness";
 
 let app: Express;

@@ -1,5 +1,5 @@
-import { AppError, appErrorCodes } from "../../services/shared/errors";
-import { UserError, userErrorCodes } from "../../services/user/errors";
+import { AppError, appErrorCodes } from "@services/shared/errors";
+import { UserError, userErrorCodes } from "@services/user";
 import { appCodeForUserError, httpStatusFor, normalizeError, toGraphQLError, toHttpError } from "./errors";
 
 describe("error mapper", () => {

@@ -1,7 +1,7 @@
+import { type AppointmentErrorCode, isAppointmentError } from "@services/appointment";
+import { AppError, type AppErrorCode, isAppError } from "@services/shared/errors";
+import { isUserError, type UserErrorCode } from "@services/user";
 import { GraphQLError } from "graphql";
-import { type AppointmentErrorCode, isAppointmentError } from "../../services/appointment/errors";
-import { AppError, type AppErrorCode, isAppError } from "../../services/shared/errors";
-import { isUserError, type UserErrorCode } from "../../services/user/errors";
 
 /**
  * The one place that turns an error into what a client sees: an HTTP status and JSON body for the

@@ -1,5 +1,14 @@
 import { createServer, type Server } from "node:http";
 import { gzipSync } from "node:zlib";
+import { migrateDatabase } from "@db/migrate";
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import { applySnapshot, createApiKey } from "@services/esrt-sync";
+import { connectPostgres, type Db } from "@services/shared/db";
+import type { RateLimitRules } from "@services/shared/rateLimit";
+import type { RedisClient } from "@services/shared/redis";
+import { scratchDatabase } from "@services/shared/testing/db";
+import { createAdmin, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
+import { syncSnapshot } from "@services/user";
 import type { Express } from "express";
 import * as fc from "fast-check";
 import {
@@ -17,18 +26,8 @@ import {
   isUnionType,
 } from "graphql";
 import request from "supertest";
-import { migrateDatabase } from "../../prisma/migrate";
-import { createApiKey } from "../../services/esrt-sync/apiKeys";
-import { applySnapshot } from "../../services/esrt-sync/state";
-import { connectPostgres, type Db } from "../../services/shared/db";
-import type { RateLimitRules } from "../../services/shared/rateLimit";
-import type { RedisClient } from "../../services/shared/redis";
-import { scratchDatabase } from "../../services/shared/testing/db";
-import { createAdmin, createUser, TEST_PASSWORD } from "../../services/shared/testing/factories";
-import { syncSnapshot } from "../../services/user/syncSnapshot";
 import { createApp } from "./app";
 import { schema } from "./graphql/schema";
-import { sessionCookieOf } from "./rest/identityHarness";
 import { fakeWebDist, redisSessionStore, testConfig, testRedis } from "./testing/appHarness";
 
 // Issue 8, "Bad input: a clear 4xx, never a 500": thousands of generated malformed requests (wrong

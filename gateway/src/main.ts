@@ -1,10 +1,10 @@
 import "dotenv/config";
 import type { Server } from "node:http";
-import { seed } from "../../prisma/seed";
-import { workloadFor } from "../../services/registry";
-import { ConfigError, parseConfig, setConfig } from "../../services/shared/config";
-import { logger } from "../../services/shared/logger";
-import { BackingServiceError, startRuntime } from "../../services/shared/runtime";
+import { seed } from "@db/seed";
+import { workloadFor } from "@services/registry";
+import { ConfigError, parseConfig, setConfig } from "@services/shared/config";
+import { logger } from "@services/shared/logger";
+import { BackingServiceError, startRuntime } from "@services/shared/runtime";
 import { createApp } from "./app";
 
 /**

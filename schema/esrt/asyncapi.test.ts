@@ -2,9 +2,9 @@ import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { type AsyncAPIDocumentInterface, Parser } from "@asyncapi/parser";
+import { ackSubject, userSubject } from "@services/esrt-sync";
 import { Webhook } from "standardwebhooks";
 import { z } from "zod";
-import { ackSubject, userSubject } from "../../services/esrt-sync/natsChannel";
 import {
   endpointTestPayloadSchema,
   natsAckSchema,

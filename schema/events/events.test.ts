@@ -1,5 +1,5 @@
+import { seal } from "@services/shared/sealed";
 import { z } from "zod";
-import { seal } from "../../services/shared/sealed";
 import {
   eventSchemas,
   eventTypes,

@@ -1,5 +1,5 @@
+import { adminListFiltersSchema } from "@services/appointment";
 import type { z } from "zod";
-import { adminListFiltersSchema } from "../../services/appointment/adminListAppointments";
 import {
   APPOINTMENT_MESSAGES,
   appointmentDateTimeSchema,

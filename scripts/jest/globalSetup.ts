@@ -1,8 +1,9 @@
+import "./aliases";
 import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { migrateDatabase } from "../../prisma/migrate";
+import { migrateDatabase } from "@db/migrate";
 import { requireTestServices } from "../testServices";
 
 /**

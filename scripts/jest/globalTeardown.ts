@@ -1,3 +1,4 @@
+import "./aliases";
 import { cleanupTestRun } from "../testServices";
 
 /** Drops what globalSetup made for this run: the database, the Redis keys and the streams. */

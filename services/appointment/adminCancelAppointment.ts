@@ -1,7 +1,7 @@
-import { cancelReasonSchema } from "../../schema/validation/appointment";
-import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
-import { emit } from "../shared/events";
+import { cancelReasonSchema } from "@schema/validation/appointment";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
+import { emit } from "@services/shared/events";
 import { AppointmentError } from "./errors";
 import { type AppointmentView, eventFields, lockAppointment, presentAppointment } from "./present";
 

@@ -1,12 +1,8 @@
+import { APPOINTMENT_STATUSES, BUSINESS_TIME_ZONE, businessDateSchema } from "@schema/validation/appointment";
+import { id } from "@schema/validation/primitives";
+import type { Db } from "@services/shared/db";
 import { DateTime } from "luxon";
 import { z } from "zod";
-import {
-  APPOINTMENT_STATUSES,
-  BUSINESS_TIME_ZONE,
-  businessDateSchema,
-} from "../../schema/validation/appointment";
-import { id } from "../../schema/validation/primitives";
-import type { Db } from "../shared/db";
 import { AppointmentError } from "./errors";
 import { type AppointmentView, presentAppointment } from "./present";
 

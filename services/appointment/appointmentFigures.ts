@@ -1,6 +1,6 @@
+import { BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
+import type { Db } from "@services/shared/db";
 import { DateTime } from "luxon";
-import { BUSINESS_TIME_ZONE } from "../../schema/validation/appointment";
-import type { Db } from "../shared/db";
 
 export interface AppointmentFigures {
   /** live (pending or confirmed) appointments on today's business day */

@@ -1,8 +1,8 @@
+import { APPOINTMENT_MESSAGES, BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
+import type { Db } from "@services/shared/db";
+import { testDb } from "@services/shared/testing/db";
+import { createAdmin, createUser } from "@services/shared/testing/factories";
 import { DateTime } from "luxon";
-import { APPOINTMENT_MESSAGES, BUSINESS_TIME_ZONE } from "../../schema/validation/appointment";
-import type { Db } from "../shared/db";
-import { testDb } from "../shared/testing/db";
-import { createAdmin, createUser } from "../shared/testing/factories";
 import { bookAppointment } from "./bookAppointment";
 import { CLIENT_LIMIT_MESSAGE, PROSPECT_LIMIT_MESSAGE, SLOT_TAKEN_MESSAGE } from "./errors";
 import { getAvailability } from "./getAvailability";

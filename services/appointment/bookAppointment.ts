@@ -1,7 +1,7 @@
-import { bookingSchema, timeZoneSchema } from "../../schema/validation/appointment";
-import type { Db } from "../shared/db";
-import { emit } from "../shared/events";
-import type { UserType } from "../shared/generated/prisma/enums";
+import { bookingSchema, timeZoneSchema } from "@schema/validation/appointment";
+import type { Db } from "@services/shared/db";
+import { emit } from "@services/shared/events";
+import type { UserType } from "@services/shared/generated/prisma/enums";
 import { AppointmentError, CLIENT_LIMIT_MESSAGE, PROSPECT_LIMIT_MESSAGE, SLOT_TAKEN_MESSAGE } from "./errors";
 import {
   type AppointmentActor,

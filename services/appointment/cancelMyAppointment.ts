@@ -1,5 +1,5 @@
-import type { Db } from "../shared/db";
-import { emit } from "../shared/events";
+import type { Db } from "@services/shared/db";
+import { emit } from "@services/shared/events";
 import { APPOINTMENT_NOT_FOUND_MESSAGE, AppointmentError } from "./errors";
 import { type AppointmentView, eventFields, lockAppointment, presentAppointment } from "./present";
 

@@ -1,5 +1,5 @@
+import type { Db } from "@services/shared/db";
 import { DateTime } from "luxon";
-import type { Db } from "../shared/db";
 import { getAvailability } from "./getAvailability";
 import { isSlotTaken } from "./present";
 import { freeSeat, slotCapacity } from "./seats";

@@ -1,11 +1,11 @@
-import { DateTime } from "luxon";
 import {
   BUSINESS_TIME_ZONE,
   inBusinessTime,
   slotRuleViolation,
   slotsOfBusinessDay,
-} from "../../schema/validation/appointment";
-import { testDb } from "../shared/testing/db";
+} from "@schema/validation/appointment";
+import { testDb } from "@services/shared/testing/db";
+import { DateTime } from "luxon";
 import { getAvailability } from "./getAvailability";
 
 /** The availability the booking rules give slot by slot: every slot of every day, checked on its own. */

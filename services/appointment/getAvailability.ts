@@ -1,4 +1,3 @@
-import { DateTime } from "luxon";
 import {
   BOOKING_WINDOW_DAYS,
   BUSINESS_TIME_ZONE,
@@ -7,8 +6,9 @@ import {
   inBusinessTime,
   LAST_SLOT_MINUTE,
   SLOT_MINUTES,
-} from "../../schema/validation/appointment";
-import type { Db } from "../shared/db";
+} from "@schema/validation/appointment";
+import type { Db } from "@services/shared/db";
+import { DateTime } from "luxon";
 import { AppointmentError } from "./errors";
 import { slotCapacity } from "./seats";
 

@@ -1,19 +1,26 @@
-import { config } from "../shared/config";
-import type { Db } from "../shared/db";
-import type { Consumer } from "../shared/events/consumer";
-import { roundTripConsumer } from "../shared/events/roundTrip";
-import { startReminderSweep } from "./reminders";
-
 /**
- * The appointment service: consultation booking and its administration.
- * Its event consumers, started by a process whose WORKERS setting names "appointment" (or "all").
+ * The appointment service: availability, booking, cancelling and rescheduling consultations, the
+ * administrators' appointment console and the 24-hour reminders.
+ *
+ * This is the service's public face: other rooms (the gateway, other services, scripts, tests)
+ * import from `@services/appointment` only, never a file inside it.
  */
-export const consumers: Consumer[] = [roundTripConsumer("appointment")];
+export { adminCancelAppointment } from "./adminCancelAppointment";
+export { adminListAppointments, adminListFiltersSchema } from "./adminListAppointments";
+export type { AppointmentFigures } from "./appointmentFigures";
+export { appointmentFigures } from "./appointmentFigures";
+export { bookAppointment } from "./bookAppointment";
+export { cancelMyAppointment } from "./cancelMyAppointment";
+export { confirmAppointment } from "./confirmAppointment";
+export { createDemoAppointments, removeDemoAppointments } from "./demoAppointments";
+export type { AppointmentErrorCode } from "./errors";
+export { isAppointmentError, SLOT_TAKEN_MESSAGE } from "./errors";
+export type { AvailabilityDay, AvailabilitySlot } from "./getAvailability";
+export { getAvailability } from "./getAvailability";
+export { listMyAppointments } from "./listMyAppointments";
+export type { AppointmentView } from "./present";
+export { claimDueReminders } from "./reminders";
+export { rescheduleAppointment } from "./rescheduleAppointment";
 
-/**
- * The service's background work: the sweep that claims the reminders due 24 hours before each
- * appointment (every APPOINTMENT_REMINDER_INTERVAL_MS; any number of processes may run it).
- */
-export async function startWorkers(props: { db: Db }): Promise<{ stop(): Promise<void> }> {
-  return startReminderSweep({ db: props.db, intervalMs: config().APPOINTMENT_REMINDER_INTERVAL_MS });
-}
+// The worker entry: the service's event consumers and background work (services/registry.ts).
+export { consumers, startWorkers } from "./worker";

@@ -1,4 +1,4 @@
-import type { Db } from "../shared/db";
+import type { Db } from "@services/shared/db";
 import { type AppointmentView, presentAppointment } from "./present";
 
 /**

@@ -1,7 +1,7 @@
-import type { AppointmentStatusName, AppointmentTypeName } from "../../schema/validation/appointment";
-import { idSchema } from "../../schema/validation/primitives";
-import type { Tx } from "../shared/db";
-import type { Appointment, User } from "../shared/generated/prisma/client";
+import type { AppointmentStatusName, AppointmentTypeName } from "@schema/validation/appointment";
+import { idSchema } from "@schema/validation/primitives";
+import type { Tx } from "@services/shared/db";
+import type { Appointment, User } from "@services/shared/generated/prisma/client";
 import { APPOINTMENT_NOT_FOUND_MESSAGE, AppointmentError } from "./errors";
 
 /** An appointment as answers show it (dates as UTC ISO strings), with its client's name and email. */

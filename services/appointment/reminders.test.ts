@@ -1,18 +1,18 @@
+import { BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
+import { workloadFor } from "@services/registry";
+import { config, setConfig } from "@services/shared/config";
+import { connectPostgres, type Db } from "@services/shared/db";
+import { waitFor } from "@services/shared/events/testing/bus";
+import { eventsDatabase } from "@services/shared/events/testing/world";
+import { testDb } from "@services/shared/testing/db";
+import { createAdmin, createAppointment, createUser } from "@services/shared/testing/factories";
 import { DateTime } from "luxon";
 import { Client } from "pg";
-import { BUSINESS_TIME_ZONE } from "../../schema/validation/appointment";
-import { workloadFor } from "../registry";
-import { config, setConfig } from "../shared/config";
-import { connectPostgres, type Db } from "../shared/db";
-import { waitFor } from "../shared/events/testing/bus";
-import { eventsDatabase } from "../shared/events/testing/world";
-import { testDb } from "../shared/testing/db";
-import { createAdmin, createAppointment, createUser } from "../shared/testing/factories";
 import { adminCancelAppointment } from "./adminCancelAppointment";
 import { bookAppointment } from "./bookAppointment";
-import { startWorkers } from "./index";
 import { claimDueReminders } from "./reminders";
 import { rescheduleAppointment } from "./rescheduleAppointment";
+import { startWorkers } from "./worker";
 
 let db: Db;
 beforeAll(async () => {

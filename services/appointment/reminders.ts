@@ -1,6 +1,6 @@
-import type { Db } from "../shared/db";
-import { emit } from "../shared/events";
-import { logger } from "../shared/logger";
+import type { Db } from "@services/shared/db";
+import { emit } from "@services/shared/events";
+import { logger } from "@services/shared/logger";
 import { eventFields } from "./present";
 
 /** A reminder goes out this long before an appointment starts. */

@@ -1,7 +1,7 @@
-import { appointmentDateTimeSchema, slotRuleViolation } from "../../schema/validation/appointment";
-import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
-import { emit } from "../shared/events";
+import { appointmentDateTimeSchema, slotRuleViolation } from "@schema/validation/appointment";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
+import { emit } from "@services/shared/events";
 import { AppointmentError, SLOT_TAKEN_MESSAGE } from "./errors";
 import {
   type AppointmentView,

@@ -1,5 +1,5 @@
-import { config } from "../shared/config";
-import type { Tx } from "../shared/db";
+import { config } from "@services/shared/config";
+import type { Tx } from "@services/shared/db";
 import { isSlotTaken } from "./present";
 
 /** Bookings one slot may hold (APPOINTMENT_SLOT_CAPACITY, default 1). */

@@ -1,16 +1,16 @@
-import { parseEnvelope } from "../../schema/events";
+import { parseEnvelope } from "@schema/events";
 import {
   DIAGNOSTICS_MESSAGES,
   deadLetterPageSchema,
   retryDeadLetterSchema,
-} from "../../schema/validation/diagnostics";
-import { services } from "../registry";
-import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
-import { AppError } from "../shared/errors";
-import { applyEvent } from "../shared/events/consumer";
-import { logger } from "../shared/logger";
-import { parse } from "../shared/validation";
+} from "@schema/validation/diagnostics";
+import { services } from "@services/registry";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import { applyEvent } from "@services/shared/events/consumer";
+import { logger } from "@services/shared/logger";
+import { parse } from "@services/shared/validation";
 
 /** A dead letter as the testing tools list it (the envelope's payload is not shown). */
 export interface DeadLetterView {

@@ -1,10 +1,10 @@
-import { createDemoAppointments, removeDemoAppointments } from "../appointment/demoAppointments";
-import { createDemoDocuments, removeDemoDocuments } from "../document/demoDocuments";
-import { audit } from "../shared/audit";
-import { config } from "../shared/config";
-import type { Db } from "../shared/db";
-import { AppError } from "../shared/errors";
-import { createDemoClients, demoClientIds, removeDemoClients } from "../user/demoClients";
+import { createDemoAppointments, removeDemoAppointments } from "@services/appointment";
+import { createDemoDocuments, removeDemoDocuments } from "@services/document";
+import { audit } from "@services/shared/audit";
+import { config } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import { createDemoClients, demoClientIds, removeDemoClients } from "@services/user";
 
 // Demo data for the testing tools (issue 12): a handful of clients with appointments, documents and
 // notes, made and removed through each owning service's own functions (no service writes another's

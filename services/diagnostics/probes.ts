@@ -1,6 +1,6 @@
-import type { Db } from "../shared/db";
-import type { EventTransport } from "../shared/events/transport";
-import type { ServiceCheck } from "../shared/runtime";
+import type { Db } from "@services/shared/db";
+import type { EventTransport } from "@services/shared/events/transport";
+import type { ServiceCheck } from "@services/shared/runtime";
 
 /**
  * What the testing tools probe, from the running process (services/shared/runtime.ts): the database,

@@ -1,10 +1,10 @@
-import { roundTripInputSchema } from "../../schema/validation/diagnostics";
-import { services } from "../registry";
-import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
-import { AppError } from "../shared/errors";
-import { emit } from "../shared/events/outbox";
-import { parse } from "../shared/validation";
+import { roundTripInputSchema } from "@schema/validation/diagnostics";
+import { services } from "@services/registry";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import { emit } from "@services/shared/events/outbox";
+import { parse } from "@services/shared/validation";
 
 /** How long the page waits for every consumer before it names those that did not answer. */
 export const ROUND_TRIP_TIMEOUT_MS = 15_000;

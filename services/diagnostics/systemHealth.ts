@@ -1,13 +1,12 @@
-import { getStorageSettings, testStorageConnection } from "../document/storageSettings";
-import { currentSmtpTarget } from "../email/emailSettings";
-import { targetLabel, verifySmtp } from "../email/mailTransport";
-import { type EsrtHealth, listEndpoints } from "../esrt-sync/endpoints";
-import { services } from "../registry";
-import { deploymentOf } from "../shared/deployment";
-import { durableName } from "../shared/events/consumer";
-import type { BusConsumerState } from "../shared/events/transport";
-import { logger } from "../shared/logger";
-import { redactUrl } from "../shared/net";
+import { getStorageSettings, testStorageConnection } from "@services/document";
+import { currentSmtpTarget, targetLabel, verifySmtp } from "@services/email";
+import { type EsrtHealth, listEndpoints } from "@services/esrt-sync";
+import { services } from "@services/registry";
+import { deploymentOf } from "@services/shared/deployment";
+import { durableName } from "@services/shared/events/consumer";
+import type { BusConsumerState } from "@services/shared/events/transport";
+import { logger } from "@services/shared/logger";
+import { redactUrl } from "@services/shared/net";
 import { PROBE_TIMEOUT_MS, type SystemProbes, within } from "./probes";
 
 /** up: answered; degraded: answers but something waits or failed last; down: no answer; off: not in use. */

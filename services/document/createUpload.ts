@@ -3,10 +3,10 @@ import {
   fileExtension,
   fileProblem,
   uploadMetadataSchema,
-} from "../../schema/validation/document";
-import type { Db } from "../shared/db";
-import { AppError, type AppErrorCode } from "../shared/errors";
-import type { Upload } from "../shared/generated/prisma/client";
+} from "@schema/validation/document";
+import type { Db } from "@services/shared/db";
+import { AppError, type AppErrorCode } from "@services/shared/errors";
+import type { Upload } from "@services/shared/generated/prisma/client";
 import type { DocumentActor } from "./actor";
 import { UPLOAD_TTL_MS } from "./staging";
 import { uploadPolicy } from "./storageSettings";

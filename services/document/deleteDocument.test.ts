@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
-import type { Db } from "../shared/db";
-import { testDb } from "../shared/testing/db";
-import { createDocument, createUser } from "../shared/testing/factories";
+import type { Db } from "@services/shared/db";
+import { testDb } from "@services/shared/testing/db";
+import { createDocument, createUser } from "@services/shared/testing/factories";
 import type { DocumentActor } from "./actor";
 import { DELETE_MESSAGES, deleteDocument } from "./deleteDocument";
 import { approveDocument } from "./reviewDocument";

@@ -1,8 +1,8 @@
-import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
-import { AppError } from "../shared/errors";
-import { emit } from "../shared/events";
-import { logger } from "../shared/logger";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import { emit } from "@services/shared/events";
+import { logger } from "@services/shared/logger";
 import { canRead, type DocumentActor } from "./actor";
 import { DOCUMENT_NOT_FOUND_MESSAGE, lockDocument } from "./present";
 import type { RequestOrigin } from "./reviewDocument";

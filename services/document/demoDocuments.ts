@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
-import type { Db } from "../shared/db";
-import { logger } from "../shared/logger";
+import type { Db } from "@services/shared/db";
+import { logger } from "@services/shared/logger";
 import { documentFileUrl } from "./present";
 import { localDocumentStorage, newStorageKey, storageForBackend } from "./storage";
 

@@ -1,8 +1,8 @@
+import { text } from "@schema/validation/primitives";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import type { Prisma } from "@services/shared/generated/prisma/client";
 import { z } from "zod";
-import { text } from "../../schema/validation/primitives";
-import type { Db } from "../shared/db";
-import { AppError } from "../shared/errors";
-import type { Prisma } from "../shared/generated/prisma/client";
 import type { DocumentActor } from "./actor";
 
 // The report form's client picker: who a reviewer may send a report to. The users table is the user

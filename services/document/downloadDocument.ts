@@ -1,6 +1,6 @@
-import type { Db, Tx } from "../shared/db";
-import { AppError } from "../shared/errors";
-import { logger } from "../shared/logger";
+import type { Db, Tx } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import { logger } from "@services/shared/logger";
 import { canRead, type DocumentActor } from "./actor";
 import { storageForBackend } from "./storage";
 import {

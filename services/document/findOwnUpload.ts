@@ -1,4 +1,4 @@
-import type { Db } from "../shared/db";
+import type { Db } from "@services/shared/db";
 
 /** What a caller may do with a tus upload it names: continue it, or nothing (gone or someone else's). */
 export type OwnUploadState = "active" | "expired" | "missing";

@@ -1,60 +1,40 @@
-import { config } from "../shared/config";
-import type { Db } from "../shared/db";
-import type { Consumer } from "../shared/events/consumer";
-import { roundTripConsumer } from "../shared/events/roundTrip";
-import { logger } from "../shared/logger";
-import { loadStorageConfig, localDocumentStorage, storageForBackend } from "./storage";
-import type { StoragePort } from "./storage/port";
-import { sweepOrphanObjects } from "./sweepOrphans";
-import { startPeriodicSweep, sweepExpiredUploads } from "./sweepUploads";
-
 /**
- * The document service: document upload, review and download.
- * Its event consumers, started by a process whose WORKERS setting names "document" (or "all").
+ * The document service: resumable uploads and their checks, review, download and preview, storage
+ * settings and the storage adapters.
+ *
+ * This is the service's public face: other rooms (the gateway, other services, scripts, tests)
+ * import from `@services/document` only, never a file inside it.
  */
-export const consumers: Consumer[] = [roundTripConsumer("document")];
+export type { DocumentActor } from "./actor";
+export { createUpload } from "./createUpload";
+export { deleteDocument } from "./deleteDocument";
+export { createDemoDocuments, removeDemoDocuments } from "./demoDocuments";
+export { discardUpload } from "./discardUpload";
+export type { DocumentClientView } from "./documentClients";
+export { documentClients } from "./documentClients";
+export { DOCUMENT_NOT_FOUND, downloadDocument } from "./downloadDocument";
+export { findOwnUpload } from "./findOwnUpload";
+export { finishUpload } from "./finishUpload";
+export { getDocument } from "./getDocument";
+export { InspectingFileStore } from "./inspectingStore";
+export type { DocumentConnectionView, DocumentStatusCountsView } from "./listDocuments";
+export { listDocuments } from "./listDocuments";
+export { countPendingDocuments } from "./pendingDocuments";
+export type { DocumentHistoryView, DocumentOwnerView, DocumentVersionView, DocumentView } from "./present";
+export { previewDocument } from "./previewDocument";
+export type { BulkApproveView } from "./reviewDocument";
+export { approveDocument, approveDocuments, rejectDocument } from "./reviewDocument";
+export { STAGING_FOLDER, stagedFilePath, UPLOAD_ID_PATTERN, UPLOAD_TTL_MS } from "./staging";
+export { localDocumentStorage, newStorageKey } from "./storage";
+export type { CloudSettings } from "./storage/s3";
+export type { StorageSettingsView, StorageTestResult, StorageUsage, UploadPolicy } from "./storageSettings";
+export {
+  getStorageSettings,
+  storageUsage,
+  testStorageConnection,
+  updateStorageSettings,
+  uploadPolicy,
+} from "./storageSettings";
 
-/**
- * The stores documents may be in: local always, and the cloud store while one is configured (its
- * objects are swept only then: the sweep needs to reach them).
- */
-async function documentStores(db: Db): Promise<StoragePort[]> {
-  const stores = [localDocumentStorage()];
-  const row = await loadStorageConfig(db);
-  if (row?.cloudEndpoint) {
-    try {
-      stores.push(await storageForBackend(db, "cloud"));
-    } catch (err) {
-      logger("document.sweep").warn({ err }, "cloud storage is not reachable with its settings: not swept");
-    }
-  }
-  return stores;
-}
-
-/**
- * One sweep: unfinished uploads past their 24 hours and staged files no upload accounts for, then
- * stored objects no document refers to (older than an hour) on each store.
- * @throws the first failure (the next sweep tries again).
- */
-export async function sweepDocuments(
-  db: Db,
-): Promise<{ expiredUploads: number; strayUploads: number; orphans: number }> {
-  const uploads = await sweepExpiredUploads({ db });
-  let orphans = 0;
-  for (const storage of await documentStores(db)) {
-    orphans += (await sweepOrphanObjects({ db, storage })).removed.length;
-  }
-  return { expiredUploads: uploads.expired, strayUploads: uploads.strays, orphans };
-}
-
-/**
- * The service's background work: every DOCUMENT_SWEEP_INTERVAL_MS (default hourly), {@link sweepDocuments}.
- * Any number of processes may run it: each removal is of something nothing refers to.
- */
-export async function startWorkers(props: { db: Db }): Promise<{ stop(): Promise<void> }> {
-  return startPeriodicSweep({
-    name: "document.sweep",
-    intervalMs: config().DOCUMENT_SWEEP_INTERVAL_MS,
-    sweep: () => sweepDocuments(props.db),
-  });
-}
+// The worker entry: the service's event consumers and background work (services/registry.ts).
+export { consumers, startWorkers } from "./worker";

@@ -1,7 +1,7 @@
-import { DOCUMENT_SORTS } from "../../schema/validation/document";
-import type { Db } from "../shared/db";
-import { testDb } from "../shared/testing/db";
-import { createDocument, createUser } from "../shared/testing/factories";
+import { DOCUMENT_SORTS } from "@schema/validation/document";
+import type { Db } from "@services/shared/db";
+import { testDb } from "@services/shared/testing/db";
+import { createDocument, createUser } from "@services/shared/testing/factories";
 import type { DocumentActor } from "./actor";
 import { documentClients } from "./documentClients";
 import { getDocument } from "./getDocument";

@@ -1,10 +1,10 @@
+import { DOCUMENT_SORTS, type DocumentFilter, documentFilterSchema } from "@schema/validation/document";
+import { MAX_DB_ID, text } from "@schema/validation/primitives";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import type { Prisma } from "@services/shared/generated/prisma/client";
+import { parse } from "@services/shared/validation";
 import { z } from "zod";
-import { DOCUMENT_SORTS, type DocumentFilter, documentFilterSchema } from "../../schema/validation/document";
-import { MAX_DB_ID, text } from "../../schema/validation/primitives";
-import type { Db } from "../shared/db";
-import { AppError } from "../shared/errors";
-import type { Prisma } from "../shared/generated/prisma/client";
-import { parse } from "../shared/validation";
 import type { DocumentActor } from "./actor";
 import { DOCUMENT_INCLUDE, type DocumentView, presentDocument } from "./present";
 

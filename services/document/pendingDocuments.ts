@@ -1,4 +1,4 @@
-import type { Db } from "../shared/db";
+import type { Db } from "@services/shared/db";
 
 /**
  * Documents waiting for a decision (status pending), for the admin dashboard.

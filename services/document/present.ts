@@ -1,8 +1,8 @@
-import { type DocumentStatusName, PREVIEWABLE_MIME_TYPES } from "../../schema/validation/document";
-import { idSchema } from "../../schema/validation/primitives";
-import type { Tx } from "../shared/db";
-import { AppError } from "../shared/errors";
-import type { DocumentAction, Prisma } from "../shared/generated/prisma/client";
+import { type DocumentStatusName, PREVIEWABLE_MIME_TYPES } from "@schema/validation/document";
+import { idSchema } from "@schema/validation/primitives";
+import type { Tx } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import type { DocumentAction, Prisma } from "@services/shared/generated/prisma/client";
 
 export const DOCUMENT_NOT_FOUND_MESSAGE = "Document not found";
 

@@ -1,6 +1,6 @@
 import type { Readable } from "node:stream";
-import type { Db } from "../shared/db";
-import { AppError } from "../shared/errors";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
 import { canRead, type DocumentActor } from "./actor";
 import { DOCUMENT_NOT_FOUND, fileGone } from "./downloadDocument";
 import { isPreviewable } from "./present";

@@ -1,11 +1,11 @@
+import { rejectDocumentSchema } from "@schema/validation/document";
+import { id } from "@schema/validation/primitives";
+import { audit } from "@services/shared/audit";
+import type { Db, Tx } from "@services/shared/db";
+import { AppError, isAppError } from "@services/shared/errors";
+import { emit } from "@services/shared/events";
+import { logger } from "@services/shared/logger";
 import { z } from "zod";
-import { rejectDocumentSchema } from "../../schema/validation/document";
-import { id } from "../../schema/validation/primitives";
-import { audit } from "../shared/audit";
-import type { Db, Tx } from "../shared/db";
-import { AppError, isAppError } from "../shared/errors";
-import { emit } from "../shared/events";
-import { logger } from "../shared/logger";
 import type { DocumentActor } from "./actor";
 import {
   DOCUMENT_INCLUDE,

@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
+import { DOCUMENT_MESSAGES, KNOWN_FILE_TYPE_NAMES, KNOWN_FILE_TYPES } from "@schema/validation/document";
 import fc from "fast-check";
-import { DOCUMENT_MESSAGES, KNOWN_FILE_TYPE_NAMES, KNOWN_FILE_TYPES } from "../../schema/validation/document";
 import { sniffFile, TextCheck, type TextVerdict } from "./sniff";
 import { fixtures, genuineFixture, removeFixtureFiles, writeFixture } from "./testing/fixtures";
 

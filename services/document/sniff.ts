@@ -1,8 +1,8 @@
 import { isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
+import { DOCUMENT_MESSAGES, KNOWN_FILE_TYPES, type KnownFileType } from "@schema/validation/document";
 import { fileTypeFromFile } from "file-type";
-import { DOCUMENT_MESSAGES, KNOWN_FILE_TYPES, type KnownFileType } from "../../schema/validation/document";
 
 // Checks that a file's bytes are what its extension says (issue 9: the browser's content type is
 // never trusted). Binary formats by their signature and structure (file-type, which reads only the

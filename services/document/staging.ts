@@ -1,6 +1,6 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { config } from "../shared/config";
+import { config } from "@services/shared/config";
 
 // The private staging area of tus uploads: DATA_DIR/uploads, never served over HTTP. The tus file
 // store keeps each upload as two files: `<id>` (the bytes received so far) and `<id>.json` (its

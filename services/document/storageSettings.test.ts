@@ -7,11 +7,11 @@ import {
   DOCUMENT_MESSAGES,
   KNOWN_FILE_TYPE_NAMES,
   unknownFileTypeMessage,
-} from "../../schema/validation/document";
-import { config, parseConfig, setConfig } from "../shared/config";
-import type { Db } from "../shared/db";
-import { createUser } from "../shared/testing/factories";
-import { type RunningS3rver, startS3rver } from "../shared/testing/s3rver";
+} from "@schema/validation/document";
+import { config, parseConfig, setConfig } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { createUser } from "@services/shared/testing/factories";
+import { type RunningS3rver, startS3rver } from "@services/shared/testing/s3rver";
 import type { DocumentActor } from "./actor";
 import { createS3Storage } from "./storage/s3";
 import {

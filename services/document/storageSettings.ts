@@ -7,13 +7,13 @@ import {
   KNOWN_FILE_TYPE_NAMES,
   type StorageSettings,
   storageSettingsSchema,
-} from "../../schema/validation/document";
-import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
-import { AppError } from "../shared/errors";
-import type { StorageConfig } from "../shared/generated/prisma/client";
-import { sealSetting, unsealSetting } from "../shared/sealed";
-import { parse } from "../shared/validation";
+} from "@schema/validation/document";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import type { StorageConfig } from "@services/shared/generated/prisma/client";
+import { sealSetting, unsealSetting } from "@services/shared/sealed";
+import { parse } from "@services/shared/validation";
 import type { DocumentActor } from "./actor";
 import {
   type CloudSettings,

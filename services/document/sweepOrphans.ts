@@ -1,4 +1,4 @@
-import type { Db } from "../shared/db";
+import type { Db } from "@services/shared/db";
 import type { StoragePort, StoredObjectInfo } from "./storage";
 
 // Objects without a document: left by a crash between storing a file and committing its row, or by

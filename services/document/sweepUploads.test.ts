@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { Db } from "../shared/db";
-import { testDb } from "../shared/testing/db";
-import { createUser } from "../shared/testing/factories";
+import type { Db } from "@services/shared/db";
+import { testDb } from "@services/shared/testing/db";
+import { createUser } from "@services/shared/testing/factories";
 import { sweepExpiredUploads } from "./sweepUploads";
 
 let db: Db;

@@ -1,7 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import type { Db } from "../shared/db";
-import { logger } from "../shared/logger";
+import type { Db } from "@services/shared/db";
+import { logger } from "@services/shared/logger";
 import { removeStaged, stagingDirectory, UPLOAD_ID_PATTERN, UPLOAD_TTL_MS } from "./staging";
 
 /** What one sweep removed. */

@@ -1,16 +1,16 @@
-import { DEFAULT_EMAIL_TEMPLATES } from "../../prisma/emailTemplates";
+import { DEFAULT_EMAIL_TEMPLATES } from "@db/emailTemplates";
 import {
   EMAIL_STATUSES,
   emailLogFilterSchema,
   emailLogPageSchema,
   emailMessageIdSchema,
-} from "../../schema/validation/emailTemplates";
-import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
-import { AppError } from "../shared/errors";
-import type { EmailMessage, Prisma } from "../shared/generated/prisma/client";
-import type { EmailStatus } from "../shared/generated/prisma/enums";
-import { parse } from "../shared/validation";
+} from "@schema/validation/emailTemplates";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import type { EmailMessage, Prisma } from "@services/shared/generated/prisma/client";
+import type { EmailStatus } from "@services/shared/generated/prisma/enums";
+import { parse } from "@services/shared/validation";
 import { parseAttachments } from "./attachments";
 import { redactTokens } from "./sendDueEmails";
 import type { EmailActor } from "./templateAdmin";

@@ -1,4 +1,4 @@
-import type { Db } from "../shared/db";
+import type { Db } from "@services/shared/db";
 
 export interface EmailFigures {
   /** messages that gave up (status failed) in the last 24 hours */

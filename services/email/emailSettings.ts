@@ -5,14 +5,14 @@ import {
   type SmtpConnection,
   type SmtpSecurityName,
   smtpConnectionSchema,
-} from "../../schema/validation/emailSettings";
-import { audit } from "../shared/audit";
-import { config } from "../shared/config";
-import type { Db } from "../shared/db";
-import { AppError } from "../shared/errors";
-import type { EmailSettings as EmailSettingsRow } from "../shared/generated/prisma/client";
-import { SealError, sealSetting, unsealSetting } from "../shared/sealed";
-import { parse } from "../shared/validation";
+} from "@schema/validation/emailSettings";
+import { audit } from "@services/shared/audit";
+import { config } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import type { EmailSettings as EmailSettingsRow } from "@services/shared/generated/prisma/client";
+import { SealError, sealSetting, unsealSetting } from "@services/shared/sealed";
+import { parse } from "@services/shared/validation";
 import { type SmtpServer, type SmtpTarget, type SmtpVerification, verifySmtp } from "./mailTransport";
 import type { StoredSmtpServer } from "./sendDueEmails";
 

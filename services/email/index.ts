@@ -1,43 +1,51 @@
-import type { Db } from "../shared/db";
-import type { Consumer } from "../shared/events/consumer";
-import { roundTripConsumer } from "../shared/events/roundTrip";
-import { appointmentEmails, teamAppointmentNotification } from "./consumers/appointmentEmails";
-import { documentEmails } from "./consumers/documentEmails";
-import { invitationEmail } from "./consumers/invitationEmail";
-import { passwordChangedEmail } from "./consumers/passwordChangedEmail";
-import { passwordResetEmail } from "./consumers/passwordResetEmail";
-import { registrationEmails } from "./consumers/registrationEmails";
-import { teamNoteNotification } from "./consumers/teamNoteNotification";
-import { verificationEmail } from "./consumers/verificationEmail";
-import { welcomeEmail } from "./consumers/welcomeEmail";
-import { startEmailSender } from "./sender";
-
 /**
- * The email service: templated email over SMTP with a delivery log.
- * Its event consumers, started by a process whose WORKERS setting names "email" (or "all"); each
- * turns a user, appointment or document event into queued rows of email_messages.
+ * The email service: templated messages queued from domain events and sent over SMTP, the email
+ * settings, the templates' administration and the delivery log.
+ *
+ * This is the service's public face: other rooms (the gateway, other services, scripts, tests)
+ * import from `@services/email` only, never a file inside it.
  */
-export const consumers: Consumer[] = [
-  registrationEmails,
-  invitationEmail,
-  verificationEmail,
-  welcomeEmail,
-  passwordResetEmail,
-  passwordChangedEmail,
-  teamNoteNotification,
-  appointmentEmails,
-  teamAppointmentNotification,
-  documentEmails,
-  roundTripConsumer("email"),
-];
+export { invitationEmail } from "./consumers/invitationEmail";
+export type {
+  EmailCounts,
+  EmailMessageDetail,
+  EmailMessagePage,
+  EmailMessageSummary,
+  ResendResult,
+} from "./deliveryLog";
+export { emailCountsLast24h, getEmailMessage, listEmailMessages, resendEmailMessage } from "./deliveryLog";
+export type { EmailFigures } from "./emailFigures";
+export { emailFigures } from "./emailFigures";
+export type { EmailSettingsActor, EmailSettingsView, EnvironmentLock } from "./emailSettings";
+export {
+  currentSmtpTarget,
+  getEmailSettings,
+  testEmailConnection,
+  updateEmailSettings,
+} from "./emailSettings";
+export type { SmtpVerification } from "./mailTransport";
+export { smtpTransport, targetLabel, verifySmtp } from "./mailTransport";
+export type { EmailSender } from "./sender";
+export { startEmailSender } from "./sender";
+export type {
+  EmailActor,
+  EmailTemplateVersionView,
+  EmailTemplateView,
+  TemplatePreview,
+  TestSendResult,
+} from "./templateAdmin";
+export {
+  getEmailTemplate,
+  listEmailTemplates,
+  listTemplateVersions,
+  previewEmailTemplate,
+  restoreTemplateVersion,
+  revertEmailTemplate,
+  sendTestEmail,
+  updateEmailTemplate,
+} from "./templateAdmin";
+export type { TemplateVariable } from "./templateCatalog";
+export type { TemplateProblem } from "./templateRules";
 
-/**
- * The service's background work, for a process that runs its consumers: the sender that delivers
- * queued messages (over SMTP at SMTP_URL, or captured when it is unset). Stop it before closing db.
- * @throws when the database refuses the LISTEN.
- */
-export async function startWorkers(props: { db: Db }): Promise<{ stop(): Promise<void> }> {
-  return startEmailSender({ db: props.db });
-}
-
-export { type EmailSender, type EmailSenderOptions, startEmailSender } from "./sender";
+// The worker entry: the service's event consumers and background work (services/registry.ts).
+export { consumers, startWorkers } from "./worker";

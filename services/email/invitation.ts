@@ -1,3 +1,4 @@
+import { BUSINESS_TIME_ZONE, SLOT_MINUTES } from "@schema/validation/appointment";
 import { getVtimezoneComponent } from "@touch4it/ical-timezones";
 import ical, {
   ICalAttendeeRole,
@@ -6,7 +7,6 @@ import ical, {
   ICalEventStatus,
 } from "ical-generator";
 import { DateTime } from "luxon";
-import { BUSINESS_TIME_ZONE, SLOT_MINUTES } from "../../schema/validation/appointment";
 import type { EmailAttachment } from "./attachments";
 
 /** What an appointment's calendar invitation says. */

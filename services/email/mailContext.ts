@@ -1,5 +1,5 @@
-import { config } from "../shared/config";
-import type { Tx } from "../shared/db";
+import { config } from "@services/shared/config";
+import type { Tx } from "@services/shared/db";
 import type { EmailTemplateParts } from "./renderEmail";
 
 /** What every email of the portal needs besides its own variables. */

@@ -1,6 +1,6 @@
 import { format } from "node:util";
+import { config } from "@services/shared/config";
 import nodemailer, { type SendMailOptions } from "nodemailer";
-import { config } from "../shared/config";
 import { calendarMethodOf, type EmailAttachment } from "./attachments";
 
 /** One message as the sender hands it to a transport. */

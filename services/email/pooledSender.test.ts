@@ -1,6 +1,6 @@
-import { config, setConfig } from "../shared/config";
-import type { Db } from "../shared/db";
-import { settle, waitFor } from "../shared/events/testing/bus";
+import { config, setConfig } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { settle, waitFor } from "@services/shared/events/testing/bus";
 import { type MailTransport, type SmtpPoolOptions, smtpTransport } from "./mailTransport";
 import { type EmailSender, type EmailSenderOptions, startEmailSender } from "./sender";
 import { startTestSmtp, type TestSmtp, type TestSmtpOptions } from "./testing/smtpServer";

@@ -1,5 +1,5 @@
-import { DEFAULT_EMAIL_TEMPLATES } from "../../prisma/emailTemplates";
-import type { Tx } from "../shared/db";
+import { DEFAULT_EMAIL_TEMPLATES } from "@db/emailTemplates";
+import type { Tx } from "@services/shared/db";
 import type { EmailAttachment } from "./attachments";
 import type { MailContext } from "./mailContext";
 import { type EmailTemplateParts, type EmailVariables, renderEmail } from "./renderEmail";

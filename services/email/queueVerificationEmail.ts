@@ -1,6 +1,6 @@
-import { AUTH_LINKS } from "../../schema/api/user";
-import type { Tx } from "../shared/db";
-import { unseal } from "../shared/sealed";
+import { AUTH_LINKS } from "@schema/api/user";
+import type { Tx } from "@services/shared/db";
+import { unseal } from "@services/shared/sealed";
 import type { MailContext } from "./mailContext";
 import { queueEmail } from "./queueEmail";
 

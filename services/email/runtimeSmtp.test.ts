@@ -1,7 +1,7 @@
-import { config, setConfig } from "../shared/config";
-import type { Db } from "../shared/db";
-import { settle, waitFor } from "../shared/events/testing/bus";
-import { createAdmin } from "../shared/testing/factories";
+import { config, setConfig } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { settle, waitFor } from "@services/shared/events/testing/bus";
+import { createAdmin } from "@services/shared/testing/factories";
 import { updateEmailSettings } from "./emailSettings";
 import { type EmailSender, startEmailSender } from "./sender";
 import { startTestSmtp, type TestSmtp } from "./testing/smtpServer";

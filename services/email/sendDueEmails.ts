@@ -1,6 +1,6 @@
-import { config } from "../shared/config";
-import type { Db } from "../shared/db";
-import { logger } from "../shared/logger";
+import { config } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { logger } from "@services/shared/logger";
 import { parseAttachments } from "./attachments";
 import { type MailTransport, type OutgoingMail, smtpResponseCode } from "./mailTransport";
 

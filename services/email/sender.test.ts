@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Db } from "../shared/db";
-import { settle, waitFor } from "../shared/events/testing/bus";
+import type { Db } from "@services/shared/db";
+import { settle, waitFor } from "@services/shared/events/testing/bus";
 import type { EmailAttachment } from "./attachments";
 import { invitationAttachment } from "./invitation";
 import { loadMailContext } from "./mailContext";

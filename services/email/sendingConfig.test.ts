@@ -1,4 +1,4 @@
-import { ConfigError, config, parseConfig, setConfig } from "../shared/config";
+import { ConfigError, config, parseConfig, setConfig } from "@services/shared/config";
 import { configuredSmtpPool } from "./mailTransport";
 
 // The email sending settings of the configuration: safe defaults, and a bad value stops start-up

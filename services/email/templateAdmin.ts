@@ -1,16 +1,16 @@
 import { randomUUID } from "node:crypto";
-import { DEFAULT_EMAIL_TEMPLATES, type DefaultEmailTemplate } from "../../prisma/emailTemplates";
+import { DEFAULT_EMAIL_TEMPLATES, type DefaultEmailTemplate } from "@db/emailTemplates";
 import {
   templateKeySchema,
   templateUpdateSchema,
   templateVersionIdSchema,
   testSendSchema,
-} from "../../schema/validation/emailTemplates";
-import { audit } from "../shared/audit";
-import type { Db, Tx } from "../shared/db";
-import { AppError } from "../shared/errors";
-import type { EmailTemplateChange } from "../shared/generated/prisma/enums";
-import { parse } from "../shared/validation";
+} from "@schema/validation/emailTemplates";
+import { audit } from "@services/shared/audit";
+import type { Db, Tx } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import type { EmailTemplateChange } from "@services/shared/generated/prisma/enums";
+import { parse } from "@services/shared/validation";
 import { loadMailContext } from "./mailContext";
 import { queueEmail } from "./queueEmail";
 import { type EmailTemplateParts, type RenderedEmail, renderEmail } from "./renderEmail";

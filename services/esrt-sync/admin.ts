@@ -1,11 +1,11 @@
+import { uniqueIdSchema } from "@schema/validation/user";
+import { audit } from "@services/shared/audit";
+import { config } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import type { Prisma } from "@services/shared/generated/prisma/client";
+import type { EsrtChannel, EsrtDeliveryStatus } from "@services/shared/generated/prisma/enums";
 import { z } from "zod";
-import { uniqueIdSchema } from "../../schema/validation/user";
-import { audit } from "../shared/audit";
-import { config } from "../shared/config";
-import type { Db } from "../shared/db";
-import { AppError } from "../shared/errors";
-import type { Prisma } from "../shared/generated/prisma/client";
-import type { EsrtChannel, EsrtDeliveryStatus } from "../shared/generated/prisma/enums";
 import { enqueueUserSync } from "./deliveries";
 import { type EndpointView, type EsrtHealth, listEndpoints } from "./endpoints";
 import { lockState } from "./state";

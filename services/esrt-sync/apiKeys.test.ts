@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import type { Db } from "../shared/db";
-import { testDb } from "../shared/testing/db";
-import { createAdmin } from "../shared/testing/factories";
+import type { Db } from "@services/shared/db";
+import { testDb } from "@services/shared/testing/db";
+import { createAdmin } from "@services/shared/testing/factories";
 import { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from "./apiKeys";
 
 let db: Db;

@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
-import { API_KEY_PATTERN, createApiKeySchema } from "../../schema/esrt/apiKeys";
-import { MAX_DB_ID } from "../../schema/validation/primitives";
-import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
-import { AppError } from "../shared/errors";
-import type { EsrtApiKey } from "../shared/generated/prisma/client";
-import { parse } from "../shared/validation";
+import { API_KEY_PATTERN, createApiKeySchema } from "@schema/esrt/apiKeys";
+import { MAX_DB_ID } from "@schema/validation/primitives";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import type { EsrtApiKey } from "@services/shared/generated/prisma/client";
+import { parse } from "@services/shared/validation";
 
 // API keys of the Pro app (issue 10): made by an administrator with manage:esrt_sync, shown once,
 // stored as their sha256 (a key is 256 random bits, so a slow hash would add nothing), revocable.

@@ -1,12 +1,12 @@
-import { v7 as uuidv7 } from "uuid";
 import {
   ENDPOINT_TEST_TYPE,
   type EndpointTestPayload,
   USER_SYNC_TYPE,
   type UserSyncPayload,
-} from "../../schema/esrt/contract";
-import { config } from "../shared/config";
-import type { Tx } from "../shared/db";
+} from "@schema/esrt/contract";
+import { config } from "@services/shared/config";
+import type { Tx } from "@services/shared/db";
+import { v7 as uuidv7 } from "uuid";
 import type { UserSyncState } from "./state";
 
 // Making deliveries (esrt_deliveries). A user has at most one waiting delivery per channel and

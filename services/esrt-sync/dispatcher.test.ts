@@ -1,10 +1,10 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { USER_SYNC_TYPE, type UserSyncPayload } from "../../schema/esrt/contract";
-import { config } from "../shared/config";
-import { waitFor } from "../shared/events/testing/bus";
-import type { User } from "../shared/generated/prisma/client";
+import { USER_SYNC_TYPE, type UserSyncPayload } from "@schema/esrt/contract";
+import { config } from "@services/shared/config";
+import { waitFor } from "@services/shared/events/testing/bus";
+import type { User } from "@services/shared/generated/prisma/client";
 import { type Dispatcher, startDispatcher } from "./dispatcher";
 import { createEndpoint, getEndpoint, rotateEndpointSecret, setEndpointEnabled } from "./endpoints";
 import { type SyncWorld, syncWorld, type TestReceiver, testReceiver } from "./testing";

@@ -1,9 +1,9 @@
-import { USER_SYNC_TYPE } from "../../schema/esrt/contract";
-import { config } from "../shared/config";
-import type { Db, Tx } from "../shared/db";
-import { isAppError } from "../shared/errors";
-import { logger } from "../shared/logger";
-import { unsealSetting } from "../shared/sealed";
+import { USER_SYNC_TYPE } from "@schema/esrt/contract";
+import { config } from "@services/shared/config";
+import type { Db, Tx } from "@services/shared/db";
+import { isAppError } from "@services/shared/errors";
+import { logger } from "@services/shared/logger";
+import { unsealSetting } from "@services/shared/sealed";
 import { DELIVERIES_CHANNEL } from "./deliveries";
 import { parseRetryAfter, retryDelayMs } from "./schedule";
 import { acknowledgeInTx } from "./state";

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { esrtLabelSchema } from "../../schema/esrt/contract";
-import { audit } from "../shared/audit";
-import { config } from "../shared/config";
-import type { Db } from "../shared/db";
-import { AppError } from "../shared/errors";
-import { sealSetting } from "../shared/sealed";
+import { esrtLabelSchema } from "@schema/esrt/contract";
+import { audit } from "@services/shared/audit";
+import { config } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import { sealSetting } from "@services/shared/sealed";
 import { enqueueTestEvent } from "./deliveries";
 import { checkEndpointUrl } from "./urlSafety";
 

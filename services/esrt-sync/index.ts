@@ -1,36 +1,47 @@
-import type { NatsConnection } from "@nats-io/transport-node";
-import { config } from "../shared/config";
-import type { Db } from "../shared/db";
-import type { Consumer } from "../shared/events/consumer";
-import { roundTripConsumer } from "../shared/events/roundTrip";
-import { userSnapshotsConsumer } from "./consumers/userSnapshots";
-import { startDispatcher } from "./dispatcher";
-import { startJobRunner } from "./jobs";
-import { startEsrtNats } from "./natsChannel";
-
 /**
- * The esrt-sync service: synchronisation of users with the Pro app (ESRT Pro).
- * Its event consumers, started by a process whose WORKERS setting names "esrt-sync" (or "all").
+ * The Pro-app (ESRT Pro) sync service, a subscriber: user snapshots delivered as signed webhooks
+ * and on NATS, acknowledgements, endpoints, API keys and the sync page's reads and actions.
+ *
+ * This is the service's public face: other rooms (the gateway, other services, scripts, tests)
+ * import from `@services/esrt-sync` only, never a file inside it.
  */
-export const consumers: Consumer[] = [userSnapshotsConsumer, roundTripConsumer("esrt-sync")];
 
-/**
- * The service's background work: the dispatcher (webhooks, and NATS where the bus is NATS and
- * ESRT_NATS is on), with the Pro app's NATS acknowledgements, and the job runner (resync all).
- */
-export async function startWorkers(props: {
-  db: Db;
-  nc?: NatsConnection;
-}): Promise<{ stop(): Promise<void> }> {
-  const nats =
-    props.nc && config().ESRT_NATS ? await startEsrtNats({ db: props.db, nc: props.nc }) : undefined;
-  const dispatcher = await startDispatcher({ db: props.db, nats });
-  const jobs = await startJobRunner(props.db);
-  return {
-    async stop() {
-      await jobs.stop();
-      await dispatcher.stop();
-      await nats?.stop();
-    },
-  };
-}
+export type {
+  AttemptView,
+  DeliveryPage,
+  DeliveryView,
+  NatsChannelView,
+  SyncCounts,
+  SyncOverview,
+} from "./admin";
+export {
+  DELIVERY_STATUSES,
+  deliveryAttempts,
+  getDelivery,
+  listDeliveries,
+  redeliver,
+  replayFailed,
+  resyncUser,
+  syncOverview,
+} from "./admin";
+export type { ApiKeyView } from "./apiKeys";
+export { authenticateApiKey, createApiKey, listApiKeys, revokeApiKey } from "./apiKeys";
+export { userSnapshotsConsumer } from "./consumers/userSnapshots";
+export type { Dispatcher } from "./dispatcher";
+export { startDispatcher } from "./dispatcher";
+export type { EndpointView, EsrtHealth } from "./endpoints";
+export {
+  createEndpoint,
+  listEndpoints,
+  rotateEndpointSecret,
+  sendTestEvent,
+  setEndpointEnabled,
+  updateEndpoint,
+} from "./endpoints";
+export type { JobView } from "./jobs";
+export { listJobs, startResyncAll } from "./jobs";
+export { ackSubject, userSubject } from "./natsChannel";
+export { acknowledge, applySnapshot } from "./state";
+
+// The worker entry: the service's event consumers and background work (services/registry.ts).
+export { consumers, startWorkers } from "./worker";

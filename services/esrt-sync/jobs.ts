@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { audit } from "../shared/audit";
-import { config } from "../shared/config";
-import type { Db } from "../shared/db";
-import { AppError } from "../shared/errors";
-import type { EsrtJobStatus } from "../shared/generated/prisma/enums";
-import { logger } from "../shared/logger";
+import { audit } from "@services/shared/audit";
+import { config } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import type { EsrtJobStatus } from "@services/shared/generated/prisma/enums";
+import { logger } from "@services/shared/logger";
 import { enqueueUserSync } from "./deliveries";
 import { lockState } from "./state";
 

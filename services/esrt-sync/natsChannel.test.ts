@@ -1,15 +1,15 @@
 import { randomBytes } from "node:crypto";
+import { migrateDatabase } from "@db/migrate";
 import { AckPolicy, DeliverPolicy, type JsMsg, jetstream, jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
-import { migrateDatabase } from "../../prisma/migrate";
-import { userSyncPayloadSchema } from "../../schema/esrt/contract";
-import { connectPostgres, type Db } from "../shared/db";
-import { settle, waitFor } from "../shared/events/testing/bus";
-import type { User } from "../shared/generated/prisma/client";
-import { connectNats } from "../shared/nats";
-import { scratchDatabase, testDb } from "../shared/testing/db";
-import { createUser } from "../shared/testing/factories";
-import { syncSnapshot } from "../user/syncSnapshot";
+import { userSyncPayloadSchema } from "@schema/esrt/contract";
+import { connectPostgres, type Db } from "@services/shared/db";
+import { settle, waitFor } from "@services/shared/events/testing/bus";
+import type { User } from "@services/shared/generated/prisma/client";
+import { connectNats } from "@services/shared/nats";
+import { scratchDatabase, testDb } from "@services/shared/testing/db";
+import { createUser } from "@services/shared/testing/factories";
+import { syncSnapshot } from "@services/user";
 import { userSyncPayload } from "./deliveries";
 import {
   type EsrtNatsChannel,

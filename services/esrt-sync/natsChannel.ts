@@ -15,12 +15,12 @@ import {
   type StreamConfig,
 } from "@nats-io/jetstream";
 import { type NatsConnection, nanos } from "@nats-io/transport-node";
-import { natsAckSchema, userSyncPayloadSchema } from "../../schema/esrt/contract";
-import { uniqueIdSchema } from "../../schema/validation/user";
-import { config } from "../shared/config";
-import type { Db } from "../shared/db";
-import { isAppError } from "../shared/errors";
-import { logger } from "../shared/logger";
+import { natsAckSchema, userSyncPayloadSchema } from "@schema/esrt/contract";
+import { uniqueIdSchema } from "@schema/validation/user";
+import { config } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { isAppError } from "@services/shared/errors";
+import { logger } from "@services/shared/logger";
 import { acknowledge } from "./state";
 
 // The Pro app's NATS channel (issue 10, docs/asyncapi.yaml): a JetStream stream holding

@@ -1,8 +1,8 @@
-import { type AckResult, type UserSnapshot, userSnapshotSchema } from "../../schema/esrt/contract";
-import type { Db, Tx } from "../shared/db";
-import { AppError } from "../shared/errors";
-import { emit } from "../shared/events";
-import type { EsrtChannel } from "../shared/generated/prisma/enums";
+import { type AckResult, type UserSnapshot, userSnapshotSchema } from "@schema/esrt/contract";
+import type { Db, Tx } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import { emit } from "@services/shared/events";
+import type { EsrtChannel } from "@services/shared/generated/prisma/enums";
 
 // The sync state of each user (esrt_user_states): the latest snapshot and the version the Pro app
 // has acknowledged. Every change of the pair raises `seq` and emits esrt.user_sync_changed, from

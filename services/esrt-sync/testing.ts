@@ -1,17 +1,16 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { type ProAppPayload, proAppPayloadSchema } from "@schema/esrt/contract";
+import { config, setConfig } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { type Consumer, type RunningConsumers, startConsumers } from "@services/shared/events/consumer";
+import { memoryTransport } from "@services/shared/events/memory";
+import { type Relay, startRelay } from "@services/shared/events/relay";
+import { eventsDatabase, takeUniqueBus } from "@services/shared/events/testing/world";
+import type { User } from "@services/shared/generated/prisma/client";
+import { createAdmin, createUser } from "@services/shared/testing/factories";
+import { changeAccessLevel, esrtSyncStateConsumer } from "@services/user";
 import { Webhook } from "standardwebhooks";
-import { type ProAppPayload, proAppPayloadSchema } from "../../schema/esrt/contract";
-import { config, setConfig } from "../shared/config";
-import type { Db } from "../shared/db";
-import { type Consumer, type RunningConsumers, startConsumers } from "../shared/events/consumer";
-import { memoryTransport } from "../shared/events/memory";
-import { type Relay, startRelay } from "../shared/events/relay";
-import { eventsDatabase, takeUniqueBus } from "../shared/events/testing/world";
-import type { User } from "../shared/generated/prisma/client";
-import { createAdmin, createUser } from "../shared/testing/factories";
-import { changeAccessLevel } from "../user/changeAccessLevel";
-import { esrtSyncStateConsumer } from "../user/consumers/esrtSyncState";
 import { userSnapshotsConsumer } from "./consumers/userSnapshots";
 
 // Test support for the sync service: a database of the test file's own (the dispatcher claims every

@@ -1,4 +1,4 @@
-import { connectPostgres } from "../shared/db";
+import { connectPostgres } from "@services/shared/db";
 import { startDispatcher } from "./dispatcher";
 
 // A sync dispatcher in a process of its own, for the test that kills one mid-delivery

@@ -1,4 +1,4 @@
-import { config, setConfig } from "../shared/config";
+import { config, setConfig } from "@services/shared/config";
 import { checkEndpointUrl, isPublicAddress, safeLookup } from "./urlSafety";
 
 const before = config();

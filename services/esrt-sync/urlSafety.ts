@@ -1,8 +1,8 @@
 import type { LookupAddress, LookupOptions } from "node:dns";
 import { lookup as dnsLookup } from "node:dns";
+import { config } from "@services/shared/config";
+import { AppError } from "@services/shared/errors";
 import ipaddr from "ipaddr.js";
-import { config } from "../shared/config";
-import { AppError } from "../shared/errors";
 
 // What a webhook endpoint may be (issue 10, Safety): https, and not an address inside the machine or
 // its private network (SSRF), unless settings allow it for development and tests. The address rule

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { config, setConfig } from "@services/shared/config";
 import { Webhook } from "standardwebhooks";
-import { config, setConfig } from "../shared/config";
 import { newWebhookSecret } from "./endpoints";
 import { sendWebhook } from "./webhookClient";
 

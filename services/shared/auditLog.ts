@@ -1,4 +1,4 @@
-import { type AuditFilter, auditFilterSchema, auditPageSchema } from "../../schema/validation/audit";
+import { type AuditFilter, auditFilterSchema, auditPageSchema } from "@schema/validation/audit";
 import type { Db } from "./db";
 import { AppError } from "./errors";
 import { Prisma } from "./generated/prisma/client";

@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { migrateDatabase } from "@db/migrate";
 import { Client } from "pg";
-import { migrateDatabase } from "../../prisma/migrate";
 import { connectPostgres, type Db, openEmbedded } from "./db";
 import { scratchDatabase } from "./testing/db";
 

@@ -1,10 +1,10 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { migrateDatabase, PGLITE_EXTENSIONS } from "@db/migrate";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Client, Pool } from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { migrateDatabase, PGLITE_EXTENSIONS } from "../../prisma/migrate";
 import { type Prisma, PrismaClient } from "./generated/prisma/client";
 import { logger } from "./logger";
 

@@ -1,4 +1,4 @@
-import { closedPort } from "../../gateway/src/testing/appHarness";
+import { closedPort } from "@gateway/testing/appHarness";
 import {
   connectRedis,
   createRedisClient,

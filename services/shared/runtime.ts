@@ -1,6 +1,6 @@
+import { migrateDatabase } from "@db/migrate";
 import type { NatsConnection } from "@nats-io/transport-node";
 import session from "express-session";
-import { migrateDatabase } from "../../prisma/migrate";
 import { type Config, config, resolveDeploymentNames, setConfig } from "./config";
 import { connectPostgres, type Db, openEmbedded } from "./db";
 import { deploymentOf, NEW_DEPLOYMENT_ID_SQL } from "./deployment";

@@ -1,9 +1,9 @@
-import type { PublicBranding } from "../../schema/api/user";
-import { brandingSchema } from "../../schema/validation/branding";
-import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
-import type { BrandingConfig } from "../shared/generated/prisma/client";
-import { parse } from "../shared/validation";
+import type { PublicBranding } from "@schema/api/user";
+import { brandingSchema } from "@schema/validation/branding";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
+import type { BrandingConfig } from "@services/shared/generated/prisma/client";
+import { parse } from "@services/shared/validation";
 import { FALLBACK_BRANDING } from "./getPublicBranding";
 
 // The branding settings (issue 12, manage:config, checked by the caller): the product title, logo,

@@ -1,6 +1,6 @@
-import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
-import type { User } from "../shared/generated/prisma/client";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
+import type { User } from "@services/shared/generated/prisma/client";
 import { UserError } from "./errors";
 import { hashPassword, verifyPassword } from "./passwords";
 import { assertPasswordAllowed } from "./securitySettings";

@@ -1,8 +1,8 @@
-import { audit } from "../shared/audit";
-import type { Db, Tx } from "../shared/db";
-import { type EmitEvent, emit } from "../shared/events";
-import type { Prisma, User } from "../shared/generated/prisma/client";
-import type { UserType } from "../shared/generated/prisma/enums";
+import { audit } from "@services/shared/audit";
+import type { Db, Tx } from "@services/shared/db";
+import { type EmitEvent, emit } from "@services/shared/events";
+import type { Prisma, User } from "@services/shared/generated/prisma/client";
+import type { UserType } from "@services/shared/generated/prisma/enums";
 import { UserError } from "./errors";
 import { assertMayGrant } from "./grants";
 

@@ -1,6 +1,6 @@
-import type { Db } from "../shared/db";
-import type { User } from "../shared/generated/prisma/client";
-import type { UserStatus, UserType } from "../shared/generated/prisma/enums";
+import type { Db } from "@services/shared/db";
+import type { User } from "@services/shared/generated/prisma/client";
+import type { UserStatus, UserType } from "@services/shared/generated/prisma/enums";
 import { changeAccount } from "./changeUserAccount";
 import { eventContact } from "./eventContact";
 import { syncSnapshot } from "./syncSnapshot";

@@ -1,8 +1,8 @@
-import type { TestSmtp } from "../email/testing/smtpServer";
-import { type EmailPipeline, startEmailPipeline, TEST_PUBLIC_URL } from "../email/testing/world";
-import type { Db } from "../shared/db";
-import { waitFor } from "../shared/events/testing/bus";
-import { createUser, uniqueSuffix } from "../shared/testing/factories";
+import type { TestSmtp } from "@services/email/testing";
+import { type EmailPipeline, startEmailPipeline, TEST_PUBLIC_URL } from "@services/email/testing";
+import type { Db } from "@services/shared/db";
+import { waitFor } from "@services/shared/events/testing/bus";
+import { createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import {
   acceptInvitation,
   INVITATION_EXPIRED_MESSAGE,

@@ -1,10 +1,10 @@
-import type { NewUser } from "../../schema/validation/userAdmin";
-import { audit } from "../shared/audit";
-import type { Db, Tx } from "../shared/db";
-import { emit } from "../shared/events";
-import { type User } from "../shared/generated/prisma/client";
-import type { UserType } from "../shared/generated/prisma/enums";
-import { seal } from "../shared/sealed";
+import type { NewUser } from "@schema/validation/userAdmin";
+import { audit } from "@services/shared/audit";
+import type { Db, Tx } from "@services/shared/db";
+import { emit } from "@services/shared/events";
+import { type User } from "@services/shared/generated/prisma/client";
+import type { UserType } from "@services/shared/generated/prisma/enums";
+import { seal } from "@services/shared/sealed";
 import { findManagedUser, OWN_ACCOUNT_MESSAGE } from "./changeUserAccount";
 import { UserError } from "./errors";
 import { eventContact } from "./eventContact";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Db } from "../shared/db";
+import type { Db } from "@services/shared/db";
 import { hashPassword } from "./passwords";
 import { generateUniqueId } from "./uniqueId";
 

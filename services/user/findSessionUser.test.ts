@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { openEmbedded } from "../shared/db";
-import { testDb } from "../shared/testing/db";
-import { createUser } from "../shared/testing/factories";
+import { openEmbedded } from "@services/shared/db";
+import { testDb } from "@services/shared/testing/db";
+import { createUser } from "@services/shared/testing/factories";
 import { findSessionUser } from "./findSessionUser";
 
 describe("findSessionUser", () => {

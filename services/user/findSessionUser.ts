@@ -1,5 +1,5 @@
-import type { Db, PreparedStatement } from "../shared/db";
-import { Prisma, type User } from "../shared/generated/prisma/client";
+import type { Db, PreparedStatement } from "@services/shared/db";
+import { Prisma, type User } from "@services/shared/generated/prisma/client";
 
 // The signed-in user of every request, read past Prisma's query engine: one prepared statement on
 // the same connection pool, selecting exactly the model's columns, so that the answer is the same

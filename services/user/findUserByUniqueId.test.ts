@@ -1,5 +1,5 @@
-import { testDb } from "../shared/testing/db";
-import { createUser } from "../shared/testing/factories";
+import { testDb } from "@services/shared/testing/db";
+import { createUser } from "@services/shared/testing/factories";
 import { findUserByUniqueId } from "./findUserByUniqueId";
 
 // Prisma batches the findUnique calls made in one tick into one SQL query: a value PostgreSQL

@@ -1,5 +1,5 @@
-import { uniqueIdSchema } from "../../schema/validation/user";
-import type { Db } from "../shared/db";
+import { uniqueIdSchema } from "@schema/validation/user";
+import type { Db } from "@services/shared/db";
 import { UserError } from "./errors";
 
 /** The public card of a user the console shows (spec §7, GET /api/users/by-uniqueid). */

@@ -1,8 +1,8 @@
-import { migrateDatabase } from "../../prisma/migrate";
-import { DEFAULT_BRANDING } from "../../prisma/seed";
-import { connectPostgres, type Db } from "../shared/db";
-import { scratchDatabase } from "../shared/testing/db";
-import { createUser, TEST_PASSWORD } from "../shared/testing/factories";
+import { migrateDatabase } from "@db/migrate";
+import { DEFAULT_BRANDING } from "@db/seed";
+import { connectPostgres, type Db } from "@services/shared/db";
+import { scratchDatabase } from "@services/shared/testing/db";
+import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import { getPublicBranding } from "./getPublicBranding";
 import { loginUser } from "./loginUser";
 

@@ -1,5 +1,5 @@
-import type { PublicBranding } from "../../schema/api/user";
-import type { Db } from "../shared/db";
+import type { PublicBranding } from "@schema/api/user";
+import type { Db } from "@services/shared/db";
 
 /** The seed's branding (prisma/seed.ts DEFAULT_BRANDING), for a database without the row. */
 export const FALLBACK_BRANDING: PublicBranding = {

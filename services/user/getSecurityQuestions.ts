@@ -1,5 +1,5 @@
-import { idSchema } from "../../schema/validation/primitives";
-import type { Db } from "../shared/db";
+import { idSchema } from "@schema/validation/primitives";
+import type { Db } from "@services/shared/db";
 import { UserError } from "./errors";
 
 /**

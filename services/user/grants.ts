@@ -1,4 +1,4 @@
-import type { UserType } from "../shared/generated/prisma/enums";
+import type { UserType } from "@services/shared/generated/prisma/enums";
 import { UserError } from "./errors";
 
 // Which user types an administrator may give or take away (issue 11; docs/DECISIONS.md, Roles and

@@ -1,20 +1,77 @@
-import type { Db } from "../shared/db";
-import type { Consumer } from "../shared/events/consumer";
-import { roundTripConsumer } from "../shared/events/roundTrip";
-import { esrtSyncStateConsumer } from "./consumers/esrtSyncState";
-import { startUserJobRunner } from "./jobs/runner";
-
 /**
- * The user service: accounts, sessions, permissions, security questions and notes (identity issue).
- * Its event consumers, started by a process whose WORKERS setting names "user" (or "all").
+ * The user service: accounts, sign-in, passwords and one-time tokens, security questions, notes,
+ * the administration of users (directory, drawer actions, bulk jobs, imports, invitations), and the
+ * branding and security settings.
+ *
+ * This is the service's public face: other rooms (the gateway, other services, scripts, tests)
+ * import from `@services/user` only, never a file inside it.
  */
-export const consumers: Consumer[] = [esrtSyncStateConsumer, roundTripConsumer("user")];
+export { acceptInvitation } from "./acceptInvitation";
+export type { BrandingActor, BrandingSettingsView } from "./brandingSettings";
+export { getBrandingSettings, updateBranding } from "./brandingSettings";
+export { changeAccessLevel } from "./changeAccessLevel";
+export { changePassword } from "./changePassword";
+export { changeUserStatus } from "./changeUserStatus";
+export { changeUserType } from "./changeUserType";
+export { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./commonPasswords";
+export { esrtSyncStateConsumer } from "./consumers/esrtSyncState";
+export { createInvitedUser, invitationPendingOf, resendInvitation } from "./createInvitedUser";
+export { createDemoClients, demoClientIds, removeDemoClients } from "./demoClients";
+export { auditExport, exportBatches } from "./directory/exportUsers";
+export type { DirectoryFacets, YesNoCount } from "./directory/facets";
+export { userDirectoryFacets } from "./directory/facets";
+export { userFilterWhere } from "./directory/filter";
+export type { DirectoryUser } from "./directory/searchUsers";
+export { DIRECTORY_COLUMNS, directoryPage, searchUsers } from "./directory/searchUsers";
+export type { UserErrorCode } from "./errors";
+export { isUserError, UserError, userErrorCodes } from "./errors";
+export { findSessionUser } from "./findSessionUser";
+export type { UserCard } from "./findUserByUniqueId";
+export { findUserByUniqueId } from "./findUserByUniqueId";
+export { FALLBACK_BRANDING, getPublicBranding } from "./getPublicBranding";
+export { getSecurityQuestions } from "./getSecurityQuestions";
+export { grantableTypes } from "./grants";
+export { importClients } from "./jobs/importClients";
+export { startUserJobRunner } from "./jobs/runner";
+export type { UserJobItemPage, UserJobItemView, UserJobView } from "./jobs/userJobs";
+export { getUserJob, listUserJobItems, listUserJobs, startUserBulkJob } from "./jobs/userJobs";
+export { findLoginAccount, loginUser, recordLogin } from "./loginUser";
+export type { AccountActionResult, NoteHistoryView } from "./manageUser";
+export {
+  clearSecurityQuestions,
+  listNoteHistory,
+  markEmailVerified,
+  revokeUserSessions,
+  sendPasswordReset,
+  sendVerificationEmail,
+  updateUserProfile,
+} from "./manageUser";
+export { issueToken } from "./oneTimeTokens";
+export { hashPassword, verifyPassword } from "./passwords";
+export { registerUser } from "./registerUser";
+export { requestPasswordReset } from "./requestPasswordReset";
+export { resendVerification } from "./resendVerification";
+export { resetPassword } from "./resetPassword";
+export type { SecurityActor, SecuritySettingsView } from "./securitySettings";
+export {
+  getSecuritySettings,
+  OWN_QUESTIONS_FIRST_MESSAGE,
+  passwordPolicy,
+  SESSION_TIMINGS,
+  signInRateRules,
+  signOutEveryoneElse,
+  updateSecuritySettings,
+} from "./securitySettings";
+export { setSecurityQuestions } from "./setSecurityQuestions";
+export { storeNewPassword } from "./storeNewPassword";
+export { syncSnapshot } from "./syncSnapshot";
+export { toSafeUser } from "./toSafeUser";
+export { generateUniqueId } from "./uniqueId";
+export { updateNotes } from "./updateNotes";
+export type { DayCount, UserFigures } from "./userFigures";
+export { userFigures } from "./userFigures";
+export { verifyEmail } from "./verifyEmail";
+export { verifySecurityAnswers } from "./verifySecurityAnswers";
 
-/**
- * The service's background work: the runner of user jobs (bulk changes and client imports, issue 11).
- * A status or type change made there refuses the user's older sessions through sessionsValidAfter,
- * as a single change does, on the user's next request.
- */
-export async function startWorkers(props: { db: Db }): Promise<{ stop(): Promise<void> }> {
-  return startUserJobRunner(props.db);
-}
+// The worker entry: the service's event consumers and background work (services/registry.ts).
+export { consumers, startWorkers } from "./worker";

@@ -1,7 +1,7 @@
-import { migrateDatabase } from "../../prisma/migrate";
-import { connectPostgres, type Db } from "../shared/db";
-import { scratchDatabase } from "../shared/testing/db";
-import { createSecurityQuestions, createUser, TEST_PASSWORD } from "../shared/testing/factories";
+import { migrateDatabase } from "@db/migrate";
+import { connectPostgres, type Db } from "@services/shared/db";
+import { scratchDatabase } from "@services/shared/testing/db";
+import { createSecurityQuestions, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import { loginDigest, loginUser } from "./loginUser";
 
 // The security settings are one row shared by the whole run, so this file switches them in a

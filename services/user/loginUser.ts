@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { audit } from "../shared/audit";
-import type { Db, PreparedStatement } from "../shared/db";
-import type { User } from "../shared/generated/prisma/client";
-import { currentRequest } from "../shared/requestContext";
+import { audit } from "@services/shared/audit";
+import type { Db, PreparedStatement } from "@services/shared/db";
+import type { User } from "@services/shared/generated/prisma/client";
+import { currentRequest } from "@services/shared/requestContext";
 import { INVALID_CREDENTIALS_MESSAGE, SECURITY_QUESTIONS_REQUIRED_MESSAGE, UserError } from "./errors";
 import { USER_COLUMNS } from "./findSessionUser";
 import { getPublicBranding } from "./getPublicBranding";

@@ -1,10 +1,10 @@
-import type { AdminProfile } from "../../schema/validation/adminUser";
-import { ADMIN_PROFILE_FIELDS } from "../../schema/validation/adminUser";
-import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
-import { emit } from "../shared/events";
-import { type User } from "../shared/generated/prisma/client";
-import type { UserType } from "../shared/generated/prisma/enums";
+import type { AdminProfile } from "@schema/validation/adminUser";
+import { ADMIN_PROFILE_FIELDS } from "@schema/validation/adminUser";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
+import { emit } from "@services/shared/events";
+import { type User } from "@services/shared/generated/prisma/client";
+import type { UserType } from "@services/shared/generated/prisma/enums";
 import { findManagedUser, OWN_ACCOUNT_MESSAGE } from "./changeUserAccount";
 import { UserError } from "./errors";
 import { eventContact } from "./eventContact";

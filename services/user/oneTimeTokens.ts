@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Tx } from "../shared/db";
-import type { TokenPurpose } from "../shared/generated/prisma/enums";
+import type { Tx } from "@services/shared/db";
+import type { TokenPurpose } from "@services/shared/generated/prisma/enums";
 
 /** How long each kind of one-time token stays valid (DECISIONS.md: reset 60 min; verification 48 h; invitation 72 h). */
 export const TOKEN_LIFETIME_MS: Record<TokenPurpose, number> = {

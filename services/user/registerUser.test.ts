@@ -1,7 +1,7 @@
-import { type Registration, registrationSchema } from "../../schema/validation/user";
-import { unseal } from "../shared/sealed";
-import { testDb } from "../shared/testing/db";
-import { createUser, TEST_PASSWORD, uniqueSuffix } from "../shared/testing/factories";
+import { type Registration, registrationSchema } from "@schema/validation/user";
+import { unseal } from "@services/shared/sealed";
+import { testDb } from "@services/shared/testing/db";
+import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import { registerUser } from "./registerUser";
 
 function input(overrides: Record<string, unknown> = {}): Registration {

@@ -1,9 +1,9 @@
-import type { Registration } from "../../schema/validation/user";
-import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
-import { emit } from "../shared/events";
-import { type User } from "../shared/generated/prisma/client";
-import { seal } from "../shared/sealed";
+import type { Registration } from "@schema/validation/user";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
+import { emit } from "@services/shared/events";
+import { type User } from "@services/shared/generated/prisma/client";
+import { seal } from "@services/shared/sealed";
 import { UserError } from "./errors";
 import { eventContact } from "./eventContact";
 import { issueToken } from "./oneTimeTokens";

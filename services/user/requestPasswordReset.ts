@@ -1,7 +1,7 @@
-import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
-import { emit } from "../shared/events";
-import { seal } from "../shared/sealed";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
+import { emit } from "@services/shared/events";
+import { seal } from "@services/shared/sealed";
 import { issueToken } from "./oneTimeTokens";
 
 export const RESET_REQUESTED_MESSAGE =

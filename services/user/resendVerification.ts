@@ -1,7 +1,7 @@
-import type { Db, Tx } from "../shared/db";
-import { type EmitMeta, emit } from "../shared/events";
-import type { User } from "../shared/generated/prisma/client";
-import { seal } from "../shared/sealed";
+import type { Db, Tx } from "@services/shared/db";
+import { type EmitMeta, emit } from "@services/shared/events";
+import type { User } from "@services/shared/generated/prisma/client";
+import { seal } from "@services/shared/sealed";
 import { issueToken } from "./oneTimeTokens";
 
 export const VERIFICATION_RESENT_MESSAGE =

@@ -1,5 +1,5 @@
-import type { Db } from "../shared/db";
-import type { User } from "../shared/generated/prisma/client";
+import type { Db } from "@services/shared/db";
+import type { User } from "@services/shared/generated/prisma/client";
 import { UserError } from "./errors";
 import { consumeToken } from "./oneTimeTokens";
 import { hashPassword } from "./passwords";

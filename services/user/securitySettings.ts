@@ -2,13 +2,13 @@ import {
   passwordLengthProblem,
   type SecuritySettingsValues,
   securitySettingsSchema,
-} from "../../schema/validation/security";
-import { audit } from "../shared/audit";
-import type { Db, PreparedStatement } from "../shared/db";
-import { AppError } from "../shared/errors";
-import type { SecuritySettings } from "../shared/generated/prisma/client";
-import type { RateLimitRules } from "../shared/rateLimit";
-import { parse } from "../shared/validation";
+} from "@schema/validation/security";
+import { audit } from "@services/shared/audit";
+import type { Db, PreparedStatement } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import type { SecuritySettings } from "@services/shared/generated/prisma/client";
+import type { RateLimitRules } from "@services/shared/rateLimit";
+import { parse } from "@services/shared/validation";
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./commonPasswords";
 import { UserError } from "./errors";
 

@@ -1,6 +1,6 @@
-import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
-import { emit } from "../shared/events";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
+import { emit } from "@services/shared/events";
 import { UserError } from "./errors";
 import { hashPassword } from "./passwords";
 

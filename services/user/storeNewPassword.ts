@@ -1,8 +1,8 @@
-import type { Actor } from "../../schema/events/envelope";
-import { audit } from "../shared/audit";
-import type { Tx } from "../shared/db";
-import { emit } from "../shared/events";
-import type { Prisma, User } from "../shared/generated/prisma/client";
+import type { Actor } from "@schema/events/envelope";
+import { audit } from "@services/shared/audit";
+import type { Tx } from "@services/shared/db";
+import { emit } from "@services/shared/events";
+import type { Prisma, User } from "@services/shared/generated/prisma/client";
 
 /** How a password came to change: its owner, an emailed reset link, or the admin-password command. */
 export type PasswordChangeVia = "self" | "reset" | "admin";

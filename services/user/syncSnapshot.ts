@@ -1,5 +1,5 @@
-import type { UserSnapshot } from "../../schema/esrt/contract";
-import type { User } from "../shared/generated/prisma/client";
+import type { UserSnapshot } from "@schema/esrt/contract";
+import type { User } from "@services/shared/generated/prisma/client";
 
 /**
  * The user as the Pro app sees them (schema/esrt/contract.ts), carried by every user event of a

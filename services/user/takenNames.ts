@@ -1,5 +1,5 @@
-import type { Db, Tx } from "../shared/db";
-import { Prisma } from "../shared/generated/prisma/client";
+import type { Db, Tx } from "@services/shared/db";
+import { Prisma } from "@services/shared/generated/prisma/client";
 
 // Whether a username or an email already belongs to an account (case-insensitive, as the unique
 // indexes on lower(username) and lower(email) decide), in the registration's words: one check for

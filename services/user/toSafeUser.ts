@@ -1,5 +1,5 @@
-import type { SafeUser } from "../../schema/api/user";
-import type { User } from "../shared/generated/prisma/client";
+import type { SafeUser } from "@schema/api/user";
+import type { User } from "@services/shared/generated/prisma/client";
 
 /**
  * A user as any answer may show it (schema/api/user.ts SafeUser): the stored row without its

@@ -1,6 +1,6 @@
-import { NOTES_TOO_LONG_MESSAGE } from "../../schema/validation/user";
-import { testDb } from "../shared/testing/db";
-import { createUser } from "../shared/testing/factories";
+import { NOTES_TOO_LONG_MESSAGE } from "@schema/validation/user";
+import { testDb } from "@services/shared/testing/db";
+import { createUser } from "@services/shared/testing/factories";
 import { updateNotes } from "./updateNotes";
 
 // The note follows the web form's one rule (notesSchema): 250 words, 20,000 characters.

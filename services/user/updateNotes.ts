@@ -1,6 +1,6 @@
-import { countWords, NOTES_TOO_LONG_MESSAGE, notesSchema } from "../../schema/validation/user";
-import type { Db } from "../shared/db";
-import { emit } from "../shared/events";
+import { countWords, NOTES_TOO_LONG_MESSAGE, notesSchema } from "@schema/validation/user";
+import type { Db } from "@services/shared/db";
+import { emit } from "@services/shared/events";
 import { UserError } from "./errors";
 import { eventContact } from "./eventContact";
 

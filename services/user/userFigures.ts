@@ -1,8 +1,8 @@
+import { BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
+import { USER_TYPES } from "@schema/validation/user";
+import { USER_STATUSES } from "@schema/validation/userDirectory";
+import type { Db } from "@services/shared/db";
 import { DateTime } from "luxon";
-import { BUSINESS_TIME_ZONE } from "../../schema/validation/appointment";
-import { USER_TYPES } from "../../schema/validation/user";
-import { USER_STATUSES } from "../../schema/validation/userDirectory";
-import type { Db } from "../shared/db";
 
 // The user service's figures for the admin dashboard (issue 11): read-only counts of its own table.
 

@@ -1,7 +1,7 @@
-import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
-import { emit } from "../shared/events";
-import type { User } from "../shared/generated/prisma/client";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
+import { emit } from "@services/shared/events";
+import type { User } from "@services/shared/generated/prisma/client";
 import { UserError } from "./errors";
 import { consumeToken } from "./oneTimeTokens";
 import { syncSnapshot } from "./syncSnapshot";

@@ -1,6 +1,6 @@
-import { audit } from "../shared/audit";
-import type { Db } from "../shared/db";
-import type { User } from "../shared/generated/prisma/client";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
+import type { User } from "@services/shared/generated/prisma/client";
 import { SECURITY_VERIFICATION_FAILED_MESSAGE, UserError } from "./errors";
 import { verifyPassword } from "./passwords";
 import { normalizeAnswer } from "./setSecurityQuestions";

@@ -1,5 +1,5 @@
-import type { PermissionCheckResult } from "../../../schema/api/user";
-import type { UserType } from "../../../services/shared/generated/prisma/enums";
+import type { PermissionCheckResult } from "@schema/api/user";
+import type { UserType } from "@services/shared/generated/prisma/enums";
 import { isAdminType, permissionsOf } from "./permissions";
 
 /**

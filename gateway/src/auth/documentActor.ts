@@ -1,5 +1,5 @@
-import type { DocumentActor } from "../../../services/document/actor";
-import type { User } from "../../../services/shared/generated/prisma/client";
+import type { DocumentActor } from "@services/document";
+import type { User } from "@services/shared/generated/prisma/client";
 import { isClientType, permissionsOf } from "./permissions";
 
 /** The document service's view of a signed-in user (permissions from the one matrix). */

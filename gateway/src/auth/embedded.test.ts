@@ -1,9 +1,9 @@
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import { testDb } from "@services/shared/testing/db";
+import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import session from "express-session";
 import request from "supertest";
-import { testDb } from "../../../services/shared/testing/db";
-import { createUser, TEST_PASSWORD } from "../../../services/shared/testing/factories";
 import { createApp } from "../app";
-import { sessionCookieOf } from "../rest/identityHarness";
 import { fakeWebDist, testConfig } from "../testing/appHarness";
 import { createSessionIndex } from "./sessionIndex";
 

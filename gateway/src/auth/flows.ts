@@ -1,37 +1,42 @@
-import type { Request, Response } from "express";
-import type { z } from "zod";
-import type { SafeUser, SecurityChallenge } from "../../../schema/api/user";
+import type { SafeUser, SecurityChallenge } from "@schema/api/user";
 import type {
   changePasswordSchema,
   Registration,
   resetConfirmSchema,
   securityAnswersSchema,
   securityQuestionsSchema,
-} from "../../../schema/validation/user";
-import { audit } from "../../../services/shared/audit";
-import { AppError } from "../../../services/shared/errors";
-import type { AccessLevel, UserStatus, UserType } from "../../../services/shared/generated/prisma/enums";
+} from "@schema/validation/user";
+import { audit } from "@services/shared/audit";
+import { AppError } from "@services/shared/errors";
+import type { AccessLevel, UserStatus, UserType } from "@services/shared/generated/prisma/enums";
 import {
   isPortalSessionStore,
   markNotActivity,
   type PortalSessionStore,
-} from "../../../services/shared/sessionStore";
-import { changeAccessLevel } from "../../../services/user/changeAccessLevel";
-import { changePassword } from "../../../services/user/changePassword";
-import { changeUserStatus } from "../../../services/user/changeUserStatus";
-import { changeUserType } from "../../../services/user/changeUserType";
-import { UserError } from "../../../services/user/errors";
-import { findUserByUniqueId, type UserCard } from "../../../services/user/findUserByUniqueId";
-import { getSecurityQuestions } from "../../../services/user/getSecurityQuestions";
-import { findLoginAccount, loginUser, recordLogin } from "../../../services/user/loginUser";
-import { registerUser } from "../../../services/user/registerUser";
-import { requestPasswordReset } from "../../../services/user/requestPasswordReset";
-import { resendVerification } from "../../../services/user/resendVerification";
-import { resetPassword } from "../../../services/user/resetPassword";
-import { setSecurityQuestions } from "../../../services/user/setSecurityQuestions";
-import { updateNotes } from "../../../services/user/updateNotes";
-import { verifyEmail } from "../../../services/user/verifyEmail";
-import { verifySecurityAnswers } from "../../../services/user/verifySecurityAnswers";
+} from "@services/shared/sessionStore";
+import {
+  changeAccessLevel,
+  changePassword,
+  changeUserStatus,
+  changeUserType,
+  findLoginAccount,
+  findUserByUniqueId,
+  getSecurityQuestions,
+  loginUser,
+  recordLogin,
+  registerUser,
+  requestPasswordReset,
+  resendVerification,
+  resetPassword,
+  setSecurityQuestions,
+  type UserCard,
+  UserError,
+  updateNotes,
+  verifyEmail,
+  verifySecurityAnswers,
+} from "@services/user";
+import type { Request, Response } from "express";
+import type { z } from "zod";
 import {
   clientIp,
   endSession,

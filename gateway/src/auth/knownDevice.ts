@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import type { Config } from "@services/shared/config";
 import type { Request, Response } from "express";
-import type { Config } from "../../../services/shared/config";
 import { sessionSecret } from "../http/session";
 
 // A "known device" cookie (OWASP's device cookies): a browser that once signed in to an account

@@ -1,4 +1,4 @@
-import type { UserType } from "../../../services/shared/generated/prisma/enums";
+import type { UserType } from "@services/shared/generated/prisma/enums";
 
 /** Permission names of spec §6, as the web client asks for them. */
 export const permissions = [

@@ -1,8 +1,8 @@
+import { createRedisClient } from "@services/shared/redis";
+import { createSessionStore } from "@services/shared/sessionStore";
+import { testDb } from "@services/shared/testing/db";
+import { uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
-import { createRedisClient } from "../../../services/shared/redis";
-import { createSessionStore } from "../../../services/shared/sessionStore";
-import { testDb } from "../../../services/shared/testing/db";
-import { uniqueSuffix } from "../../../services/shared/testing/factories";
 import { createApp } from "../app";
 import { closedPort, fakeWebDist, testConfig } from "../testing/appHarness";
 

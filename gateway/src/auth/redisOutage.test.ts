@@ -1,11 +1,11 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Db } from "../../../services/shared/db";
-import { connectRedis, pingRedis, type RedisClient } from "../../../services/shared/redis";
-import { createSessionStore } from "../../../services/shared/sessionStore";
-import { testDb } from "../../../services/shared/testing/db";
-import { createUser, TEST_PASSWORD, uniqueSuffix } from "../../../services/shared/testing/factories";
-import { type PrivateRedis, startPrivateRedis } from "../../../services/shared/testing/privateRedis";
+import type { Db } from "@services/shared/db";
+import { connectRedis, pingRedis, type RedisClient } from "@services/shared/redis";
+import { createSessionStore } from "@services/shared/sessionStore";
+import { testDb } from "@services/shared/testing/db";
+import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
+import { type PrivateRedis, startPrivateRedis } from "@services/shared/testing/privateRedis";
 import { createApp } from "../app";
 import { fakeWebDist, testConfig } from "../testing/appHarness";
 

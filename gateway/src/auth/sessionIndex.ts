@@ -1,5 +1,5 @@
+import type { RedisClient } from "@services/shared/redis";
 import type { Store } from "express-session";
-import type { RedisClient } from "../../../services/shared/redis";
 import { SESSION_ABSOLUTE_MS } from "../http/session";
 
 /**

@@ -1,9 +1,9 @@
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import { PortalMemoryStore } from "@services/shared/sessionStore";
+import { testDb } from "@services/shared/testing/db";
+import { createAdmin, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import request from "supertest";
-import { PortalMemoryStore } from "../../../services/shared/sessionStore";
-import { testDb } from "../../../services/shared/testing/db";
-import { createAdmin, createUser, TEST_PASSWORD } from "../../../services/shared/testing/factories";
 import { createApp } from "../app";
-import { sessionCookieOf } from "../rest/identityHarness";
 import { fakeWebDist, testConfig } from "../testing/appHarness";
 import { deviceLabel } from "./deviceLabel";
 

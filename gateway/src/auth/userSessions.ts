@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
+import { isPortalSessionStore, SESSION_IDLE_SECONDS } from "@services/shared/sessionStore";
 import type { SessionData, Store } from "express-session";
-import { isPortalSessionStore, SESSION_IDLE_SECONDS } from "../../../services/shared/sessionStore";
 import { SESSION_ABSOLUTE_MS } from "../http/session";
 import type { SessionIndex } from "./sessionIndex";
 

@@ -1,4 +1,4 @@
-import { idSchema } from "../../../schema/validation/primitives";
+import { idSchema } from "@schema/validation/primitives";
 import { parse } from "../rest/handle";
 
 /**

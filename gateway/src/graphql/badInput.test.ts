@@ -1,11 +1,11 @@
+import { type IdentityApp, identityApp, sessionCookieOf } from "@gateway/testing/identityHarness";
+import { APPOINTMENT_MESSAGES } from "@schema/validation/appointment";
+import { UNSAFE_TEXT_MESSAGE } from "@schema/validation/primitives";
+import { connectPostgres, type Db } from "@services/shared/db";
+import { scratchDatabase, testDb } from "@services/shared/testing/db";
+import { createAdmin, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import request from "supertest";
-import { APPOINTMENT_MESSAGES } from "../../../schema/validation/appointment";
-import { UNSAFE_TEXT_MESSAGE } from "../../../schema/validation/primitives";
-import { connectPostgres, type Db } from "../../../services/shared/db";
-import { scratchDatabase, testDb } from "../../../services/shared/testing/db";
-import { createAdmin, createUser, TEST_PASSWORD } from "../../../services/shared/testing/factories";
 import { createApp } from "../app";
-import { type IdentityApp, identityApp, sessionCookieOf } from "../rest/identityHarness";
 import { fakeWebDist, redisSessionStore, testConfig } from "../testing/appHarness";
 
 // Bad input on GraphQL (OWASP ASVS V2.2, V16.5): the shared schemas' messages as typed errors or

@@ -4,9 +4,9 @@ import PrismaPlugin from "@pothos/plugin-prisma";
 import RelayPlugin from "@pothos/plugin-relay";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
 import ValidationPlugin from "@pothos/plugin-validation";
-import { AppError } from "../../../services/shared/errors";
-import type PrismaTypes from "../../../services/shared/generated/pothos-prisma-types";
-import { getDatamodel } from "../../../services/shared/generated/pothos-prisma-types";
+import { AppError } from "@services/shared/errors";
+import type PrismaTypes from "@services/shared/generated/pothos-prisma-types";
+import { getDatamodel } from "@services/shared/generated/pothos-prisma-types";
 import { isAdminType, isClientType, type Permission, type PermissionScope } from "../auth/permissions";
 import type { GraphQLContext } from "./context";
 

@@ -1,8 +1,8 @@
+import type { SystemProbes } from "@services/diagnostics";
+import type { Config } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import type { UserType } from "@services/shared/generated/prisma/enums";
 import type { Request, Response } from "express";
-import type { SystemProbes } from "../../../services/diagnostics/probes";
-import type { Config } from "../../../services/shared/config";
-import type { Db } from "../../../services/shared/db";
-import type { UserType } from "../../../services/shared/generated/prisma/enums";
 import type { IdentityDeps } from "../auth/identity";
 import type { Permission } from "../auth/permissions";
 

@@ -1,6 +1,6 @@
+import type { Config } from "@services/shared/config";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { type DocumentNode, Kind, parse } from "graphql";
-import type { Config } from "../../../services/shared/config";
 import { isCrossSite, refuseCrossSite } from "../rest/guards";
 import { GRAPHQL_MAX_TOKENS } from "./server";
 

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
+import { testDb } from "@services/shared/testing/db";
 import { GraphQLError, getIntrospectionQuery } from "graphql";
 import pino from "pino";
-import { testDb } from "../../../services/shared/testing/db";
 import { testConfig } from "../testing/appHarness";
 import type { GraphQLContext } from "./context";
 import { createGraphQLServer, formatGraphQLError } from "./server";

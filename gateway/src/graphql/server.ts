@@ -5,11 +5,11 @@ import {
   ApolloServerPluginLandingPageDisabled,
 } from "@apollo/server/plugin/disabled";
 import { ApolloArmor } from "@escape.tech/graphql-armor";
+import type { Config } from "@services/shared/config";
+import { appErrorCodes, isAppError } from "@services/shared/errors";
+import { logger } from "@services/shared/logger";
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import type { Logger } from "pino";
-import type { Config } from "../../../services/shared/config";
-import { appErrorCodes, isAppError } from "../../../services/shared/errors";
-import { logger } from "../../../services/shared/logger";
 import { toGraphQLError } from "../errors";
 import type { GraphQLContext } from "./context";
 import { schema } from "./schema";

@@ -1,6 +1,6 @@
+import { AppError } from "@services/shared/errors";
 import express from "express";
 import request from "supertest";
-import { AppError } from "../../../services/shared/errors";
 import { errorHandler } from "./errorHandler";
 
 function appThrowing(err: unknown) {

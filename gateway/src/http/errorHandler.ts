@@ -1,5 +1,5 @@
+import { logger } from "@services/shared/logger";
 import type { ErrorRequestHandler, Request, Response } from "express";
-import { logger } from "../../../services/shared/logger";
 import { toHttpError } from "../errors";
 
 /**

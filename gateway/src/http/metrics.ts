@@ -1,8 +1,8 @@
 import { performance } from "node:perf_hooks";
+import type { Db } from "@services/shared/db";
+import { logger } from "@services/shared/logger";
 import type { NextFunction, Request, Response } from "express";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { Db } from "../../../services/shared/db";
-import { logger } from "../../../services/shared/logger";
 
 export interface MetricsDeps {
   db: Db;

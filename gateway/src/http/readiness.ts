@@ -1,5 +1,5 @@
+import { logger } from "@services/shared/logger";
 import type { Request, Response } from "express";
-import { logger } from "../../../services/shared/logger";
 
 /** One readiness check: resolves when healthy. With a mode, /readyz also says how it is provided. */
 export type ReadinessCheck = (() => Promise<void>) | { mode: string; check: () => Promise<void> };

@@ -1,5 +1,5 @@
+import { type RedisClient, readyWithin } from "@services/shared/redis";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { type RedisClient, readyWithin } from "../../../services/shared/redis";
 
 /**
  * How long a request that may need Redis waits for a reconnecting client. Longer than the client's

@@ -1,5 +1,5 @@
+import { runInRequest } from "@services/shared/requestContext";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { runInRequest } from "../../../services/shared/requestContext";
 import { clientIp } from "../auth/identity";
 
 /**

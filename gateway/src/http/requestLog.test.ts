@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
+import { type IdentityApp, identityApp } from "@gateway/testing/identityHarness";
 import pino from "pino";
 import request from "supertest";
-import { type IdentityApp, identityApp } from "../rest/identityHarness";
 
 // The HTTP log must never hold a one-time token from a link's query string.
 

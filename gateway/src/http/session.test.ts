@@ -1,8 +1,8 @@
+import { createRedisClient, type RedisClient } from "@services/shared/redis";
+import { testDb } from "@services/shared/testing/db";
+import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import type { Express } from "express";
 import request from "supertest";
-import { createRedisClient, type RedisClient } from "../../../services/shared/redis";
-import { testDb } from "../../../services/shared/testing/db";
-import { createUser, TEST_PASSWORD } from "../../../services/shared/testing/factories";
 import {
   buildTestApp,
   closedPort,

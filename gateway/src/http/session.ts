@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
+import type { Config } from "@services/shared/config";
+import { AppError } from "@services/shared/errors";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import session, { type Store } from "express-session";
-import type { Config } from "../../../services/shared/config";
-import { AppError } from "../../../services/shared/errors";
 
 export const SESSION_COOKIE = "portal.sid";
 /** Idle lifetime of a session; every request that is activity renews it (see ./sessionStore). */

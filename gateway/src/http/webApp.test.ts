@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
-import type { RedisClient } from "../../../services/shared/redis";
+import type { RedisClient } from "@services/shared/redis";
 import { buildTestApp, redisSessionStore, testConfig, testRedis } from "../testing/appHarness";
 import { acceptedCodings, chooseCoding } from "./webApp";
 

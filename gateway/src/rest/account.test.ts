@@ -1,7 +1,6 @@
-import request from "supertest";
-import type { Db } from "../../../services/shared/db";
-import { unseal } from "../../../services/shared/sealed";
-import { testDb } from "../../../services/shared/testing/db";
+import type { Db } from "@services/shared/db";
+import { unseal } from "@services/shared/sealed";
+import { testDb } from "@services/shared/testing/db";
 import {
   createAdmin,
   createSecurityQuestions,
@@ -9,8 +8,9 @@ import {
   TEST_PASSWORD,
   TEST_SECURITY_ANSWERS,
   uniqueSuffix,
-} from "../../../services/shared/testing/factories";
-import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "./identityHarness";
+} from "@services/shared/testing/factories";
+import request from "supertest";
+import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "../testing/identityHarness";
 
 let h: IdentityApp;
 let db: Db;

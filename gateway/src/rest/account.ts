@@ -1,6 +1,4 @@
-import { Router } from "express";
-import { z } from "zod";
-import { id } from "../../../schema/validation/primitives";
+import { id } from "@schema/validation/primitives";
 import {
   changePasswordSchema,
   emailSchema,
@@ -10,8 +8,10 @@ import {
   securityAnswersSchema,
   securityQuestionsSchema,
   verifyEmailSchema,
-} from "../../../schema/validation/user";
-import { AppError } from "../../../services/shared/errors";
+} from "@schema/validation/user";
+import { AppError } from "@services/shared/errors";
+import { Router } from "express";
+import { z } from "zod";
 import {
   answerSecurityQuestions,
   askPasswordReset,

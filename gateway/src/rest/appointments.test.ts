@@ -1,10 +1,10 @@
+import { APPOINTMENT_MESSAGES, BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
+import type { Db } from "@services/shared/db";
+import { testDb } from "@services/shared/testing/db";
+import { createAdmin, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import { DateTime } from "luxon";
 import request from "supertest";
-import { APPOINTMENT_MESSAGES, BUSINESS_TIME_ZONE } from "../../../schema/validation/appointment";
-import type { Db } from "../../../services/shared/db";
-import { testDb } from "../../../services/shared/testing/db";
-import { createAdmin, createUser, TEST_PASSWORD } from "../../../services/shared/testing/factories";
-import { type IdentityApp, identityApp, sessionCookieOf } from "./identityHarness";
+import { type IdentityApp, identityApp, sessionCookieOf } from "../testing/identityHarness";
 
 let h: IdentityApp;
 let db: Db;

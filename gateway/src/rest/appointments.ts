@@ -1,17 +1,19 @@
+import { idSchema } from "@schema/validation/primitives";
+import {
+  adminCancelAppointment,
+  adminListAppointments,
+  bookAppointment,
+  cancelMyAppointment,
+  confirmAppointment,
+  getAvailability,
+  listMyAppointments,
+  rescheduleAppointment,
+} from "@services/appointment";
+import type { Config } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import type { User } from "@services/shared/generated/prisma/client";
 import { type Request, Router } from "express";
-import { idSchema } from "../../../schema/validation/primitives";
-import { adminCancelAppointment } from "../../../services/appointment/adminCancelAppointment";
-import { adminListAppointments } from "../../../services/appointment/adminListAppointments";
-import { bookAppointment } from "../../../services/appointment/bookAppointment";
-import { cancelMyAppointment } from "../../../services/appointment/cancelMyAppointment";
-import { confirmAppointment } from "../../../services/appointment/confirmAppointment";
-import { getAvailability } from "../../../services/appointment/getAvailability";
-import { listMyAppointments } from "../../../services/appointment/listMyAppointments";
-import { rescheduleAppointment } from "../../../services/appointment/rescheduleAppointment";
-import type { Config } from "../../../services/shared/config";
-import type { Db } from "../../../services/shared/db";
-import { AppError } from "../../../services/shared/errors";
-import type { User } from "../../../services/shared/generated/prisma/client";
 import { requireUser } from "../auth/identity";
 import { permissionsOf } from "../auth/permissions";
 import { csrfGuard } from "./guards";

@@ -1,10 +1,10 @@
 import { once } from "node:events";
+import { audit } from "@services/shared/audit";
+import { auditEntriesInBatches, parseAuditFilter } from "@services/shared/auditLog";
+import { csvWriter } from "@services/shared/csv";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
 import { type Request, type Response, Router } from "express";
-import { audit } from "../../../services/shared/audit";
-import { auditEntriesInBatches, parseAuditFilter } from "../../../services/shared/auditLog";
-import { csvWriter } from "../../../services/shared/csv";
-import type { Db } from "../../../services/shared/db";
-import { AppError } from "../../../services/shared/errors";
 import { requireUser } from "../auth/identity";
 import { isAdminType, permissionsOf } from "../auth/permissions";
 import { handle } from "./handle";

@@ -1,13 +1,8 @@
+import type { Db } from "@services/shared/db";
+import { testDb } from "@services/shared/testing/db";
+import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
-import type { Db } from "../../../services/shared/db";
-import { testDb } from "../../../services/shared/testing/db";
-import {
-  createAdmin,
-  createUser,
-  TEST_PASSWORD,
-  uniqueSuffix,
-} from "../../../services/shared/testing/factories";
-import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "./identityHarness";
+import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "../testing/identityHarness";
 
 let h: IdentityApp;
 let db: Db;

@@ -1,5 +1,5 @@
+import { loginSchema, registrationSchema } from "@schema/validation/user";
 import { type Request, type Response, Router } from "express";
-import { loginSchema, registrationSchema } from "../../../schema/validation/user";
 import { checkPermissions } from "../auth/checkPermissions";
 import { checkSession, register, signIn, signOut } from "../auth/flows";
 import { type IdentityDeps, present, requireUser } from "../auth/identity";

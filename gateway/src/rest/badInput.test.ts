@@ -1,15 +1,10 @@
+import { APPOINTMENT_MESSAGES, TIME_ZONE_MESSAGE } from "@schema/validation/appointment";
+import { UNSAFE_TEXT_MESSAGE } from "@schema/validation/primitives";
+import type { Db } from "@services/shared/db";
+import { testDb } from "@services/shared/testing/db";
+import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
-import { APPOINTMENT_MESSAGES, TIME_ZONE_MESSAGE } from "../../../schema/validation/appointment";
-import { UNSAFE_TEXT_MESSAGE } from "../../../schema/validation/primitives";
-import type { Db } from "../../../services/shared/db";
-import { testDb } from "../../../services/shared/testing/db";
-import {
-  createAdmin,
-  createUser,
-  TEST_PASSWORD,
-  uniqueSuffix,
-} from "../../../services/shared/testing/factories";
-import { type IdentityApp, identityApp, sessionCookieOf } from "./identityHarness";
+import { type IdentityApp, identityApp, sessionCookieOf } from "../testing/identityHarness";
 
 // Bad input on the REST shims (OWASP ASVS V2.2, V16.5): a clear 4xx with the shared schemas'
 // message, never a 500, and never the database's own words.

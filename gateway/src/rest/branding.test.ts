@@ -1,8 +1,8 @@
+import type { Db } from "@services/shared/db";
+import { testDb } from "@services/shared/testing/db";
+import { getPublicBranding } from "@services/user";
 import request from "supertest";
-import type { Db } from "../../../services/shared/db";
-import { testDb } from "../../../services/shared/testing/db";
-import { getPublicBranding } from "../../../services/user/getPublicBranding";
-import { type IdentityApp, identityApp } from "./identityHarness";
+import { type IdentityApp, identityApp } from "../testing/identityHarness";
 
 let h: IdentityApp;
 let db: Db;

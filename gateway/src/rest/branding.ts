@@ -1,6 +1,6 @@
+import type { Db } from "@services/shared/db";
+import { getPublicBranding } from "@services/user";
 import { Router } from "express";
-import type { Db } from "../../../services/shared/db";
-import { getPublicBranding } from "../../../services/user/getPublicBranding";
 import { handle } from "./handle";
 
 /**

@@ -1,12 +1,11 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { fixtures } from "../../../services/document/testing/fixtures";
-import { isolatedDb } from "../../../services/document/testing/scratchDb";
-import type { Db } from "../../../services/shared/db";
-import type { User } from "../../../services/shared/generated/prisma/client";
-import { sealSetting } from "../../../services/shared/sealed";
-import { createAdmin, createUser } from "../../../services/shared/testing/factories";
-import { type RunningS3rver, startS3rver } from "../../../services/shared/testing/s3rver";
+import { fixtures, isolatedDb } from "@services/document/testing";
+import type { Db } from "@services/shared/db";
+import type { User } from "@services/shared/generated/prisma/client";
+import { sealSetting } from "@services/shared/sealed";
+import { createAdmin, createUser } from "@services/shared/testing/factories";
+import { type RunningS3rver, startS3rver } from "@services/shared/testing/s3rver";
 import { type FilesServer, sha256, startFilesServer, tusUpload } from "../testing/uploadHarness";
 
 // Downloads and previews of uploaded documents: who may, what the answers say to the browser,

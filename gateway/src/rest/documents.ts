@@ -1,12 +1,11 @@
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { idSchema } from "@schema/validation/primitives";
+import { DOCUMENT_NOT_FOUND, downloadDocument, previewDocument } from "@services/document";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import { logger } from "@services/shared/logger";
 import { type Request, type Response, Router } from "express";
-import { idSchema } from "../../../schema/validation/primitives";
-import { DOCUMENT_NOT_FOUND, downloadDocument } from "../../../services/document/downloadDocument";
-import { previewDocument } from "../../../services/document/previewDocument";
-import type { Db } from "../../../services/shared/db";
-import { AppError } from "../../../services/shared/errors";
-import { logger } from "../../../services/shared/logger";
 import { documentActor } from "../auth/documentActor";
 import { requireUser } from "../auth/identity";
 import { handle } from "./handle";

@@ -1,14 +1,13 @@
+import { applySnapshot, createApiKey, revokeApiKey } from "@services/esrt-sync";
+import type { Db } from "@services/shared/db";
+import type { User } from "@services/shared/generated/prisma/client";
+import type { UserType } from "@services/shared/generated/prisma/enums";
+import { testDb } from "@services/shared/testing/db";
+import { createAdmin, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
+import { syncSnapshot } from "@services/user";
 import request from "supertest";
-import { createApiKey, revokeApiKey } from "../../../services/esrt-sync/apiKeys";
-import { applySnapshot } from "../../../services/esrt-sync/state";
-import type { Db } from "../../../services/shared/db";
-import type { User } from "../../../services/shared/generated/prisma/client";
-import type { UserType } from "../../../services/shared/generated/prisma/enums";
-import { testDb } from "../../../services/shared/testing/db";
-import { createAdmin, createUser, TEST_PASSWORD } from "../../../services/shared/testing/factories";
-import { syncSnapshot } from "../../../services/user/syncSnapshot";
+import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "../testing/identityHarness";
 import { API_KEY_ELSEWHERE_MESSAGE, API_KEY_REFUSED_MESSAGE } from "./esrt";
-import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "./identityHarness";
 
 // The Pro app's two REST routes: GET /api/users/by-uniqueid/{uniqueId} and POST /api/esrt/ack, for
 // every kind of caller (signed out, the owner, another client, a prospect, a userAdmin, a mainAdmin,

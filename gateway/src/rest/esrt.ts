@@ -1,11 +1,10 @@
+import { apiAckSchema } from "@schema/esrt/contract";
+import { uniqueIdSchema } from "@schema/validation/user";
+import { type ApiKeyView, acknowledge, authenticateApiKey } from "@services/esrt-sync";
+import { AppError } from "@services/shared/errors";
+import { findUserByUniqueId } from "@services/user";
 import { type NextFunction, type Request, type RequestHandler, type Response, Router } from "express";
 import { z } from "zod";
-import { apiAckSchema } from "../../../schema/esrt/contract";
-import { uniqueIdSchema } from "../../../schema/validation/user";
-import { type ApiKeyView, authenticateApiKey } from "../../../services/esrt-sync/apiKeys";
-import { acknowledge } from "../../../services/esrt-sync/state";
-import { AppError } from "../../../services/shared/errors";
-import { findUserByUniqueId } from "../../../services/user/findUserByUniqueId";
 import { lookUpByUniqueId } from "../auth/flows";
 import type { IdentityDeps } from "../auth/identity";
 import { requireUser } from "../auth/identity";

@@ -1,5 +1,5 @@
+import type { Config } from "@services/shared/config";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import type { Config } from "../../../services/shared/config";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

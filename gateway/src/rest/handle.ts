@@ -19,4 +19,4 @@ export function handle(fn: (req: Request, res: Response) => Promise<void>): Requ
 }
 
 /** The shared parser of input (services/shared/validation.ts), as the REST shims and resolvers use it. */
-export { parse } from "../../../services/shared/validation";
+export { parse } from "@services/shared/validation";

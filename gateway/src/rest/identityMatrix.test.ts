@@ -1,15 +1,15 @@
-import request from "supertest";
-import type { Db } from "../../../services/shared/db";
-import type { UserType } from "../../../services/shared/generated/prisma/enums";
-import { testDb } from "../../../services/shared/testing/db";
+import type { Db } from "@services/shared/db";
+import type { UserType } from "@services/shared/generated/prisma/enums";
+import { testDb } from "@services/shared/testing/db";
 import {
   createAdmin,
   createSecurityQuestions,
   createUser,
   TEST_PASSWORD,
   TEST_SECURITY_ANSWERS,
-} from "../../../services/shared/testing/factories";
-import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "./identityHarness";
+} from "@services/shared/testing/factories";
+import request from "supertest";
+import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "../testing/identityHarness";
 
 // The permission matrix for the unique-id lookup and the security questions, against all five
 // user types: what each may read or set, for themselves, a plain user and a mainAdmin.

@@ -1,9 +1,9 @@
 import { createHash, randomInt } from "node:crypto";
+import type { Db } from "@services/shared/db";
+import { testDb } from "@services/shared/testing/db";
+import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
-import type { Db } from "../../../services/shared/db";
-import { testDb } from "../../../services/shared/testing/db";
-import { createUser, TEST_PASSWORD, uniqueSuffix } from "../../../services/shared/testing/factories";
-import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "./identityHarness";
+import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "../testing/identityHarness";
 
 // Sign-in hardening after review: the IP window refuses every attempt once used up, the account
 // backoff follows the resolved account across IPs and login names, "@" belongs to emails only, and

@@ -1,6 +1,6 @@
+import type { Db } from "@services/shared/db";
+import { passwordPolicy } from "@services/user";
 import { Router } from "express";
-import type { Db } from "../../../services/shared/db";
-import { passwordPolicy } from "../../../services/user/securitySettings";
 import { handle } from "./handle";
 
 /**

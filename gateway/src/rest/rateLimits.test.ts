@@ -1,9 +1,9 @@
 import { randomInt } from "node:crypto";
+import type { Db } from "@services/shared/db";
+import { testDb } from "@services/shared/testing/db";
+import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
-import type { Db } from "../../../services/shared/db";
-import { testDb } from "../../../services/shared/testing/db";
-import { createUser, TEST_PASSWORD, uniqueSuffix } from "../../../services/shared/testing/factories";
-import { type IdentityApp, identityApp, leakedSecrets } from "./identityHarness";
+import { type IdentityApp, identityApp, leakedSecrets } from "../testing/identityHarness";
 
 // Registration, verification and reset limits per client address, over HTTP; and the session
 // cookie's Secure flag behind an HTTPS proxy.

@@ -1,8 +1,8 @@
+import type { Db } from "@services/shared/db";
+import { testDb } from "@services/shared/testing/db";
+import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import request from "supertest";
-import type { Db } from "../../../services/shared/db";
-import { testDb } from "../../../services/shared/testing/db";
-import { createUser, TEST_PASSWORD } from "../../../services/shared/testing/factories";
-import { type IdentityApp, identityApp, sessionCookieOf } from "./identityHarness";
+import { type IdentityApp, identityApp, sessionCookieOf } from "../testing/identityHarness";
 
 // The server side of the session rules: a session-check is not activity, so the 30-minute idle
 // expiry holds on the server even when the browser keeps checking.

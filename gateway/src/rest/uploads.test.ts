@@ -6,11 +6,11 @@ import {
   DOCUMENT_MESSAGES,
   fileTooLargeMessage,
   typeNotAllowedMessage,
-} from "../../../schema/validation/document";
-import { fixtures } from "../../../services/document/testing/fixtures";
-import type { Db } from "../../../services/shared/db";
-import type { User } from "../../../services/shared/generated/prisma/client";
-import { createAdmin, createUser } from "../../../services/shared/testing/factories";
+} from "@schema/validation/document";
+import { fixtures } from "@services/document/testing";
+import type { Db } from "@services/shared/db";
+import type { User } from "@services/shared/generated/prisma/client";
+import { createAdmin, createUser } from "@services/shared/testing/factories";
 import { UNAUTHORIZED_MESSAGE } from "../auth/identity";
 import {
   encodeMetadata,

@@ -1,24 +1,24 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { Server } from "@tus/server";
-import type { NextFunction, Request, Response } from "express";
-import type { DocumentActor } from "../../../services/document/actor";
-import { createUpload } from "../../../services/document/createUpload";
-import { discardUpload } from "../../../services/document/discardUpload";
-import { findOwnUpload } from "../../../services/document/findOwnUpload";
-import { finishUpload } from "../../../services/document/finishUpload";
-import { InspectingFileStore } from "../../../services/document/inspectingStore";
+import type { DocumentActor } from "@services/document";
 import {
+  createUpload,
+  discardUpload,
+  findOwnUpload,
+  finishUpload,
+  InspectingFileStore,
   STAGING_FOLDER,
   stagedFilePath,
   UPLOAD_ID_PATTERN,
   UPLOAD_TTL_MS,
-} from "../../../services/document/staging";
-import { uploadPolicy } from "../../../services/document/storageSettings";
-import type { Config } from "../../../services/shared/config";
-import type { Db } from "../../../services/shared/db";
-import { AppError } from "../../../services/shared/errors";
-import { logger } from "../../../services/shared/logger";
+  uploadPolicy,
+} from "@services/document";
+import type { Config } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import { logger } from "@services/shared/logger";
+import { Server } from "@tus/server";
+import type { NextFunction, Request, Response } from "express";
 import { documentActor } from "../auth/documentActor";
 import { sessionUser, UNAUTHORIZED_MESSAGE } from "../auth/identity";
 import { toHttpError } from "../errors";

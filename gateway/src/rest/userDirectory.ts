@@ -1,17 +1,16 @@
 import { once } from "node:events";
-import { type Request, type Response, Router } from "express";
 import {
   type UserFilter,
   type UserSort,
   userFilterSchema,
   userSortSchema,
-} from "../../../schema/validation/userDirectory";
-import { csvWriter } from "../../../services/shared/csv";
-import type { Db } from "../../../services/shared/db";
-import { AppError } from "../../../services/shared/errors";
-import { logger } from "../../../services/shared/logger";
-import { auditExport, exportBatches } from "../../../services/user/directory/exportUsers";
-import { DIRECTORY_COLUMNS } from "../../../services/user/directory/searchUsers";
+} from "@schema/validation/userDirectory";
+import { csvWriter } from "@services/shared/csv";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import { logger } from "@services/shared/logger";
+import { auditExport, DIRECTORY_COLUMNS, exportBatches } from "@services/user";
+import { type Request, type Response, Router } from "express";
 import { clientIp, requireUser } from "../auth/identity";
 import { permissionsOf } from "../auth/permissions";
 import { handle, parse } from "./handle";

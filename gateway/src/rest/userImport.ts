@@ -1,8 +1,8 @@
+import { IMPORT_MAX_BYTES } from "@schema/validation/userAdmin";
+import { AppError } from "@services/shared/errors";
+import { importClients } from "@services/user";
 import express, { type Request, type Response, Router } from "express";
 import { z } from "zod";
-import { IMPORT_MAX_BYTES } from "../../../schema/validation/userAdmin";
-import { AppError } from "../../../services/shared/errors";
-import { importClients } from "../../../services/user/jobs/importClients";
 import { clientIp, type IdentityDeps, requireUser } from "../auth/identity";
 import { permissionsOf } from "../auth/permissions";
 import { csrfGuard } from "./guards";

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { config } from "../../shared/config";
-import type { Db } from "../../shared/db";
-import { AppError } from "../../shared/errors";
-import type { StorageConfig } from "../../shared/generated/prisma/client";
-import { unsealSetting } from "../../shared/sealed";
+import { config } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import type { StorageConfig } from "@services/shared/generated/prisma/client";
+import { unsealSetting } from "@services/shared/sealed";
 import { createLocalStorage } from "./local";
 import type { StorageBackendName, StoragePort } from "./port";
 import { type CloudSettings, createS3Storage } from "./s3";

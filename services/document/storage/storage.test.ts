@@ -3,10 +3,10 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { config, parseConfig, setConfig } from "../../shared/config";
-import type { Db } from "../../shared/db";
-import { sealSetting } from "../../shared/sealed";
-import { type RunningS3rver, startS3rver } from "../../shared/testing/s3rver";
+import { config, parseConfig, setConfig } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { sealSetting } from "@services/shared/sealed";
+import { type RunningS3rver, startS3rver } from "@services/shared/testing/s3rver";
 import { isolatedDb } from "../testing/scratchDb";
 import {
   InvalidStorageKeyError,

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { crc32, deflateRawSync, deflateSync } from "node:zlib";
-import type { KnownFileType } from "../../../schema/validation/document";
+import type { KnownFileType } from "@schema/validation/document";
 
 // Sample files for tests, built in code (no binary blobs in git): genuine files of every type the
 // portal verifies, each the smallest real file of its kind (a PDF with a valid xref, a 1x1 PNG with

@@ -1,6 +1,6 @@
-import { migrateDatabase } from "../../../prisma/migrate";
-import { connectPostgres, type Db } from "../../shared/db";
-import { scratchDatabase } from "../../shared/testing/db";
+import { migrateDatabase } from "@db/migrate";
+import { connectPostgres, type Db } from "@services/shared/db";
+import { scratchDatabase } from "@services/shared/testing/db";
 
 /**
  * A migrated database of the test's own, for tests that change storage_config (a setting every

@@ -1,15 +1,17 @@
+import { BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
+import {
+  adminCancelAppointment,
+  bookAppointment,
+  cancelMyAppointment,
+  claimDueReminders,
+  confirmAppointment,
+  rescheduleAppointment,
+} from "@services/appointment";
+import type { Db } from "@services/shared/db";
+import { settle, waitFor } from "@services/shared/events/testing/bus";
+import { createAdmin, createUser } from "@services/shared/testing/factories";
 import ICAL from "ical.js";
 import { DateTime } from "luxon";
-import { BUSINESS_TIME_ZONE } from "../../../schema/validation/appointment";
-import { adminCancelAppointment } from "../../appointment/adminCancelAppointment";
-import { bookAppointment } from "../../appointment/bookAppointment";
-import { cancelMyAppointment } from "../../appointment/cancelMyAppointment";
-import { confirmAppointment } from "../../appointment/confirmAppointment";
-import { claimDueReminders } from "../../appointment/reminders";
-import { rescheduleAppointment } from "../../appointment/rescheduleAppointment";
-import type { Db } from "../../shared/db";
-import { settle, waitFor } from "../../shared/events/testing/bus";
-import { createAdmin, createUser } from "../../shared/testing/factories";
 import type { MailContext } from "../mailContext";
 import type { ReceivedMail, TestSmtp } from "../testing/smtpServer";
 import { type EmailPipeline, startEmailPipeline, TEST_PUBLIC_URL, TEST_TEAM_ADDRESS } from "../testing/world";

@@ -1,7 +1,7 @@
+import type { PayloadOf } from "@schema/events";
+import { BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
+import { defineConsumer } from "@services/shared/events/consumer";
 import { DateTime, IANAZone } from "luxon";
-import type { PayloadOf } from "../../../schema/events";
-import { BUSINESS_TIME_ZONE } from "../../../schema/validation/appointment";
-import { defineConsumer } from "../../shared/events/consumer";
 import type { EmailAttachment } from "../attachments";
 import { APPOINTMENT_TYPE_LABELS, invitationAttachment } from "../invitation";
 import { loadMailContext, type MailContext } from "../mailContext";

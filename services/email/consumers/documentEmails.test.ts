@@ -1,11 +1,11 @@
-import type { PayloadOf } from "../../../schema/events";
-import type { DocumentActor } from "../../document/actor";
-import { approveDocument, rejectDocument } from "../../document/reviewDocument";
-import type { Db } from "../../shared/db";
-import { emit } from "../../shared/events";
-import { settle, waitFor } from "../../shared/events/testing/bus";
-import type { Document } from "../../shared/generated/prisma/client";
-import { createDocument, createUser, uniqueSuffix } from "../../shared/testing/factories";
+import type { PayloadOf } from "@schema/events";
+import type { DocumentActor } from "@services/document";
+import { approveDocument, rejectDocument } from "@services/document";
+import type { Db } from "@services/shared/db";
+import { emit } from "@services/shared/events";
+import { settle, waitFor } from "@services/shared/events/testing/bus";
+import type { Document } from "@services/shared/generated/prisma/client";
+import { createDocument, createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import type { ReceivedMail, TestSmtp } from "../testing/smtpServer";
 import { type EmailPipeline, startEmailPipeline, TEST_PUBLIC_URL, TEST_TEAM_ADDRESS } from "../testing/world";
 

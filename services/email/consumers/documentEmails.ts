@@ -1,6 +1,6 @@
-import type { Tx } from "../../shared/db";
-import { defineConsumer } from "../../shared/events/consumer";
-import { logger } from "../../shared/logger";
+import type { Tx } from "@services/shared/db";
+import { defineConsumer } from "@services/shared/events/consumer";
+import { logger } from "@services/shared/logger";
 import { loadMailContext } from "../mailContext";
 import { queueEmail } from "../queueEmail";
 

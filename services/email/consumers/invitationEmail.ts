@@ -1,6 +1,6 @@
-import { AUTH_LINKS } from "../../../schema/api/user";
-import { defineConsumer } from "../../shared/events/consumer";
-import { unseal } from "../../shared/sealed";
+import { AUTH_LINKS } from "@schema/api/user";
+import { defineConsumer } from "@services/shared/events/consumer";
+import { unseal } from "@services/shared/sealed";
 import { loadMailContext } from "../mailContext";
 import { queueEmail } from "../queueEmail";
 

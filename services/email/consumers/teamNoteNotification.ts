@@ -1,4 +1,4 @@
-import { defineConsumer } from "../../shared/events/consumer";
+import { defineConsumer } from "@services/shared/events/consumer";
 import { loadMailContext } from "../mailContext";
 import { queueEmail } from "../queueEmail";
 

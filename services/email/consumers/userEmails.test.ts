@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import type { PayloadOf } from "../../../schema/events";
-import type { Db } from "../../shared/db";
-import { emit } from "../../shared/events/outbox";
-import { settle, waitFor } from "../../shared/events/testing/bus";
-import type { EventTransport } from "../../shared/events/transport";
-import { seal } from "../../shared/sealed";
+import type { PayloadOf } from "@schema/events";
+import type { Db } from "@services/shared/db";
+import { emit } from "@services/shared/events/outbox";
+import { settle, waitFor } from "@services/shared/events/testing/bus";
+import type { EventTransport } from "@services/shared/events/transport";
+import { seal } from "@services/shared/sealed";
 import type { ReceivedMail, TestSmtp } from "../testing/smtpServer";
 import { type EmailPipeline, startEmailPipeline, TEST_PUBLIC_URL, TEST_TEAM_ADDRESS } from "../testing/world";
 

@@ -1,6 +1,6 @@
+import { freePort } from "@services/shared/net";
 import PostalMime from "postal-mime";
 import { SMTPServer } from "smtp-server";
-import { freePort } from "../../shared/net";
 
 /** A message the test server received, parsed. */
 export interface ReceivedMail {

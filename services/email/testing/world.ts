@@ -1,20 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { seed } from "../../../prisma/seed";
-import { config, setConfig } from "../../shared/config";
-import type { Db } from "../../shared/db";
-import { startConsumers } from "../../shared/events/consumer";
-import { jetStreamTransport } from "../../shared/events/jetstream";
-import { startRelay } from "../../shared/events/relay";
-import { deleteStream } from "../../shared/events/testing/bus";
-import { eventsDatabase, takeUniqueBus } from "../../shared/events/testing/world";
-import type { EventTransport } from "../../shared/events/transport";
-import { connectNats } from "../../shared/nats";
-import { consumers } from "..";
+import { seed } from "@db/seed";
+import { config, setConfig } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { startConsumers } from "@services/shared/events/consumer";
+import { jetStreamTransport } from "@services/shared/events/jetstream";
+import { startRelay } from "@services/shared/events/relay";
+import { deleteStream } from "@services/shared/events/testing/bus";
+import { eventsDatabase, takeUniqueBus } from "@services/shared/events/testing/world";
+import type { EventTransport } from "@services/shared/events/transport";
+import { connectNats } from "@services/shared/nats";
 import type { EmailAttachment } from "../attachments";
 import { loadMailContext } from "../mailContext";
 import { smtpTransport } from "../mailTransport";
 import { queueEmail } from "../queueEmail";
 import { startEmailSender } from "../sender";
+import { consumers } from "../worker";
 import { startTestSmtp, type TestSmtp } from "./smtpServer";
 
 /** The team address the email tests configure in email_settings. */

@@ -1,4 +1,4 @@
-import { defineConsumer } from "../../shared/events/consumer";
+import { defineConsumer } from "@services/shared/events/consumer";
 import { enqueueUserSync } from "../deliveries";
 import { applySnapshot } from "../state";
 

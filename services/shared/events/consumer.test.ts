@@ -1,5 +1,5 @@
 import type { NatsConnection } from "@nats-io/transport-node";
-import { newEventId, type PayloadOf } from "../../../schema/events";
+import { newEventId, type PayloadOf } from "@schema/events";
 import { config, setConfig } from "../config";
 import type { Db } from "../db";
 import { deploymentOf } from "../deployment";

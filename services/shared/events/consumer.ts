@@ -1,4 +1,3 @@
-import { v7 as uuidv7 } from "uuid";
 import {
   type DomainEvent,
   type Envelope,
@@ -6,7 +5,8 @@ import {
   type EventType,
   parseEnvelope,
   subjectFor,
-} from "../../../schema/events";
+} from "@schema/events";
+import { v7 as uuidv7 } from "uuid";
 import { deploymentName } from "../config";
 import type { Db, Tx } from "../db";
 import { deploymentOf } from "../deployment";

@@ -8,7 +8,7 @@ import {
   type PayloadOf,
   subjectFor,
   validateEvent,
-} from "../../../schema/events";
+} from "@schema/events";
 import { config } from "../config";
 import type { Tx } from "../db";
 

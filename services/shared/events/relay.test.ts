@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
-import type { PayloadOf } from "../../../schema/events";
+import type { PayloadOf } from "@schema/events";
 import { config, setConfig } from "../config";
 import { connectPostgres, type Db } from "../db";
 import { deploymentOf } from "../deployment";

@@ -1,4 +1,4 @@
-import { verifyPassword } from "../../user/passwords";
+import { verifyPassword } from "@services/user";
 import { testDb } from "./db";
 import {
   createAppointment,

@@ -1,6 +1,5 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { hashPassword } from "../../user/passwords";
-import { generateUniqueId } from "../../user/uniqueId";
+import { generateUniqueId, hashPassword } from "@services/user";
 import type { Db } from "../db";
 import {
   type Appointment,

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { CloudSettings } from "../../document/storage/s3";
+import type { CloudSettings } from "@services/document";
 import { freePort } from "../net";
 
 // A real S3-protocol server for tests and benchmarks: s3rver (CommonJS, no type declarations), on a

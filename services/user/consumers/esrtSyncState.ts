@@ -1,4 +1,4 @@
-import { defineConsumer } from "../../shared/events/consumer";
+import { defineConsumer } from "@services/shared/events/consumer";
 
 /**
  * Keeps users.esrtSynced equal to the Pro-app sync service's view (esrt.user_sync_changed): a user

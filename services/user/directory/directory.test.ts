@@ -1,9 +1,9 @@
-import type { UserFilter, UserSort } from "../../../schema/validation/userDirectory";
-import type { Db } from "../../shared/db";
-import { AppError } from "../../shared/errors";
-import type { User } from "../../shared/generated/prisma/client";
-import { testDb } from "../../shared/testing/db";
-import { createUser, uniqueSuffix } from "../../shared/testing/factories";
+import type { UserFilter, UserSort } from "@schema/validation/userDirectory";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import type { User } from "@services/shared/generated/prisma/client";
+import { testDb } from "@services/shared/testing/db";
+import { createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import { exportBatches } from "./exportUsers";
 import { directoryFacets } from "./facets";
 import { type DirectoryUser, directoryPage, type Reading, readingFor, searchUsers } from "./searchUsers";

@@ -1,6 +1,6 @@
-import type { UserFilter, UserSort } from "../../../schema/validation/userDirectory";
-import { audit } from "../../shared/audit";
-import type { Db } from "../../shared/db";
+import type { UserFilter, UserSort } from "@schema/validation/userDirectory";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
 import { type DirectoryUser, directoryPage } from "./searchUsers";
 
 // The directory's CSV export (issue 11, manage:users): every user matching the filter, read in keyset

@@ -1,12 +1,12 @@
-import { USER_TYPES } from "../../../schema/validation/user";
+import { USER_TYPES } from "@schema/validation/user";
 import {
   ACCESS_LEVELS,
   USER_STATUSES,
   type UserFilter,
   userFilterSchema,
-} from "../../../schema/validation/userDirectory";
-import type { Db } from "../../shared/db";
-import { parse } from "../../shared/validation";
+} from "@schema/validation/userDirectory";
+import type { Db } from "@services/shared/db";
+import { parse } from "@services/shared/validation";
 import { userFilterWhere } from "./filter";
 
 // The directory's facet counts (issue 11, manage:users): for the current filter, how many users

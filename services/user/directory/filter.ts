@@ -1,5 +1,5 @@
-import type { UserFilter } from "../../../schema/validation/userDirectory";
-import { Prisma } from "../../shared/generated/prisma/client";
+import type { UserFilter } from "@schema/validation/userDirectory";
+import { Prisma } from "@services/shared/generated/prisma/client";
 
 /**
  * One user's searchable text: the column the trigger users_search_text keeps (migration

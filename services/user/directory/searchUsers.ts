@@ -1,15 +1,20 @@
-import { z } from "zod";
 import {
   type UserFilter,
   type UserSort,
   userFilterSchema,
   userSortSchema,
-} from "../../../schema/validation/userDirectory";
-import type { Db } from "../../shared/db";
-import { AppError } from "../../shared/errors";
-import { Prisma } from "../../shared/generated/prisma/client";
-import type { AccessLevel, SecurityLevel, UserStatus, UserType } from "../../shared/generated/prisma/enums";
-import { parse } from "../../shared/validation";
+} from "@schema/validation/userDirectory";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import { Prisma } from "@services/shared/generated/prisma/client";
+import type {
+  AccessLevel,
+  SecurityLevel,
+  UserStatus,
+  UserType,
+} from "@services/shared/generated/prisma/enums";
+import { parse } from "@services/shared/validation";
+import { z } from "zod";
 import { userFilterWhere } from "./filter";
 
 // The user directory (issue 11, manage:users; the gateway checks the permission): users matching a

@@ -1,8 +1,8 @@
-import { isolatedDb } from "../../document/testing/scratchDb";
-import type { Db } from "../../shared/db";
-import { isAppError } from "../../shared/errors";
-import type { UserType } from "../../shared/generated/prisma/enums";
-import { createUser, uniqueSuffix } from "../../shared/testing/factories";
+import { isolatedDb } from "@services/document/testing";
+import type { Db } from "@services/shared/db";
+import { isAppError } from "@services/shared/errors";
+import type { UserType } from "@services/shared/generated/prisma/enums";
+import { createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import { changeUserStatus } from "../changeUserStatus";
 import { isUserError } from "../errors";
 import { generateUniqueId } from "../uniqueId";

@@ -1,7 +1,7 @@
-import { isolatedDb } from "../../document/testing/scratchDb";
-import type { Db } from "../../shared/db";
-import { isAppError } from "../../shared/errors";
-import { createUser, uniqueSuffix } from "../../shared/testing/factories";
+import { isolatedDb } from "@services/document/testing";
+import type { Db } from "@services/shared/db";
+import { isAppError } from "@services/shared/errors";
+import { createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import { importClients } from "./importClients";
 import { claimUserJob, runUserJob } from "./runner";
 

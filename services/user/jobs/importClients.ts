@@ -1,14 +1,14 @@
-import { CsvError, parse } from "csv-parse/sync";
 import {
   IMPORT_COLUMNS,
   IMPORT_MAX_BYTES,
   IMPORT_MAX_ROWS,
   type NewUser,
   newUserFieldsSchema,
-} from "../../../schema/validation/userAdmin";
-import type { Db } from "../../shared/db";
-import { AppError } from "../../shared/errors";
-import type { UserType } from "../../shared/generated/prisma/enums";
+} from "@schema/validation/userAdmin";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import type { UserType } from "@services/shared/generated/prisma/enums";
+import { CsvError, parse } from "csv-parse/sync";
 import { EMAIL_TAKEN_MESSAGE, USERNAME_TAKEN_MESSAGE } from "../takenNames";
 import { startImportJob, type UserJobView } from "./userJobs";
 

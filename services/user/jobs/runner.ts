@@ -1,14 +1,14 @@
-import { newUserSchema } from "../../../schema/validation/userAdmin";
-import { audit } from "../../shared/audit";
-import type { Db } from "../../shared/db";
-import type { User } from "../../shared/generated/prisma/client";
+import { newUserSchema } from "@schema/validation/userAdmin";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
+import type { User } from "@services/shared/generated/prisma/client";
 import type {
   AccessLevel,
   UserJobItemOutcome,
   UserStatus,
   UserType,
-} from "../../shared/generated/prisma/enums";
-import { logger } from "../../shared/logger";
+} from "@services/shared/generated/prisma/enums";
+import { logger } from "@services/shared/logger";
 import { changeAccessLevel } from "../changeAccessLevel";
 import { assertMayChangeAccount } from "../changeUserAccount";
 import { changeUserStatus } from "../changeUserStatus";

@@ -3,13 +3,13 @@ import {
   BULK_MAX_IDS,
   type BulkActionInput,
   type NewUser,
-} from "../../../schema/validation/userAdmin";
-import type { UserFilter } from "../../../schema/validation/userDirectory";
-import { audit } from "../../shared/audit";
-import type { Db, Tx } from "../../shared/db";
-import { AppError } from "../../shared/errors";
-import { Prisma } from "../../shared/generated/prisma/client";
-import type { UserJobItemOutcome, UserJobStatus, UserType } from "../../shared/generated/prisma/enums";
+} from "@schema/validation/userAdmin";
+import type { UserFilter } from "@schema/validation/userDirectory";
+import { audit } from "@services/shared/audit";
+import type { Db, Tx } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import { Prisma } from "@services/shared/generated/prisma/client";
+import type { UserJobItemOutcome, UserJobStatus, UserType } from "@services/shared/generated/prisma/enums";
 import { userFilterWhere } from "../directory/filter";
 import { assertMayGrant } from "../grants";
 

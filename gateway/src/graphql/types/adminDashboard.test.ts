@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { isolatedDb } from "../../../../services/document/testing/scratchDb";
-import { audit } from "../../../../services/shared/audit";
-import { config } from "../../../../services/shared/config";
-import type { Db } from "../../../../services/shared/db";
-import { createAppointment, createDocument, createUser } from "../../../../services/shared/testing/factories";
+import { isolatedDb } from "@services/document/testing";
+import { audit } from "@services/shared/audit";
+import { config } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { createAppointment, createDocument, createUser } from "@services/shared/testing/factories";
 import { permissionsOf } from "../../auth/permissions";
 import { adminDashboard } from "./adminDashboard";
 

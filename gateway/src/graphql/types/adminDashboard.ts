@@ -1,15 +1,12 @@
-import {
-  type AppointmentFigures,
-  appointmentFigures,
-} from "../../../../services/appointment/appointmentFigures";
-import { countPendingDocuments } from "../../../../services/document/pendingDocuments";
-import { type EmailFigures, emailFigures } from "../../../../services/email/emailFigures";
-import { type SyncCounts, syncOverview } from "../../../../services/esrt-sync/admin";
-import type { EsrtHealth } from "../../../../services/esrt-sync/endpoints";
-import { type AuditEntryView, listAuditEntries } from "../../../../services/shared/auditLog";
-import type { Db } from "../../../../services/shared/db";
-import { type EventFigures, eventFigures } from "../../../../services/shared/events/figures";
-import { type DayCount, type UserFigures, userFigures } from "../../../../services/user/userFigures";
+import { type AppointmentFigures, appointmentFigures } from "@services/appointment";
+import { countPendingDocuments } from "@services/document";
+import { type EmailFigures, emailFigures } from "@services/email";
+import type { EsrtHealth } from "@services/esrt-sync";
+import { type SyncCounts, syncOverview } from "@services/esrt-sync";
+import { type AuditEntryView, listAuditEntries } from "@services/shared/auditLog";
+import type { Db } from "@services/shared/db";
+import { type EventFigures, eventFigures } from "@services/shared/events/figures";
+import { type DayCount, type UserFigures, userFigures } from "@services/user";
 import type { Permission } from "../../auth/permissions";
 import { builder } from "../builder";
 import { AuditEntryRef } from "./audit";

@@ -1,7 +1,12 @@
-import request from "supertest";
-import type { Db } from "../../../../services/shared/db";
-import type { UserType } from "../../../../services/shared/generated/prisma/enums";
-import { testDb } from "../../../../services/shared/testing/db";
+import {
+  type IdentityApp,
+  identityApp,
+  leakedSecrets,
+  sessionCookieOf,
+} from "@gateway/testing/identityHarness";
+import type { Db } from "@services/shared/db";
+import type { UserType } from "@services/shared/generated/prisma/enums";
+import { testDb } from "@services/shared/testing/db";
 import {
   createAdmin,
   createAppointment,
@@ -10,9 +15,9 @@ import {
   createUser,
   TEST_PASSWORD,
   uniqueSuffix,
-} from "../../../../services/shared/testing/factories";
-import { createInvitedUser } from "../../../../services/user/createInvitedUser";
-import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "../../rest/identityHarness";
+} from "@services/shared/testing/factories";
+import { createInvitedUser } from "@services/user";
+import request from "supertest";
 
 // One user as an administrator sees and changes them (issue 11), over GraphQL against the real
 // database and Redis: the permission matrix of every field and mutation, the profile edit's

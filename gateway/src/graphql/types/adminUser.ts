@@ -1,28 +1,29 @@
-import { z } from "zod";
 import {
   adminProfileSchema,
   DRAWER_LIST_MAX,
   DRAWER_LIST_STEP,
   drawerListSchema,
-} from "../../../../schema/validation/adminUser";
-import { text } from "../../../../schema/validation/primitives";
-import { adminListAppointments } from "../../../../services/appointment/adminListAppointments";
-import { listDocuments } from "../../../../services/document/listDocuments";
-import { AppError } from "../../../../services/shared/errors";
-import type { User } from "../../../../services/shared/generated/prisma/client";
-import { invitationPendingOf, resendInvitation } from "../../../../services/user/createInvitedUser";
-import { grantableTypes } from "../../../../services/user/grants";
+} from "@schema/validation/adminUser";
+import { text } from "@schema/validation/primitives";
+import { adminListAppointments } from "@services/appointment";
+import { listDocuments } from "@services/document";
+import { AppError } from "@services/shared/errors";
+import type { User } from "@services/shared/generated/prisma/client";
 import {
   type AccountActionResult,
   clearSecurityQuestions,
+  grantableTypes,
+  invitationPendingOf,
   listNoteHistory,
   markEmailVerified,
   type NoteHistoryView,
+  resendInvitation,
   revokeUserSessions,
   sendPasswordReset,
   sendVerificationEmail,
   updateUserProfile,
-} from "../../../../services/user/manageUser";
+} from "@services/user";
+import { z } from "zod";
 import { documentActor } from "../../auth/documentActor";
 import { requireManager } from "../../auth/flows";
 import { clientIp, present } from "../../auth/identity";

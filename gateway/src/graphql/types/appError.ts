@@ -1,4 +1,4 @@
-import { AppError, appErrorCodes } from "../../../../services/shared/errors";
+import { AppError, appErrorCodes } from "@services/shared/errors";
 import { builder } from "../builder";
 
 // Expected failures as typed results: a field lists `errors: { types: [AppError] }` and its clients

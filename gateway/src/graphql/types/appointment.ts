@@ -1,18 +1,18 @@
-import { APPOINTMENT_STATUSES, APPOINTMENT_TYPES } from "../../../../schema/validation/appointment";
-import { adminCancelAppointment } from "../../../../services/appointment/adminCancelAppointment";
-import { adminListAppointments } from "../../../../services/appointment/adminListAppointments";
-import { bookAppointment } from "../../../../services/appointment/bookAppointment";
-import { cancelMyAppointment } from "../../../../services/appointment/cancelMyAppointment";
-import { confirmAppointment } from "../../../../services/appointment/confirmAppointment";
+import { APPOINTMENT_STATUSES, APPOINTMENT_TYPES } from "@schema/validation/appointment";
+import type { AppointmentView } from "@services/appointment";
 import {
   type AvailabilityDay,
   type AvailabilitySlot,
+  adminCancelAppointment,
+  adminListAppointments,
+  bookAppointment,
+  cancelMyAppointment,
+  confirmAppointment,
   getAvailability,
-} from "../../../../services/appointment/getAvailability";
-import { listMyAppointments } from "../../../../services/appointment/listMyAppointments";
-import type { AppointmentView } from "../../../../services/appointment/present";
-import { rescheduleAppointment } from "../../../../services/appointment/rescheduleAppointment";
-import { AppError } from "../../../../services/shared/errors";
+  listMyAppointments,
+  rescheduleAppointment,
+} from "@services/appointment";
+import { AppError } from "@services/shared/errors";
 import { parseId } from "../args";
 import { builder } from "../builder";
 import type { GraphQLContext } from "../context";

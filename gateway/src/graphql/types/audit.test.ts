@@ -1,7 +1,6 @@
-import type { Express } from "express";
-import request from "supertest";
-import { audit } from "../../../../services/shared/audit";
-import type { Db } from "../../../../services/shared/db";
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import { audit } from "@services/shared/audit";
+import type { Db } from "@services/shared/db";
 import {
   createAdmin,
   createAppointment,
@@ -9,8 +8,9 @@ import {
   createUser,
   randomBusinessSlot,
   TEST_PASSWORD,
-} from "../../../../services/shared/testing/factories";
-import { sessionCookieOf } from "../../rest/identityHarness";
+} from "@services/shared/testing/factories";
+import type { Express } from "express";
+import request from "supertest";
 import { type IsolatedApp, isolatedApp } from "../../testing/appHarness";
 
 // The audit log (issue 11) on a database of its own: every kind of admin and security action writes

@@ -1,4 +1,4 @@
-import { type AuditEntryView, type AuditPage, listAuditEntries } from "../../../../services/shared/auditLog";
+import { type AuditEntryView, type AuditPage, listAuditEntries } from "@services/shared/auditLog";
 import { withoutNulls } from "../args";
 import { builder } from "../builder";
 import type { GraphQLContext } from "../context";

@@ -1,10 +1,10 @@
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import { BRANDING_MESSAGES } from "@schema/validation/branding";
+import type { Db } from "@services/shared/db";
+import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
+import { FALLBACK_BRANDING } from "@services/user";
 import type { Express } from "express";
 import request from "supertest";
-import { BRANDING_MESSAGES } from "../../../../schema/validation/branding";
-import type { Db } from "../../../../services/shared/db";
-import { createUser, TEST_PASSWORD } from "../../../../services/shared/testing/factories";
-import { FALLBACK_BRANDING } from "../../../../services/user/getPublicBranding";
-import { sessionCookieOf } from "../../rest/identityHarness";
 import { type IsolatedApp, isolatedApp } from "../../testing/appHarness";
 
 // The branding settings (issue 12) on a database of their own (branding_config is read by every

@@ -1,12 +1,12 @@
-import type { PublicBranding } from "../../../../schema/api/user";
-import { AppError } from "../../../../services/shared/errors";
+import type { PublicBranding } from "@schema/api/user";
+import { AppError } from "@services/shared/errors";
 import {
   type BrandingActor,
   type BrandingSettingsView,
   getBrandingSettings,
+  getPublicBranding,
   updateBranding,
-} from "../../../../services/user/brandingSettings";
-import { getPublicBranding } from "../../../../services/user/getPublicBranding";
+} from "@services/user";
 import { withoutNulls } from "../args";
 import { builder, PUBLIC } from "../builder";
 import type { GraphQLContext } from "../context";

@@ -1,25 +1,25 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import type { Express } from "express";
-import request from "supertest";
-import { newEventId } from "../../../../schema/events";
-import { startTestSmtp, type TestSmtp } from "../../../../services/email/testing/smtpServer";
-import { services } from "../../../../services/registry";
-import { type Config, config, setConfig } from "../../../../services/shared/config";
-import type { Db } from "../../../../services/shared/db";
-import { type PrivateNats, privateNats, uniqueBus } from "../../../../services/shared/events/testing/bus";
-import { type RedisClient } from "../../../../services/shared/redis";
-import { type Runtime, startRuntime } from "../../../../services/shared/runtime";
-import { scratchDatabase } from "../../../../services/shared/testing/db";
+import { leakedSecrets, sessionCookieOf } from "@gateway/testing/identityHarness";
+import { newEventId } from "@schema/events";
+import { startTestSmtp, type TestSmtp } from "@services/email/testing";
+import { services } from "@services/registry";
+import { type Config, config, setConfig } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { type PrivateNats, privateNats, uniqueBus } from "@services/shared/events/testing/bus";
+import { type RedisClient } from "@services/shared/redis";
+import { type Runtime, startRuntime } from "@services/shared/runtime";
+import { scratchDatabase } from "@services/shared/testing/db";
 import {
   createAppointment,
   createDocument,
   createUser,
   TEST_PASSWORD,
-} from "../../../../services/shared/testing/factories";
-import { type PrivateRedis, startPrivateRedis } from "../../../../services/shared/testing/privateRedis";
+} from "@services/shared/testing/factories";
+import { type PrivateRedis, startPrivateRedis } from "@services/shared/testing/privateRedis";
+import type { Express } from "express";
+import request from "supertest";
 import { createApp } from "../../app";
-import { leakedSecrets, sessionCookieOf } from "../../rest/identityHarness";
 import { fakeWebDist, redisSessionStore, testConfig, testRedis } from "../../testing/appHarness";
 
 // The testing tools over GraphQL (issue 12) on a real runtime of the file's own: a database, a

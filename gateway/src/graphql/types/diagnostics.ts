@@ -1,31 +1,25 @@
 import {
+  type ConsumerHealth,
   type DeadLetterPage,
   type DeadLetterView,
-  listDeadLetters,
-  type RetryOutcome,
-  retryDeadLetter,
-} from "../../../../services/diagnostics/deadLetters";
-import {
   type DemoDataCounts,
   type DemoDataStatus,
+  type DependencyHealth,
   demoDataStatus,
   generateDemoData,
-  removeDemoData,
-} from "../../../../services/diagnostics/demoData";
-import {
+  listDeadLetters,
+  type RetryOutcome,
   type RoundTrip,
   type RoundTripAnswer,
+  removeDemoData,
+  retryDeadLetter,
   roundTripResult,
-  startRoundTrip,
-} from "../../../../services/diagnostics/roundTrip";
-import {
-  type ConsumerHealth,
-  type DependencyHealth,
   type SystemHealth,
+  startRoundTrip,
   systemHealth,
-} from "../../../../services/diagnostics/systemHealth";
-import { AppError } from "../../../../services/shared/errors";
-import { type EventFigures, eventFigures } from "../../../../services/shared/events/figures";
+} from "@services/diagnostics";
+import { AppError } from "@services/shared/errors";
+import { type EventFigures, eventFigures } from "@services/shared/events/figures";
 import { withoutNulls } from "../args";
 import { builder } from "../builder";
 import type { GraphQLContext } from "../context";

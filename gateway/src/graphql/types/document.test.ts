@@ -1,10 +1,15 @@
+import {
+  type IdentityApp,
+  identityApp,
+  leakedSecrets,
+  sessionCookieOf,
+} from "@gateway/testing/identityHarness";
+import { DOCUMENT_MESSAGES } from "@schema/validation/document";
+import type { Db } from "@services/shared/db";
+import type { User } from "@services/shared/generated/prisma/client";
+import { testDb } from "@services/shared/testing/db";
+import { createDocument, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import request from "supertest";
-import { DOCUMENT_MESSAGES } from "../../../../schema/validation/document";
-import type { Db } from "../../../../services/shared/db";
-import type { User } from "../../../../services/shared/generated/prisma/client";
-import { testDb } from "../../../../services/shared/testing/db";
-import { createDocument, createUser, TEST_PASSWORD } from "../../../../services/shared/testing/factories";
-import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "../../rest/identityHarness";
 
 let h: IdentityApp;
 let db: Db;

@@ -1,26 +1,25 @@
-import { DOCUMENT_SORTS, DOCUMENT_STATUSES } from "../../../../schema/validation/document";
-import { deleteDocument } from "../../../../services/document/deleteDocument";
-import { type DocumentClientView, documentClients } from "../../../../services/document/documentClients";
-import { getDocument } from "../../../../services/document/getDocument";
-import {
-  type DocumentConnectionView,
-  type DocumentStatusCountsView,
-  listDocuments,
-} from "../../../../services/document/listDocuments";
+import { DOCUMENT_SORTS, DOCUMENT_STATUSES } from "@schema/validation/document";
 import type {
   DocumentHistoryView,
   DocumentOwnerView,
   DocumentVersionView,
   DocumentView,
-} from "../../../../services/document/present";
+} from "@services/document";
 import {
   approveDocument,
   approveDocuments,
   type BulkApproveView,
+  type DocumentClientView,
+  type DocumentConnectionView,
+  type DocumentStatusCountsView,
+  deleteDocument,
+  documentClients,
+  getDocument,
+  listDocuments,
   rejectDocument,
-} from "../../../../services/document/reviewDocument";
-import { AppError } from "../../../../services/shared/errors";
-import type { DocumentAction } from "../../../../services/shared/generated/prisma/enums";
+} from "@services/document";
+import { AppError } from "@services/shared/errors";
+import type { DocumentAction } from "@services/shared/generated/prisma/enums";
 import { documentActor } from "../../auth/documentActor";
 import { clientIp, requireUser } from "../../auth/identity";
 import { parseId } from "../args";

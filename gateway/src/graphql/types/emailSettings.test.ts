@@ -1,15 +1,15 @@
 import net from "node:net";
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import { EMAIL_SETTINGS_MESSAGES as M } from "@schema/validation/emailSettings";
+import { testEmailConnection } from "@services/email";
+import { startTestSmtp, type TestSmtp } from "@services/email/testing";
+import { config, setConfig } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { freePort } from "@services/shared/net";
+import { unsealSetting } from "@services/shared/sealed";
+import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import type { Express } from "express";
 import request from "supertest";
-import { EMAIL_SETTINGS_MESSAGES as M } from "../../../../schema/validation/emailSettings";
-import { testEmailConnection } from "../../../../services/email/emailSettings";
-import { startTestSmtp, type TestSmtp } from "../../../../services/email/testing/smtpServer";
-import { config, setConfig } from "../../../../services/shared/config";
-import type { Db } from "../../../../services/shared/db";
-import { freePort } from "../../../../services/shared/net";
-import { unsealSetting } from "../../../../services/shared/sealed";
-import { createUser, TEST_PASSWORD } from "../../../../services/shared/testing/factories";
-import { sessionCookieOf } from "../../rest/identityHarness";
 import { type IsolatedApp, isolatedApp } from "../../testing/appHarness";
 
 // The email settings fields (issue 12) on a database of their own, with real SMTP servers

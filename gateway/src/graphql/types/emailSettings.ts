@@ -1,4 +1,5 @@
-import { SMTP_SECURITIES } from "../../../../schema/validation/emailSettings";
+import { SMTP_SECURITIES } from "@schema/validation/emailSettings";
+import type { SmtpVerification } from "@services/email";
 import {
   type EmailSettingsActor,
   type EmailSettingsView,
@@ -6,9 +7,8 @@ import {
   getEmailSettings,
   testEmailConnection,
   updateEmailSettings,
-} from "../../../../services/email/emailSettings";
-import type { SmtpVerification } from "../../../../services/email/mailTransport";
-import { AppError } from "../../../../services/shared/errors";
+} from "@services/email";
+import { AppError } from "@services/shared/errors";
 import { withoutNulls } from "../args";
 import { builder } from "../builder";
 import type { GraphQLContext } from "../context";

@@ -1,13 +1,12 @@
+import { DEFAULT_EMAIL_TEMPLATES } from "@db/emailTemplates";
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import { EMAIL_TEMPLATE_MESSAGES } from "@schema/validation/emailTemplates";
+import { type EmailSender, smtpTransport, startEmailSender } from "@services/email";
+import { startTestSmtp, type TestSmtp } from "@services/email/testing";
+import type { Db } from "@services/shared/db";
+import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import type { Express } from "express";
 import request from "supertest";
-import { DEFAULT_EMAIL_TEMPLATES } from "../../../../prisma/emailTemplates";
-import { EMAIL_TEMPLATE_MESSAGES } from "../../../../schema/validation/emailTemplates";
-import { smtpTransport } from "../../../../services/email/mailTransport";
-import { type EmailSender, startEmailSender } from "../../../../services/email/sender";
-import { startTestSmtp, type TestSmtp } from "../../../../services/email/testing/smtpServer";
-import type { Db } from "../../../../services/shared/db";
-import { createUser, TEST_PASSWORD } from "../../../../services/shared/testing/factories";
-import { sessionCookieOf } from "../../rest/identityHarness";
 import { type IsolatedApp, isolatedApp } from "../../testing/appHarness";
 
 // Email templates and the delivery log over GraphQL, on a database of the file's own with a real

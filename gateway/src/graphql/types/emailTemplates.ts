@@ -1,33 +1,30 @@
-import { EMAIL_STATUSES } from "../../../../schema/validation/emailTemplates";
+import { EMAIL_STATUSES } from "@schema/validation/emailTemplates";
+import type { TemplateProblem, TemplateVariable } from "@services/email";
 import {
+  type EmailActor,
   type EmailCounts,
   type EmailMessageDetail,
   type EmailMessagePage,
   type EmailMessageSummary,
-  emailCountsLast24h,
-  getEmailMessage,
-  listEmailMessages,
-  type ResendResult,
-  resendEmailMessage,
-} from "../../../../services/email/deliveryLog";
-import {
-  type EmailActor,
   type EmailTemplateVersionView,
   type EmailTemplateView,
+  emailCountsLast24h,
+  getEmailMessage,
   getEmailTemplate,
+  listEmailMessages,
   listEmailTemplates,
   listTemplateVersions,
   previewEmailTemplate,
+  type ResendResult,
+  resendEmailMessage,
   restoreTemplateVersion,
   revertEmailTemplate,
   sendTestEmail,
   type TemplatePreview,
   type TestSendResult,
   updateEmailTemplate,
-} from "../../../../services/email/templateAdmin";
-import type { TemplateVariable } from "../../../../services/email/templateCatalog";
-import type { TemplateProblem } from "../../../../services/email/templateRules";
-import { AppError } from "../../../../services/shared/errors";
+} from "@services/email";
+import { AppError } from "@services/shared/errors";
 import { withoutNulls } from "../args";
 import { builder } from "../builder";
 import type { GraphQLContext } from "../context";

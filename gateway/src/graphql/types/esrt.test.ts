@@ -1,10 +1,10 @@
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import { applySnapshot } from "@services/esrt-sync";
+import type { Db } from "@services/shared/db";
+import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
+import { syncSnapshot } from "@services/user";
 import type { Express } from "express";
 import request from "supertest";
-import { applySnapshot } from "../../../../services/esrt-sync/state";
-import type { Db } from "../../../../services/shared/db";
-import { createUser, TEST_PASSWORD } from "../../../../services/shared/testing/factories";
-import { syncSnapshot } from "../../../../services/user/syncSnapshot";
-import { sessionCookieOf } from "../../rest/identityHarness";
 import { type IsolatedApp, isolatedApp } from "../../testing/appHarness";
 
 // The sync page's GraphQL (manage:esrt_sync) on a database of its own: who may use it, the

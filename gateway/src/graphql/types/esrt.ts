@@ -1,31 +1,31 @@
-import { z } from "zod";
-import { text } from "../../../../schema/validation/primitives";
+import { text } from "@schema/validation/primitives";
 import {
   type AttemptView,
+  createEndpoint,
   DELIVERY_STATUSES,
   type DeliveryPage,
   type DeliveryView,
   deliveryAttempts,
+  type EndpointView,
   getDelivery,
+  type JobView,
   listDeliveries,
+  listJobs,
   type NatsChannelView,
   redeliver,
   replayFailed,
   resyncUser,
+  rotateEndpointSecret,
   type SyncCounts,
   type SyncOverview,
-  syncOverview,
-} from "../../../../services/esrt-sync/admin";
-import {
-  createEndpoint,
-  type EndpointView,
-  rotateEndpointSecret,
   sendTestEvent,
   setEndpointEnabled,
+  startResyncAll,
+  syncOverview,
   updateEndpoint,
-} from "../../../../services/esrt-sync/endpoints";
-import { type JobView, listJobs, startResyncAll } from "../../../../services/esrt-sync/jobs";
-import { AppError } from "../../../../services/shared/errors";
+} from "@services/esrt-sync";
+import { AppError } from "@services/shared/errors";
+import { z } from "zod";
 import { clientIp, requireUser } from "../../auth/identity";
 import { parse } from "../../rest/handle";
 import { parseId, withoutNulls } from "../args";

@@ -1,11 +1,6 @@
-import { createApiKeySchema } from "../../../../schema/esrt/apiKeys";
-import {
-  type ApiKeyView,
-  createApiKey,
-  listApiKeys,
-  revokeApiKey,
-} from "../../../../services/esrt-sync/apiKeys";
-import { AppError } from "../../../../services/shared/errors";
+import { createApiKeySchema } from "@schema/esrt/apiKeys";
+import { type ApiKeyView, createApiKey, listApiKeys, revokeApiKey } from "@services/esrt-sync";
+import { AppError } from "@services/shared/errors";
 import { requireUser } from "../../auth/identity";
 import { parse } from "../../rest/handle";
 import { parseId } from "../args";

@@ -1,6 +1,6 @@
-import { isAppointmentError } from "../../../../services/appointment/errors";
-import { isAppError } from "../../../../services/shared/errors";
-import { isUserError } from "../../../../services/user/errors";
+import { isAppointmentError } from "@services/appointment";
+import { isAppError } from "@services/shared/errors";
+import { isUserError } from "@services/user";
 import { normalizeError, toGraphQLError } from "../../errors";
 
 /**

@@ -1,4 +1,4 @@
-import type { PermissionCheckResult } from "../../../../schema/api/user";
+import type { PermissionCheckResult } from "@schema/api/user";
 import { checkPermissions } from "../../auth/checkPermissions";
 import { builder, PUBLIC } from "../builder";
 

@@ -1,18 +1,15 @@
-import type { Express } from "express";
-import request from "supertest";
-import { boundsMessage } from "../../../../schema/validation/security";
-import type { Db } from "../../../../services/shared/db";
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import { boundsMessage } from "@schema/validation/security";
+import type { Db } from "@services/shared/db";
 import {
   createSecurityQuestions,
   createUser,
   TEST_PASSWORD,
   uniqueSuffix,
-} from "../../../../services/shared/testing/factories";
-import { acceptInvitation } from "../../../../services/user/acceptInvitation";
-import { issueToken } from "../../../../services/user/oneTimeTokens";
-import { resetPassword } from "../../../../services/user/resetPassword";
-import { OWN_QUESTIONS_FIRST_MESSAGE } from "../../../../services/user/securitySettings";
-import { sessionCookieOf } from "../../rest/identityHarness";
+} from "@services/shared/testing/factories";
+import { acceptInvitation, issueToken, OWN_QUESTIONS_FIRST_MESSAGE, resetPassword } from "@services/user";
+import type { Express } from "express";
+import request from "supertest";
 import { type IsolatedApp, isolatedApp } from "../../testing/appHarness";
 
 // The security settings (issue 12) on a database of their own (security_settings is read by every

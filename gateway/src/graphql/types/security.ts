@@ -1,4 +1,4 @@
-import { AppError } from "../../../../services/shared/errors";
+import { AppError } from "@services/shared/errors";
 import {
   getSecuritySettings,
   passwordPolicy,
@@ -7,7 +7,7 @@ import {
   type SecuritySettingsView,
   signOutEveryoneElse,
   updateSecuritySettings,
-} from "../../../../services/user/securitySettings";
+} from "@services/user";
 import { clientIp, restampSession, revokeSessions } from "../../auth/identity";
 import { builder, PUBLIC } from "../builder";
 import type { GraphQLContext } from "../context";

@@ -1,4 +1,4 @@
-import type { Config } from "../../../../services/shared/config";
+import type { Config } from "@services/shared/config";
 import { builder, PUBLIC } from "../builder";
 
 /** What GET /api/server-config and the serverConfig query answer (spec §3, Server config). */

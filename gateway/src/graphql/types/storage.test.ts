@@ -1,10 +1,10 @@
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import { DOCUMENT_MESSAGES, unknownFileTypeMessage } from "@schema/validation/document";
+import type { Db } from "@services/shared/db";
+import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
+import { type RunningS3rver, startS3rver } from "@services/shared/testing/s3rver";
 import type { Express } from "express";
 import request from "supertest";
-import { DOCUMENT_MESSAGES, unknownFileTypeMessage } from "../../../../schema/validation/document";
-import type { Db } from "../../../../services/shared/db";
-import { createUser, TEST_PASSWORD } from "../../../../services/shared/testing/factories";
-import { type RunningS3rver, startS3rver } from "../../../../services/shared/testing/s3rver";
-import { sessionCookieOf } from "../../rest/identityHarness";
 import { type IsolatedApp, isolatedApp } from "../../testing/appHarness";
 
 // The storage settings fields on a database of their own (storage_config is read by every upload

@@ -1,4 +1,4 @@
-import type { DocumentActor } from "../../../../services/document/actor";
+import type { DocumentActor } from "@services/document";
 import {
   getStorageSettings,
   type StorageSettingsView,
@@ -9,8 +9,8 @@ import {
   type UploadPolicy,
   updateStorageSettings,
   uploadPolicy,
-} from "../../../../services/document/storageSettings";
-import { AppError } from "../../../../services/shared/errors";
+} from "@services/document";
+import { AppError } from "@services/shared/errors";
 import { documentActor } from "../../auth/documentActor";
 import { withoutNulls } from "../args";
 import { builder } from "../builder";

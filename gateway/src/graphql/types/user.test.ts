@@ -1,13 +1,13 @@
-import request from "supertest";
-import type { Db } from "../../../../services/shared/db";
-import { testDb } from "../../../../services/shared/testing/db";
 import {
-  createAdmin,
-  createUser,
-  TEST_PASSWORD,
-  uniqueSuffix,
-} from "../../../../services/shared/testing/factories";
-import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "../../rest/identityHarness";
+  type IdentityApp,
+  identityApp,
+  leakedSecrets,
+  sessionCookieOf,
+} from "@gateway/testing/identityHarness";
+import type { Db } from "@services/shared/db";
+import { testDb } from "@services/shared/testing/db";
+import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
+import request from "supertest";
 
 let h: IdentityApp;
 let db: Db;

@@ -1,7 +1,7 @@
-import type { SafeUser, SecurityChallenge } from "../../../../schema/api/user";
-import { loginSchema, registrationSchema, USER_TYPES } from "../../../../schema/validation/user";
-import { ACCESS_LEVELS, USER_STATUSES } from "../../../../schema/validation/userDirectory";
-import { AppError } from "../../../../services/shared/errors";
+import type { SafeUser, SecurityChallenge } from "@schema/api/user";
+import { loginSchema, registrationSchema, USER_TYPES } from "@schema/validation/user";
+import { ACCESS_LEVELS, USER_STATUSES } from "@schema/validation/userDirectory";
+import { AppError } from "@services/shared/errors";
 import {
   adminChangeAccessLevel,
   adminChangeStatus,

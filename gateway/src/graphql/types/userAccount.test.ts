@@ -1,15 +1,20 @@
-import request from "supertest";
-import type { Db } from "../../../../services/shared/db";
-import { unseal } from "../../../../services/shared/sealed";
-import { testDb } from "../../../../services/shared/testing/db";
+import {
+  type IdentityApp,
+  identityApp,
+  leakedSecrets,
+  sessionCookieOf,
+} from "@gateway/testing/identityHarness";
+import type { Db } from "@services/shared/db";
+import { unseal } from "@services/shared/sealed";
+import { testDb } from "@services/shared/testing/db";
 import {
   createSecurityQuestions,
   createUser,
   TEST_PASSWORD,
   TEST_SECURITY_ANSWERS,
   uniqueSuffix,
-} from "../../../../services/shared/testing/factories";
-import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "../../rest/identityHarness";
+} from "@services/shared/testing/factories";
+import request from "supertest";
 
 // The account operations over GraphQL share the REST shims' use cases: signed out, invalid and
 // forbidden first, then the happy path, including the emailed-token flows and enhanced sign-in.

@@ -1,5 +1,4 @@
-import { z } from "zod";
-import type { SafeUser } from "../../../../schema/api/user";
+import type { SafeUser } from "@schema/api/user";
 import {
   changePasswordSchema,
   emailSchema,
@@ -10,9 +9,10 @@ import {
   securityQuestionsSchema,
   uniqueIdSchema,
   verifyEmailSchema,
-} from "../../../../schema/validation/user";
-import { AppError } from "../../../../services/shared/errors";
-import type { UserCard } from "../../../../services/user/findUserByUniqueId";
+} from "@schema/validation/user";
+import { AppError } from "@services/shared/errors";
+import type { UserCard } from "@services/user";
+import { z } from "zod";
 import {
   answerSecurityQuestions,
   askPasswordReset,

@@ -1,15 +1,15 @@
+import {
+  type IdentityApp,
+  identityApp,
+  leakedSecrets,
+  sessionCookieOf,
+} from "@gateway/testing/identityHarness";
+import type { Db } from "@services/shared/db";
+import type { UserType } from "@services/shared/generated/prisma/enums";
+import { testDb } from "@services/shared/testing/db";
+import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import { parse as parseCsv } from "csv-parse/sync";
 import request from "supertest";
-import type { Db } from "../../../../services/shared/db";
-import type { UserType } from "../../../../services/shared/generated/prisma/enums";
-import { testDb } from "../../../../services/shared/testing/db";
-import {
-  createAdmin,
-  createUser,
-  TEST_PASSWORD,
-  uniqueSuffix,
-} from "../../../../services/shared/testing/factories";
-import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "../../rest/identityHarness";
 
 // The user directory over GraphQL (userDirectory, userDirectoryFacets) and its CSV export
 // (GET /api/admin/users/export.csv): the permission matrix (signed out and each role), a bad cursor,

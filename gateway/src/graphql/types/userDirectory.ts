@@ -1,17 +1,18 @@
-import type { SafeUser } from "../../../../schema/api/user";
+import type { SafeUser } from "@schema/api/user";
 import {
   SORT_DIRECTIONS,
   USER_SORTS,
   type UserFilter,
   userFilterSchema,
-} from "../../../../schema/validation/userDirectory";
-import { AppError } from "../../../../services/shared/errors";
+} from "@schema/validation/userDirectory";
+import { AppError } from "@services/shared/errors";
 import {
   type DirectoryFacets,
+  type DirectoryUser,
+  searchUsers,
   userDirectoryFacets,
   type YesNoCount,
-} from "../../../../services/user/directory/facets";
-import { type DirectoryUser, searchUsers } from "../../../../services/user/directory/searchUsers";
+} from "@services/user";
 import { permissionsOf } from "../../auth/permissions";
 import { parse } from "../../rest/handle";
 import { withoutNulls } from "../args";

@@ -1,8 +1,8 @@
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import type { Db } from "@services/shared/db";
+import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import type { Express } from "express";
 import request from "supertest";
-import type { Db } from "../../../../services/shared/db";
-import { createUser, TEST_PASSWORD, uniqueSuffix } from "../../../../services/shared/testing/factories";
-import { sessionCookieOf } from "../../rest/identityHarness";
 import { type IsolatedApp, isolatedApp } from "../../testing/appHarness";
 
 // Creating users, bulk jobs and the client import over GraphQL and REST, on a database of the

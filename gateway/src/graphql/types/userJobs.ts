@@ -1,14 +1,13 @@
-import { z } from "zod";
 import {
   acceptInvitationSchema,
   BULK_MAX_IDS,
   bulkActionSchema,
   newUserSchema,
-} from "../../../../schema/validation/userAdmin";
-import { AppError, isAppError } from "../../../../services/shared/errors";
-import { acceptInvitation } from "../../../../services/user/acceptInvitation";
-import { createInvitedUser } from "../../../../services/user/createInvitedUser";
+} from "@schema/validation/userAdmin";
+import { AppError, isAppError } from "@services/shared/errors";
 import {
+  acceptInvitation,
+  createInvitedUser,
   getUserJob,
   listUserJobItems,
   listUserJobs,
@@ -16,7 +15,8 @@ import {
   type UserJobItemPage,
   type UserJobItemView,
   type UserJobView,
-} from "../../../../services/user/jobs/userJobs";
+} from "@services/user";
+import { z } from "zod";
 import { clientIp, requireUser } from "../../auth/identity";
 import { parse } from "../../rest/handle";
 import { parseId } from "../args";

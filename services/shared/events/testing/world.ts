@@ -1,4 +1,4 @@
-import { migrateDatabase } from "../../../../prisma/migrate";
+import { migrateDatabase } from "@db/migrate";
 import { config, setConfig } from "../../config";
 import { connectPostgres, type Db } from "../../db";
 import { scratchDatabase } from "../../testing/db";

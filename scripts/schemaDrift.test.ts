@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { migrateDatabase } from "@db/migrate";
+import { scratchDatabase } from "@services/shared/testing/db";
 import { Client } from "pg";
-import { scratchDatabase } from "../services/shared/testing/db";
-import { migrateDatabase } from "./migrate";
 import { type Datamodel, findSchemaDrift, loadDatamodel } from "./schemaDrift";
 
 // THE drift test: the database the migrations build must be exactly what schema.prisma describes
@@ -87,7 +87,7 @@ describe("schema drift", () => {
   it("notices a schema.prisma change that no migration carries", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "portal-drift-"));
     try {
-      const changed = readFileSync(path.join(__dirname, "schema.prisma"), "utf8").replace(
+      const changed = readFileSync(path.join(__dirname, "..", "prisma", "schema.prisma"), "utf8").replace(
         "  wordCount Int\n",
         '  wordCount Int\n  mood      String @default("calm")\n\n  @@index([wordCount])\n',
       );

@@ -3,13 +3,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Client } from "pg";
-import { ensureEngineStandIn } from "../scripts/prisma-generate";
+import { ensureEngineStandIn } from "./prisma-generate";
 
 // Compares schema.prisma, as Prisma itself reads it (its DMMF datamodel), with a migrated
 // PostgreSQL database's catalog. Used by schemaDrift.test.ts; every difference is one line.
 
 const ROOT = path.resolve(__dirname, "..");
-const SCHEMA = path.join(__dirname, "schema.prisma");
+const SCHEMA = path.join(__dirname, "..", "prisma", "schema.prisma");
 
 type DefaultValue = string | number | boolean | DefaultValue[] | { name: string; args: unknown[] };
 

@@ -1,13 +1,13 @@
+import type { RateLimitRules } from "@services/shared/rateLimit";
+import type { RedisClient } from "@services/shared/redis";
+import { testDb } from "@services/shared/testing/db";
+import { TEST_PASSWORD, TEST_SECURITY_ANSWERS } from "@services/shared/testing/factories";
 import type { Express } from "express";
 import type { Logger } from "pino";
 import type { Response } from "supertest";
-import type { RateLimitRules } from "../../../services/shared/rateLimit";
-import type { RedisClient } from "../../../services/shared/redis";
-import { testDb } from "../../../services/shared/testing/db";
-import { TEST_PASSWORD, TEST_SECURITY_ANSWERS } from "../../../services/shared/testing/factories";
 import { createApp } from "../app";
 import { SESSION_COOKIE } from "../http/session";
-import { fakeWebDist, redisSessionStore, testConfig, testRedis } from "../testing/appHarness";
+import { fakeWebDist, redisSessionStore, testConfig, testRedis } from "./appHarness";
 
 // Helpers for the identity route tests: the real app on this run's database and Redis (with
 // rate limits the test chooses), the session cookie of an answer, and a record of every answer so a
