@@ -1,5 +1,5 @@
 import "../components/documents/documents.css";
-import { useApolloClient } from "@apollo/client/react";
+import { useApolloClient, useQuery } from "@apollo/client/react";
 import { Button, Callout, Card, Classes, H1, H2, Intent, Spinner } from "@blueprintjs/core";
 import { useEffect, useId, useMemo, useState } from "react";
 import { formatBytes } from "../../../schema/validation/document";
@@ -7,7 +7,7 @@ import { formatDateTime } from "../components/documents/documents";
 import { MyDocumentList } from "../components/documents/MyDocuments";
 import { DropZone, UploadList } from "../components/documents/UploadPanel";
 import { useUploads } from "../components/documents/useUploads";
-import { MyDocumentsDocument, type UploadPolicyQuery, useUploadPolicyQuery } from "../generated/graphql";
+import { MyDocumentsDocument, UploadPolicyDocument, type UploadPolicyQuery } from "../generated/graphql";
 import { GraphQLProvider } from "../lib/GraphQLProvider";
 import { serialRefresh } from "../lib/serialRefresh";
 import { showToast } from "../lib/toast";
@@ -28,7 +28,7 @@ export function DocumentsPage() {
 }
 
 function Documents() {
-  const policy = useUploadPolicyQuery({ fetchPolicy: "cache-and-network" });
+  const policy = useQuery(UploadPolicyDocument, { fetchPolicy: "cache-and-network" });
   const uploadPolicy = policy.data?.uploadPolicy ?? null;
   return (
     <section className="portal-page documents-page">

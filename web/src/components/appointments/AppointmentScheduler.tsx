@@ -1,3 +1,4 @@
+import { useMutation, useQuery } from "@apollo/client/react";
 import "@blueprintjs/datetime/lib/css/blueprint-datetime.css";
 import "./appointments.css";
 import {
@@ -22,9 +23,8 @@ import { Controller, useForm } from "react-hook-form";
 import { APPOINTMENT_NOTES_MAX, APPOINTMENT_TYPES } from "../../../../schema/validation/appointment";
 import {
   AppointmentAvailabilityDocument,
+  BookAppointmentDocument,
   MyAppointmentsDocument,
-  useAppointmentAvailabilityQuery,
-  useBookAppointmentMutation,
 } from "../../generated/graphql";
 import { showToast } from "../../lib/toast";
 import {
@@ -54,7 +54,7 @@ export function AppointmentScheduler() {
   // recomputed on each render, so a console left open past midnight Pacific moves on a day
   const bookable = bookingWindow(new Date());
   const ids = { date: useId(), time: useId(), type: useId(), notes: useId(), count: useId() };
-  const availability = useAppointmentAvailabilityQuery({
+  const availability = useQuery(AppointmentAvailabilityDocument, {
     variables: { from: bookable.first, to: bookable.last },
     fetchPolicy: "cache-and-network",
   });
@@ -62,7 +62,7 @@ export function AppointmentScheduler() {
     () => new Map((availability.data?.appointmentAvailability ?? []).map((d) => [d.date, d.slots])),
     [availability.data],
   );
-  const [book, booking] = useBookAppointmentMutation({
+  const [book, booking] = useMutation(BookAppointmentDocument, {
     refetchQueries: [MyAppointmentsDocument, AppointmentAvailabilityDocument],
     awaitRefetchQueries: true,
   });

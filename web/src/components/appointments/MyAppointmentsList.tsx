@@ -1,3 +1,4 @@
+import { useMutation, useQuery } from "@apollo/client/react";
 import {
   Alert,
   Button,
@@ -15,9 +16,8 @@ import { useState } from "react";
 import {
   AppointmentAvailabilityDocument,
   type AppointmentFieldsFragment,
+  CancelMyAppointmentDocument,
   MyAppointmentsDocument,
-  useCancelMyAppointmentMutation,
-  useMyAppointmentsQuery,
 } from "../../generated/graphql";
 import { showToast } from "../../lib/toast";
 import { APPOINTMENT_TYPE_LABELS, browserTimeZone, localLabel, pacificLabel } from "./booking";
@@ -31,9 +31,11 @@ export const STATUS_TAGS: Record<AppointmentFieldsFragment["status"], { text: st
 
 /** The signed-in user's upcoming appointments, soonest first, each with a cancel action. */
 export function MyAppointmentsList() {
-  const { data, loading, error, refetch } = useMyAppointmentsQuery({ fetchPolicy: "cache-and-network" });
+  const { data, loading, error, refetch } = useQuery(MyAppointmentsDocument, {
+    fetchPolicy: "cache-and-network",
+  });
   const [cancelling, setCancelling] = useState<AppointmentFieldsFragment | null>(null);
-  const [cancel, cancelState] = useCancelMyAppointmentMutation({
+  const [cancel, cancelState] = useMutation(CancelMyAppointmentDocument, {
     refetchQueries: [MyAppointmentsDocument, AppointmentAvailabilityDocument],
     awaitRefetchQueries: true,
   });

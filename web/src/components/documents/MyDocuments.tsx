@@ -1,5 +1,5 @@
 import "./documents.css";
-import { useApolloClient } from "@apollo/client/react";
+import { useApolloClient, useMutation, useQuery } from "@apollo/client/react";
 import {
   Alert,
   AnchorButton,
@@ -23,12 +23,11 @@ import { Download, EyeOpen, FolderOpen, History, Inbox, Refresh, Search, Trash }
 import { useId, useState } from "react";
 import { type DocumentStatusName, formatBytes } from "../../../../schema/validation/document";
 import {
+  DeleteDocumentDocument,
   type DocumentFieldsFragment,
   type DocumentFilterInput,
   MyDocumentsDocument,
   type UploadPolicyQuery,
-  useDeleteDocumentMutation,
-  useMyDocumentsQuery,
 } from "../../generated/graphql";
 import { showToast } from "../../lib/toast";
 import {
@@ -71,7 +70,7 @@ export function MyDocumentList({ fromTeam, heading, policy }: MyDocumentListProp
     search: query || undefined,
     first: PAGE_SIZE,
   };
-  const { data, loading, error, refetch, fetchMore } = useMyDocumentsQuery({
+  const { data, loading, error, refetch, fetchMore } = useQuery(MyDocumentsDocument, {
     variables: { filter },
     fetchPolicy: "cache-and-network",
   });
@@ -350,7 +349,7 @@ function DeleteAlert({
   document: DocumentFieldsFragment | null;
   onClose(): void;
 }) {
-  const [remove, state] = useDeleteDocumentMutation({
+  const [remove, state] = useMutation(DeleteDocumentDocument, {
     refetchQueries: [MyDocumentsDocument],
     awaitRefetchQueries: true,
   });

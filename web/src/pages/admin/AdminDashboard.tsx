@@ -1,8 +1,9 @@
+import { useQuery } from "@apollo/client/react";
 import "./dashboard/dashboard.css";
 import { Button, Callout, Card, Classes, H1, H2, Intent, Spinner, SpinnerSize } from "@blueprintjs/core";
 import { Lock, Refresh } from "@blueprintjs/icons";
 import { useNavigate } from "react-router-dom";
-import { useAdminDashboardQuery } from "../../generated/graphql";
+import { AdminDashboardDocument } from "../../generated/graphql";
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
 import { usePermissionCheck } from "../../lib/permissions";
 import { AuditTrail } from "./audit/AuditTrail";
@@ -44,7 +45,7 @@ function NotAnAdmin() {
 }
 
 function AdminDashboard() {
-  const { data, loading, error, refetch } = useAdminDashboardQuery({
+  const { data, loading, error, refetch } = useQuery(AdminDashboardDocument, {
     fetchPolicy: "cache-and-network",
     notifyOnNetworkStatusChange: true,
   });

@@ -1,3 +1,4 @@
+import { useQuery } from "@apollo/client/react";
 import "../../components/appointments/appointments.css";
 import "./appointments/adminAppointments.css";
 import {
@@ -21,7 +22,7 @@ import { useMemo, useState } from "react";
 import type { AppointmentStatusName } from "../../../../schema/validation/appointment";
 import { APPOINTMENT_TYPE_LABELS, pacificLabel } from "../../components/appointments/booking";
 import { STATUS_TAGS } from "../../components/appointments/MyAppointmentsList";
-import { type AdminAppointmentFieldsFragment, useAdminAppointmentsQuery } from "../../generated/graphql";
+import { type AdminAppointmentFieldsFragment, AdminAppointmentsDocument } from "../../generated/graphql";
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
 import { type AppointmentAction, AppointmentActionDialog } from "./appointments/AppointmentDialogs";
 import {
@@ -140,7 +141,7 @@ function AppointmentsTable({ onAction }: ViewProps) {
     descending: false,
   });
   const rangeProblem = dateRangeProblem(from, to);
-  const { data, loading, error } = useAdminAppointmentsQuery({
+  const { data, loading, error } = useQuery(AdminAppointmentsDocument, {
     variables: {
       from: from || undefined,
       to: to || undefined,
@@ -287,7 +288,7 @@ function WeekCalendar({ onAction }: ViewProps) {
   const [monday, setMonday] = useState(() => currentMonday());
   const [selected, setSelected] = useState<number | null>(null);
   const days = workWeek(monday);
-  const { data, loading, error } = useAdminAppointmentsQuery({
+  const { data, loading, error } = useQuery(AdminAppointmentsDocument, {
     variables: { from: days[0]?.date, to: days[4]?.date },
     fetchPolicy: "cache-and-network",
   });

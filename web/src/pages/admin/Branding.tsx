@@ -1,3 +1,4 @@
+import { useMutation, useQuery } from "@apollo/client/react";
 import "./branding.css";
 import {
   Alignment,
@@ -21,8 +22,7 @@ import { formatDateTime } from "../../components/documents/documents";
 import {
   BrandingSettingsDocument,
   type BrandingSettingsFieldsFragment,
-  useBrandingSettingsQuery,
-  useUpdateBrandingMutation,
+  UpdateBrandingDocument,
 } from "../../generated/graphql";
 import { applyBranding } from "../../lib/branding";
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
@@ -44,7 +44,9 @@ export function BrandingPage() {
 }
 
 function BrandingSettings() {
-  const { data, loading, error, refetch } = useBrandingSettingsQuery({ fetchPolicy: "cache-and-network" });
+  const { data, loading, error, refetch } = useQuery(BrandingSettingsDocument, {
+    fetchPolicy: "cache-and-network",
+  });
   const settings = data?.brandingSettings;
   return (
     <section className="portal-page branding-page">
@@ -101,7 +103,7 @@ function BrandingForm({ settings }: { settings: BrandingSettingsFieldsFragment }
     mode: "onChange",
     defaultValues: formValuesOf(settings),
   });
-  const [save, saving] = useUpdateBrandingMutation({ refetchQueries: [BrandingSettingsDocument] });
+  const [save, saving] = useMutation(UpdateBrandingDocument, { refetchQueries: [BrandingSettingsDocument] });
   const errors = form.formState.errors;
   const values = form.watch();
 

@@ -1,3 +1,4 @@
+import { useMutation, useQuery } from "@apollo/client/react";
 import "../../components/documents/documents.css";
 import "./documents/review.css";
 import {
@@ -32,13 +33,12 @@ import {
   personName,
 } from "../../components/documents/documents";
 import {
+  ApproveDocumentDocument,
+  ApproveDocumentsDocument,
   type DocumentFilterInput,
   type DocumentSort,
   type ReviewDocumentFieldsFragment,
   ReviewDocumentsDocument,
-  useApproveDocumentMutation,
-  useApproveDocumentsMutation,
-  useReviewDocumentsQuery,
 } from "../../generated/graphql";
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
 import { showToast } from "../../lib/toast";
@@ -99,7 +99,7 @@ function ReviewQueue() {
     sort,
     first: QUEUE_PAGE,
   };
-  const { data, loading, error, refetch, fetchMore } = useReviewDocumentsQuery({
+  const { data, loading, error, refetch, fetchMore } = useQuery(ReviewDocumentsDocument, {
     variables: { filter },
     skip: range === null,
     fetchPolicy: "cache-and-network",
@@ -121,8 +121,8 @@ function ReviewQueue() {
     });
   }, [shown]);
 
-  const [approveOne, approveOneState] = useApproveDocumentMutation(REFETCH);
-  const [approveMany, approveManyState] = useApproveDocumentsMutation(REFETCH);
+  const [approveOne, approveOneState] = useMutation(ApproveDocumentDocument, REFETCH);
+  const [approveMany, approveManyState] = useMutation(ApproveDocumentsDocument, REFETCH);
 
   /** After a decision: the next document of the list after `doc`, else the decided one itself. */
   const moveOn = (doc: ReviewDocumentFieldsFragment, updated: ReviewDocumentFieldsFragment | null) => {

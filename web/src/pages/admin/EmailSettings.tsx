@@ -1,3 +1,4 @@
+import { useMutation, useQuery } from "@apollo/client/react";
 import "./emailSettings/emailSettings.css";
 import {
   Button,
@@ -29,9 +30,8 @@ import { formatDateTime } from "../../components/documents/documents";
 import {
   EmailSettingsDocument,
   type EmailSettingsFieldsFragment,
-  useEmailSettingsQuery,
-  useTestEmailConnectionMutation,
-  useUpdateEmailSettingsMutation,
+  TestEmailConnectionDocument,
+  UpdateEmailSettingsDocument,
 } from "../../generated/graphql";
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
 import { showToast } from "../../lib/toast";
@@ -53,7 +53,9 @@ export function EmailSettingsPage() {
 }
 
 function EmailSettingsScreen() {
-  const { data, loading, error, refetch } = useEmailSettingsQuery({ fetchPolicy: "cache-and-network" });
+  const { data, loading, error, refetch } = useQuery(EmailSettingsDocument, {
+    fetchPolicy: "cache-and-network",
+  });
   const settings = data?.emailSettings;
   return (
     <section className="portal-page email-settings-page">
@@ -128,8 +130,10 @@ function EmailSettingsForm({ settings }: { settings: EmailSettingsFieldsFragment
   });
   const [portText, setPortText] = useState(() => (settings.smtpPort ? String(settings.smtpPort) : ""));
   const [result, setResult] = useState<TestResult | null>(null);
-  const [save, saving] = useUpdateEmailSettingsMutation({ refetchQueries: [EmailSettingsDocument] });
-  const [test, testing] = useTestEmailConnectionMutation();
+  const [save, saving] = useMutation(UpdateEmailSettingsDocument, {
+    refetchQueries: [EmailSettingsDocument],
+  });
+  const [test, testing] = useMutation(TestEmailConnectionDocument);
   const errors = form.formState.errors;
   const security = form.watch("smtpSecurity") ?? "starttls";
   const lockOf = (variable: string) => settings.locks.find((l) => l.variable === variable);

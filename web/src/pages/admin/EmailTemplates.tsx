@@ -1,3 +1,4 @@
+import { useMutation, useQuery } from "@apollo/client/react";
 import "./email/email.css";
 import {
   Button,
@@ -25,15 +26,13 @@ import { useDebounced } from "../../components/documents/DocumentParts";
 import { formatDateTime } from "../../components/documents/documents";
 import {
   type EmailTemplateFieldsFragment,
+  EmailTemplatePreviewDocument,
   EmailTemplatesDocument,
   EmailTemplateVersionsDocument,
-  useEmailTemplatePreviewQuery,
-  useEmailTemplatesQuery,
-  useEmailTemplateVersionsQuery,
-  useRestoreEmailTemplateVersionMutation,
-  useRevertEmailTemplateMutation,
-  useSendTestEmailMutation,
-  useUpdateEmailTemplateMutation,
+  RestoreEmailTemplateVersionDocument,
+  RevertEmailTemplateDocument,
+  SendTestEmailDocument,
+  UpdateEmailTemplateDocument,
 } from "../../generated/graphql";
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
 import { showToast } from "../../lib/toast";
@@ -55,7 +54,9 @@ export function EmailTemplatesPage() {
 }
 
 function EmailTemplates() {
-  const { data, loading, error, refetch } = useEmailTemplatesQuery({ fetchPolicy: "cache-and-network" });
+  const { data, loading, error, refetch } = useQuery(EmailTemplatesDocument, {
+    fetchPolicy: "cache-and-network",
+  });
   const templates = data?.emailTemplates;
   const [key, setKey] = useState<string | null>(null);
   const selected = templates?.find((t) => t.key === key) ?? templates?.[0];
@@ -131,9 +132,9 @@ function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment })
     EmailTemplatesDocument,
     { query: EmailTemplateVersionsDocument, variables: { key: template.key } },
   ];
-  const [save, saving] = useUpdateEmailTemplateMutation({ refetchQueries });
-  const [revert, reverting] = useRevertEmailTemplateMutation({ refetchQueries });
-  const [sendTest, sending] = useSendTestEmailMutation();
+  const [save, saving] = useMutation(UpdateEmailTemplateDocument, { refetchQueries });
+  const [revert, reverting] = useMutation(RevertEmailTemplateDocument, { refetchQueries });
+  const [sendTest, sending] = useMutation(SendTestEmailDocument);
 
   useEffect(() => {
     // the stored template changed (saved, reverted or restored): edit from it again
@@ -144,7 +145,7 @@ function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment })
   const valid = Object.keys(errors).length === 0;
   const settled = useDebounced(draft, 400);
   const settledValid = Object.keys(partErrors(settled)).length === 0;
-  const preview = useEmailTemplatePreviewQuery({
+  const preview = useQuery(EmailTemplatePreviewDocument, {
     variables: { input: { key: template.key, ...settled } },
     skip: !settledValid,
     fetchPolicy: "network-only",
@@ -414,11 +415,11 @@ function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment })
 
 /** A template's versions, newest first, each one restorable. */
 function VersionsDialog({ template, onClose }: { template: EmailTemplateFieldsFragment; onClose(): void }) {
-  const { data, loading, error, refetch } = useEmailTemplateVersionsQuery({
+  const { data, loading, error, refetch } = useQuery(EmailTemplateVersionsDocument, {
     variables: { key: template.key },
     fetchPolicy: "cache-and-network",
   });
-  const [restore, restoring] = useRestoreEmailTemplateVersionMutation({
+  const [restore, restoring] = useMutation(RestoreEmailTemplateVersionDocument, {
     refetchQueries: [
       EmailTemplatesDocument,
       { query: EmailTemplateVersionsDocument, variables: { key: template.key } },

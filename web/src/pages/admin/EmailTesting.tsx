@@ -1,3 +1,4 @@
+import { useMutation, useQuery } from "@apollo/client/react";
 import "./email/email.css";
 import {
   Button,
@@ -24,15 +25,13 @@ import { appendPage, dayRange, formatDateTime } from "../../components/documents
 import {
   EmailCountsDocument,
   type EmailLogFilter,
+  EmailMessageDocument,
   type EmailMessageFieldsFragment,
   type EmailMessageStatus,
   EmailMessagesDocument,
-  useEmailCountsQuery,
-  useEmailMessageQuery,
-  useEmailMessagesQuery,
-  useEmailTemplatesQuery,
-  useResendEmailMessageMutation,
-  useSendTestEmailMutation,
+  EmailTemplatesDocument,
+  ResendEmailMessageDocument,
+  SendTestEmailDocument,
 } from "../../generated/graphql";
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
 import { showToast } from "../../lib/toast";
@@ -75,7 +74,10 @@ const COUNT_LABELS: [EmailMessageStatus, string][] = [
 /** The last 24 hours by status, refreshed every 10 seconds. */
 function Counts() {
   const headingId = useId();
-  const { data, error } = useEmailCountsQuery({ fetchPolicy: "cache-and-network", pollInterval: 10_000 });
+  const { data, error } = useQuery(EmailCountsDocument, {
+    fetchPolicy: "cache-and-network",
+    pollInterval: 10_000,
+  });
   const counts = data?.emailCounts;
   return (
     <section aria-labelledby={headingId}>
@@ -99,11 +101,12 @@ function Counts() {
 /** "Send a test": a template with its sample values to an address. */
 function TestSendForm() {
   const ids = { heading: useId(), template: useId(), to: useId() };
-  const templates = useEmailTemplatesQuery({ fetchPolicy: "cache-first" }).data?.emailTemplates ?? [];
+  const templates =
+    useQuery(EmailTemplatesDocument, { fetchPolicy: "cache-first" }).data?.emailTemplates ?? [];
   const [key, setKey] = useState("");
   const [to, setTo] = useState("");
   const [touched, setTouched] = useState(false);
-  const [send, sending] = useSendTestEmailMutation({
+  const [send, sending] = useMutation(SendTestEmailDocument, {
     refetchQueries: [EmailMessagesDocument, EmailCountsDocument],
   });
   const chosen = key || templates[0]?.key || "";
@@ -225,8 +228,9 @@ function DeliveryLog() {
   const filter = filterVariables(settled);
   const rangeProblem =
     filterVariables(form) === null ? "The start of a range must not be after its end" : undefined;
-  const templates = useEmailTemplatesQuery({ fetchPolicy: "cache-first" }).data?.emailTemplates ?? [];
-  const { data, loading, error, refetch, fetchMore } = useEmailMessagesQuery({
+  const templates =
+    useQuery(EmailTemplatesDocument, { fetchPolicy: "cache-first" }).data?.emailTemplates ?? [];
+  const { data, loading, error, refetch, fetchMore } = useQuery(EmailMessagesDocument, {
     variables: { filter, first: PAGE_SIZE },
     skip: filter === null,
     fetchPolicy: "cache-and-network",
@@ -421,11 +425,11 @@ function LogTable({
 
 /** One message as sent: its details, HTML in a sandboxed frame, text, attachments; resend if failed. */
 function MessageDialog({ id, onClose }: { id: number; onClose(): void }) {
-  const { data, loading, error, refetch } = useEmailMessageQuery({
+  const { data, loading, error, refetch } = useQuery(EmailMessageDocument, {
     variables: { id },
     fetchPolicy: "network-only",
   });
-  const [resend, resending] = useResendEmailMessageMutation({
+  const [resend, resending] = useMutation(ResendEmailMessageDocument, {
     refetchQueries: [EmailMessagesDocument, EmailCountsDocument],
   });
   const detail = data?.emailMessage;

@@ -1,13 +1,12 @@
 import "./esrt/esrt.css";
-import { useApolloClient } from "@apollo/client/react";
+import { useApolloClient, useQuery } from "@apollo/client/react";
 import { Classes, H1, Intent, Tab, type TabId, Tabs } from "@blueprintjs/core";
 import { useCallback, useEffect, useRef, useState } from "react";
 import {
   EsrtDeliveriesDocument,
   type EsrtJobFieldsFragment,
+  EsrtJobsDocument,
   EsrtSyncOverviewDocument,
-  useEsrtJobsQuery,
-  useEsrtSyncOverviewQuery,
 } from "../../generated/graphql";
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
 import { showToast } from "../../lib/toast";
@@ -34,7 +33,7 @@ export function EsrtCommunicationPage() {
 function EsrtCommunication() {
   const client = useApolloClient();
   const [tab, setTab] = useState<TabId>("log");
-  const overviewQuery = useEsrtSyncOverviewQuery({ fetchPolicy: "cache-and-network" });
+  const overviewQuery = useQuery(EsrtSyncOverviewDocument, { fetchPolicy: "cache-and-network" });
   const overview = overviewQuery.data?.esrtSyncOverview;
   const refetchOverview = overviewQuery.refetch;
 
@@ -111,7 +110,9 @@ function useFollowedJob(onFinished: (job: EsrtJobFieldsFragment) => void): {
   job: EsrtJobFieldsFragment | null;
   running: boolean;
 } {
-  const { data, startPolling, stopPolling } = useEsrtJobsQuery({ fetchPolicy: "cache-and-network" });
+  const { data, startPolling, stopPolling } = useQuery(EsrtJobsDocument, {
+    fetchPolicy: "cache-and-network",
+  });
   const jobs = data?.esrtJobs ?? [];
   const active = activeJob(jobs);
   const activeId = active?.id ?? null;

@@ -1,3 +1,4 @@
+import { useMutation, useQuery } from "@apollo/client/react";
 import "./branding.css";
 import {
   Alert,
@@ -28,9 +29,8 @@ import { formatDateTime } from "../../components/documents/documents";
 import {
   SecuritySettingsDocument,
   type SecuritySettingsFieldsFragment,
-  useSecuritySettingsQuery,
-  useSignOutEveryoneElseMutation,
-  useUpdateSecuritySettingsMutation,
+  SignOutEveryoneElseDocument,
+  UpdateSecuritySettingsDocument,
 } from "../../generated/graphql";
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
 import { showToast } from "../../lib/toast";
@@ -50,7 +50,9 @@ export function SecurityPage() {
 }
 
 function SecuritySettingsView() {
-  const { data, loading, error, refetch } = useSecuritySettingsQuery({ fetchPolicy: "cache-and-network" });
+  const { data, loading, error, refetch } = useQuery(SecuritySettingsDocument, {
+    fetchPolicy: "cache-and-network",
+  });
   const settings = data?.securitySettings;
   return (
     <section className="portal-page security-page">
@@ -128,7 +130,9 @@ function SecurityForm({ settings }: { settings: SecuritySettingsFieldsFragment }
     mode: "onChange",
     defaultValues: formValuesOf(settings),
   });
-  const [save, saving] = useUpdateSecuritySettingsMutation({ refetchQueries: [SecuritySettingsDocument] });
+  const [save, saving] = useMutation(UpdateSecuritySettingsDocument, {
+    refetchQueries: [SecuritySettingsDocument],
+  });
   const errors = form.formState.errors;
 
   useEffect(() => {
@@ -268,7 +272,7 @@ function SessionTimings({ settings }: { settings: SecuritySettingsFieldsFragment
 function SignOutEveryone() {
   const headingId = useId();
   const [confirming, setConfirming] = useState(false);
-  const [signOut, running] = useSignOutEveryoneElseMutation();
+  const [signOut, running] = useMutation(SignOutEveryoneElseDocument);
   const handleConfirm = async () => {
     setConfirming(false);
     try {

@@ -1,3 +1,4 @@
+import { useMutation, useQuery } from "@apollo/client/react";
 import "@blueprintjs/select/lib/css/blueprint-select.css";
 import "../../components/documents/documents.css";
 import "./documents/review.css";
@@ -33,9 +34,8 @@ import { bytesToMegabytes, formatDateTime, megabytesToBytes } from "../../compon
 import {
   StorageSettingsDocument,
   type StorageSettingsFieldsFragment,
-  useStorageSettingsQuery,
-  useTestStorageConnectionMutation,
-  useUpdateStorageSettingsMutation,
+  TestStorageConnectionDocument,
+  UpdateStorageSettingsDocument,
 } from "../../generated/graphql";
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
 import { showToast } from "../../lib/toast";
@@ -56,7 +56,9 @@ export function StoragePage() {
 }
 
 function Storage() {
-  const { data, loading, error, refetch } = useStorageSettingsQuery({ fetchPolicy: "cache-and-network" });
+  const { data, loading, error, refetch } = useQuery(StorageSettingsDocument, {
+    fetchPolicy: "cache-and-network",
+  });
   const settings = data?.storageSettings;
   return (
     <section className="portal-page storage-page">
@@ -103,8 +105,10 @@ function StorageForm({ settings }: { settings: StorageSettingsFieldsFragment }) 
   });
   const [megabytes, setMegabytes] = useState(() => String(bytesToMegabytes(settings.maxFileSize)));
   const [result, setResult] = useState<TestResult | null>(null);
-  const [save, saving] = useUpdateStorageSettingsMutation({ refetchQueries: [StorageSettingsDocument] });
-  const [test, testing] = useTestStorageConnectionMutation();
+  const [save, saving] = useMutation(UpdateStorageSettingsDocument, {
+    refetchQueries: [StorageSettingsDocument],
+  });
+  const [test, testing] = useMutation(TestStorageConnectionDocument);
   const storageType = form.watch("storageType");
   const bytes = form.watch("maxFileSize");
   const errors = form.formState.errors;

@@ -1,6 +1,6 @@
 import "./esrt/esrt.css";
 import "./testing.css";
-import { useApolloClient } from "@apollo/client/react";
+import { useApolloClient, useMutation, useQuery } from "@apollo/client/react";
 import { Alert, Button, Callout, Classes, H1, H2, HTMLTable, Intent, Spinner, Tag } from "@blueprintjs/core";
 import { Play, Refresh, Trash } from "@blueprintjs/icons";
 import { useCallback, useEffect, useState } from "react";
@@ -13,16 +13,12 @@ import {
   EventPipelineDocument,
   EventRoundTripDocument,
   type EventRoundTripQuery,
+  GenerateDemoDataDocument,
+  RemoveDemoDataDocument,
+  RetryDeadLetterDocument,
   type RoundTripFieldsFragment,
+  StartEventRoundTripDocument,
   SystemHealthDocument,
-  useDeadLettersQuery,
-  useDemoDataQuery,
-  useEventPipelineQuery,
-  useGenerateDemoDataMutation,
-  useRemoveDemoDataMutation,
-  useRetryDeadLetterMutation,
-  useStartEventRoundTripMutation,
-  useSystemHealthQuery,
 } from "../../generated/graphql";
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
 import { showToast } from "../../lib/toast";
@@ -80,7 +76,7 @@ function StatusTag({ status }: { status: DependencyStatus }) {
 }
 
 function Health() {
-  const { data, loading, error, refetch } = useSystemHealthQuery({ fetchPolicy: "network-only" });
+  const { data, loading, error, refetch } = useQuery(SystemHealthDocument, { fetchPolicy: "network-only" });
   const health = data?.systemHealth;
   const handleRefresh = useCallback(() => {
     void refetch().catch(() => undefined);
@@ -184,7 +180,7 @@ type RoundTripState = RoundTripFieldsFragment | null;
 
 function RoundTrip() {
   const client = useApolloClient();
-  const [start, starting] = useStartEventRoundTripMutation();
+  const [start, starting] = useMutation(StartEventRoundTripDocument);
   const [trip, setTrip] = useState<RoundTripState>(null);
   const [startedAt, setStartedAt] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);
@@ -308,12 +304,12 @@ type DeadLetterPage = Extract<
 
 function DeadLetters() {
   const client = useApolloClient();
-  const pipeline = useEventPipelineQuery({ fetchPolicy: "network-only" });
-  const letters = useDeadLettersQuery({
+  const pipeline = useQuery(EventPipelineDocument, { fetchPolicy: "network-only" });
+  const letters = useQuery(DeadLettersDocument, {
     variables: { first: DEAD_LETTER_PAGE },
     fetchPolicy: "network-only",
   });
-  const [retry] = useRetryDeadLetterMutation();
+  const [retry] = useMutation(RetryDeadLetterDocument);
   const [retrying, setRetrying] = useState<number | null>(null);
   const [more, setMore] = useState<DeadLetterPage["nodes"]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
@@ -467,9 +463,11 @@ function describeCounts(c: DemoDataCountsFieldsFragment): string {
 }
 
 function DemoData() {
-  const { data, error, refetch } = useDemoDataQuery({ fetchPolicy: "network-only" });
-  const [generate, generating] = useGenerateDemoDataMutation({ refetchQueries: [DemoDataDocument] });
-  const [remove, removing] = useRemoveDemoDataMutation({ refetchQueries: [DemoDataDocument] });
+  const { data, error, refetch } = useQuery(DemoDataDocument, { fetchPolicy: "network-only" });
+  const [generate, generating] = useMutation(GenerateDemoDataDocument, {
+    refetchQueries: [DemoDataDocument],
+  });
+  const [remove, removing] = useMutation(RemoveDemoDataDocument, { refetchQueries: [DemoDataDocument] });
   const [confirming, setConfirming] = useState(false);
   const status = data?.demoData;
 

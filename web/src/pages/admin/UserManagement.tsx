@@ -1,3 +1,4 @@
+import { useQuery } from "@apollo/client/react";
 import {
   AnchorButton,
   Button,
@@ -23,7 +24,7 @@ import {
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { useDebounced } from "../../components/documents/DocumentParts";
-import { useUserDirectoryFacetsQuery, useUserDirectoryQuery } from "../../generated/graphql";
+import { UserDirectoryDocument, UserDirectoryFacetsDocument } from "../../generated/graphql";
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
 import { LoadError } from "./esrt/EsrtParts";
 import { BulkActionsDialog, type BulkSelection } from "./users/BulkActionsDialog";
@@ -116,12 +117,12 @@ function UserManagement() {
 
   const [dialog, setDialog] = useState<"bulk" | "create" | "import" | null>(null);
 
-  const directory = useUserDirectoryQuery({
+  const directory = useQuery(UserDirectoryDocument, {
     variables: { filter, sort, first: state.size, after },
     skip: problem !== null,
     fetchPolicy: "cache-and-network",
   });
-  const facetsQuery = useUserDirectoryFacetsQuery({
+  const facetsQuery = useQuery(UserDirectoryFacetsDocument, {
     variables: { filter },
     skip: problem !== null,
     fetchPolicy: "cache-and-network",

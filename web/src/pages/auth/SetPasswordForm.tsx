@@ -1,3 +1,4 @@
+import { useMutation } from "@apollo/client/react";
 import { Button, Callout, H2, Intent } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useState } from "react";
@@ -5,7 +6,7 @@ import { useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router-dom";
 import { z } from "zod";
 import { passwordSchema } from "../../../../schema/validation/user";
-import { useAcceptInvitationMutation } from "../../generated/graphql";
+import { AcceptInvitationDocument } from "../../generated/graphql";
 import { GraphQLProvider } from "../../lib/GraphQLProvider";
 import { passwordHint, usePasswordMinLength, withPasswordMinimum } from "../../lib/passwordPolicy";
 import { showToast } from "../../lib/toast";
@@ -39,7 +40,7 @@ export function SetPasswordForm(props: SetPasswordFormProps) {
 
 function SetPasswordFields({ token }: SetPasswordFormProps) {
   const navigate = useNavigate();
-  const [accept, state] = useAcceptInvitationMutation();
+  const [accept, state] = useMutation(AcceptInvitationDocument);
   const [problem, setProblem] = useState<string | null>(null);
   const minLength = usePasswordMinLength();
   const {

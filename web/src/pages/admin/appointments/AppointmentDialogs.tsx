@@ -1,3 +1,4 @@
+import { useMutation, useQuery } from "@apollo/client/react";
 import {
   Alert,
   Button,
@@ -17,11 +18,10 @@ import { pacificLabel, slotOptions } from "../../../components/appointments/book
 import {
   type AdminAppointmentFieldsFragment,
   AdminAppointmentsDocument,
+  AdminCancelAppointmentDocument,
   AppointmentAvailabilityDocument,
-  useAdminCancelAppointmentMutation,
-  useAppointmentAvailabilityQuery,
-  useConfirmAppointmentMutation,
-  useRescheduleAppointmentMutation,
+  ConfirmAppointmentDocument,
+  RescheduleAppointmentDocument,
 } from "../../../generated/graphql";
 import { showToast } from "../../../lib/toast";
 import { businessToday } from "./adminAppointments";
@@ -78,7 +78,7 @@ function ConfirmAlert({
   appointment: AdminAppointmentFieldsFragment;
   onClose(): void;
 }) {
-  const [confirm, state] = useConfirmAppointmentMutation(REFETCH);
+  const [confirm, state] = useMutation(ConfirmAppointmentDocument, REFETCH);
   const run = async () => {
     try {
       const result = await confirm({ variables: { id: appointment.id } });
@@ -122,7 +122,7 @@ function CancelDialog({
 }) {
   const [reason, setReason] = useState("");
   const [touched, setTouched] = useState(false);
-  const [cancel, state] = useAdminCancelAppointmentMutation(REFETCH);
+  const [cancel, state] = useMutation(AdminCancelAppointmentDocument, REFETCH);
   const id = useId();
   const missing = reason.trim() === "";
   const run = async () => {
@@ -189,9 +189,9 @@ function RescheduleDialog({
 }) {
   const [date, setDate] = useState("");
   const [dateTime, setDateTime] = useState("");
-  const [reschedule, state] = useRescheduleAppointmentMutation(REFETCH);
+  const [reschedule, state] = useMutation(RescheduleAppointmentDocument, REFETCH);
   const ids = { date: useId(), time: useId() };
-  const availability = useAppointmentAvailabilityQuery({
+  const availability = useQuery(AppointmentAvailabilityDocument, {
     variables: { from: date },
     skip: !/^\d{4}-\d{2}-\d{2}$/.test(date),
     fetchPolicy: "network-only",

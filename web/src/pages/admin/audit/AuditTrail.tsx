@@ -1,3 +1,4 @@
+import { useQuery } from "@apollo/client/react";
 import "./audit.css";
 import {
   AnchorButton,
@@ -15,7 +16,7 @@ import { Download, FilterRemove, History, Refresh } from "@blueprintjs/icons";
 import { type ReactNode, useId, useState } from "react";
 import { useDebounced } from "../../../components/documents/DocumentParts";
 import { appendPage, formatDateTime } from "../../../components/documents/documents";
-import { type AuditEntryFieldsFragment, useAuditLogQuery } from "../../../generated/graphql";
+import { type AuditEntryFieldsFragment, AuditLogDocument } from "../../../generated/graphql";
 import { showToast } from "../../../lib/toast";
 import { LoadError, ScrollRegion } from "../esrt/EsrtParts";
 import {
@@ -59,7 +60,7 @@ export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrai
   const set = (key: keyof AuditFilterForm, value: string) =>
     setForm((earlier) => ({ ...earlier, [key]: value }));
 
-  const { data, loading, error, refetch, fetchMore } = useAuditLogQuery({
+  const { data, loading, error, refetch, fetchMore } = useQuery(AuditLogDocument, {
     variables: { filter, first },
     skip: filter === null,
     fetchPolicy: "cache-and-network",

@@ -1,9 +1,10 @@
+import { useQuery } from "@apollo/client/react";
 import { FormGroup, HTMLSelect, InputGroup, Intent } from "@blueprintjs/core";
 import { Search } from "@blueprintjs/icons";
 import { useId, useState } from "react";
 import { useDebounced } from "../../../components/documents/DocumentParts";
 import { clientLabel } from "../../../components/documents/documents";
-import { type DocumentClientsQuery, useDocumentClientsQuery } from "../../../generated/graphql";
+import { DocumentClientsDocument, type DocumentClientsQuery } from "../../../generated/graphql";
 
 /** A client the picker lists. */
 export type PickedClient = DocumentClientsQuery["documentClients"][number];
@@ -41,7 +42,7 @@ export function ClientPicker({
   const ids = { search: useId(), select: useId() };
   const [search, setSearch] = useState("");
   const query = useDebounced(search.trim());
-  const { data, loading } = useDocumentClientsQuery({
+  const { data, loading } = useQuery(DocumentClientsDocument, {
     variables: { search: query || undefined, first: PICKER_SIZE },
     fetchPolicy: "cache-and-network",
   });

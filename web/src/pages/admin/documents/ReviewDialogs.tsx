@@ -1,4 +1,4 @@
-import { useApolloClient } from "@apollo/client/react";
+import { useApolloClient, useMutation, useQuery } from "@apollo/client/react";
 import {
   Button,
   Callout,
@@ -23,10 +23,10 @@ import { personName } from "../../../components/documents/documents";
 import { DropZone, UploadList } from "../../../components/documents/UploadPanel";
 import { useUploads } from "../../../components/documents/useUploads";
 import {
+  RejectDocumentDocument,
   type ReviewDocumentFieldsFragment,
   ReviewDocumentsDocument,
-  useRejectDocumentMutation,
-  useUploadPolicyQuery,
+  UploadPolicyDocument,
 } from "../../../generated/graphql";
 import { showToast } from "../../../lib/toast";
 import { ClientPicker, type PickedClient } from "./ClientPicker";
@@ -72,7 +72,7 @@ export function RejectDialog({
 }) {
   useReturnFocus();
   const id = useId();
-  const [reject, state] = useRejectDocumentMutation({
+  const [reject, state] = useMutation(RejectDocumentDocument, {
     refetchQueries: [ReviewDocumentsDocument],
     awaitRefetchQueries: true,
   });
@@ -160,7 +160,7 @@ export function ReportDialog({ onClose }: { onClose(): void }) {
   });
   const busy = uploads.items.some((i) => i.phase === "uploading" || i.phase === "paused");
   // the upload rules (admins count as clients for them); the server checks again either way
-  const policyQuery = useUploadPolicyQuery({ fetchPolicy: "cache-and-network" });
+  const policyQuery = useQuery(UploadPolicyDocument, { fetchPolicy: "cache-and-network" });
   const policy = policyQuery.data?.uploadPolicy ?? FALLBACK_POLICY;
   return (
     <Dialog

@@ -1,3 +1,4 @@
+import { useMutation, useQuery } from "@apollo/client/react";
 import {
   Button,
   Classes,
@@ -20,11 +21,10 @@ import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { useReturnFocus } from "../../../components/documents/DocumentParts";
 import {
+  CreateEsrtApiKeyDocument,
   type EsrtApiKeyFieldsFragment,
   EsrtApiKeysDocument,
-  useCreateEsrtApiKeyMutation,
-  useEsrtApiKeysQuery,
-  useRevokeEsrtApiKeyMutation,
+  RevokeEsrtApiKeyDocument,
 } from "../../../generated/graphql";
 import { showToast } from "../../../lib/toast";
 import { ConfirmDialog, LoadError, OneTimeSecret, ServerProblem } from "./EsrtParts";
@@ -35,7 +35,9 @@ import { apiKeyFormSchema, formatInstant, readAnswer, thrownMessage } from "./es
  * prefix, when made and last used, revoked; create (the key shown once) and revoke.
  */
 export function ApiKeys() {
-  const { data, loading, error, refetch } = useEsrtApiKeysQuery({ fetchPolicy: "cache-and-network" });
+  const { data, loading, error, refetch } = useQuery(EsrtApiKeysDocument, {
+    fetchPolicy: "cache-and-network",
+  });
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<EsrtApiKeyFieldsFragment | null>(null);
   const keys = data?.esrtApiKeys;
@@ -137,7 +139,7 @@ function CreateKeyDialog({ onClose }: { onClose(): void }) {
   const id = useId();
   const [problem, setProblem] = useState<string | null>(null);
   const [key, setKey] = useState<string | null>(null);
-  const [create, state] = useCreateEsrtApiKeyMutation({ refetchQueries: [EsrtApiKeysDocument] });
+  const [create, state] = useMutation(CreateEsrtApiKeyDocument, { refetchQueries: [EsrtApiKeysDocument] });
   const form = useForm<KeyInput, unknown, KeyValues>({
     resolver: zodResolver(apiKeyFormSchema),
     defaultValues: { name: "" },
@@ -215,7 +217,7 @@ function CreateKeyDialog({ onClose }: { onClose(): void }) {
 
 function RevokeKeyDialog({ apiKey, onClose }: { apiKey: EsrtApiKeyFieldsFragment; onClose(): void }) {
   const [problem, setProblem] = useState<string | null>(null);
-  const [revoke, state] = useRevokeEsrtApiKeyMutation({ refetchQueries: [EsrtApiKeysDocument] });
+  const [revoke, state] = useMutation(RevokeEsrtApiKeyDocument, { refetchQueries: [EsrtApiKeysDocument] });
   const handleConfirm = async () => {
     setProblem(null);
     try {

@@ -1,3 +1,4 @@
+import { useMutation } from "@apollo/client/react";
 import {
   Button,
   Dialog,
@@ -17,10 +18,10 @@ import {
   type EsrtEndpointFieldsFragment,
   EsrtJobsDocument,
   EsrtSyncOverviewDocument,
-  useRedeliverEsrtDeliveryMutation,
-  useReplayFailedEsrtDeliveriesMutation,
-  useResyncAllEsrtUsersMutation,
-  useResyncEsrtUserMutation,
+  RedeliverEsrtDeliveryDocument,
+  ReplayFailedEsrtDeliveriesDocument,
+  ResyncAllEsrtUsersDocument,
+  ResyncEsrtUserDocument,
 } from "../../../generated/graphql";
 import { showToast } from "../../../lib/toast";
 import { ConfirmDialog, ServerProblem } from "./EsrtParts";
@@ -82,7 +83,7 @@ function RedeliverDialog({
   onDone,
 }: StepProps & { delivery: EsrtDeliveryRowFieldsFragment }) {
   const [problem, setProblem] = useState<string | null>(null);
-  const [redeliver, state] = useRedeliverEsrtDeliveryMutation({
+  const [redeliver, state] = useMutation(RedeliverEsrtDeliveryDocument, {
     refetchQueries: [EsrtDeliveriesDocument, EsrtDeliveryDocument, EsrtSyncOverviewDocument],
   });
   const handleConfirm = async () => {
@@ -137,7 +138,7 @@ function ReplayDialog({
   const [endpointId, setEndpointId] = useState("");
   const [touched, setTouched] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const [replay, state] = useReplayFailedEsrtDeliveriesMutation(AFTER_SENDING);
+  const [replay, state] = useMutation(ReplayFailedEsrtDeliveriesDocument, AFTER_SENDING);
   const sinceIso = localDateTimeToIso(since);
   const sinceProblem = !sinceIso
     ? ESRT_FORM_MESSAGES.sinceInvalid
@@ -251,7 +252,7 @@ function ResyncUserDialog({ onClose, onDone }: StepProps) {
   const [uniqueId, setUniqueId] = useState("");
   const [touched, setTouched] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  const [resync, state] = useResyncEsrtUserMutation(AFTER_SENDING);
+  const [resync, state] = useMutation(ResyncEsrtUserDocument, AFTER_SENDING);
   const parsed = resyncUserFormSchema.safeParse({ uniqueId });
   const fieldProblem = touched ? firstIssue(parsed) : null;
 
@@ -327,7 +328,7 @@ function ResyncUserDialog({ onClose, onDone }: StepProps) {
 
 function ResyncAllDialog({ onClose, onDone }: StepProps) {
   const [problem, setProblem] = useState<string | null>(null);
-  const [resyncAll, state] = useResyncAllEsrtUsersMutation({ refetchQueries: [EsrtJobsDocument] });
+  const [resyncAll, state] = useMutation(ResyncAllEsrtUsersDocument, { refetchQueries: [EsrtJobsDocument] });
   const handleConfirm = async () => {
     setProblem(null);
     try {

@@ -1,3 +1,4 @@
+import { useQuery } from "@apollo/client/react";
 import {
   Button,
   ButtonGroup,
@@ -18,9 +19,9 @@ import { useDebounced } from "../../../components/documents/DocumentParts";
 import { appendPage } from "../../../components/documents/documents";
 import {
   type EsrtChannel,
+  EsrtDeliveriesDocument,
   type EsrtDeliveryRowFieldsFragment,
   type EsrtEndpointFieldsFragment,
-  useEsrtDeliveriesQuery,
 } from "../../../generated/graphql";
 import { showToast } from "../../../lib/toast";
 import { type SyncAction, SyncActionDialog } from "./DeliveryDialogs";
@@ -67,7 +68,7 @@ export function DeliveryLog({ endpoints, jobRunning, onChanged }: DeliveryLogPro
   const set = <K extends keyof DeliveryFilterForm>(key: K, value: DeliveryFilterForm[K]) =>
     setForm((earlier) => ({ ...earlier, [key]: value }));
 
-  const { data, loading, error, refetch, fetchMore } = useEsrtDeliveriesQuery({
+  const { data, loading, error, refetch, fetchMore } = useQuery(EsrtDeliveriesDocument, {
     variables: { filter },
     skip: filter === null,
     fetchPolicy: "cache-and-network",

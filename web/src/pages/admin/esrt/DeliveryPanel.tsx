@@ -1,3 +1,4 @@
+import { useQuery } from "@apollo/client/react";
 import {
   Button,
   Callout,
@@ -11,7 +12,7 @@ import {
   Tag,
 } from "@blueprintjs/core";
 import { Repeat } from "@blueprintjs/icons";
-import { type EsrtDeliveryRowFieldsFragment, useEsrtDeliveryQuery } from "../../../generated/graphql";
+import { EsrtDeliveryDocument, type EsrtDeliveryRowFieldsFragment } from "../../../generated/graphql";
 import { DeliveryStatusTag, LoadError, ScrollRegion } from "./EsrtParts";
 import {
   attemptOutcome,
@@ -60,7 +61,7 @@ function DeliveryDetail({
   id: number;
   onRedeliver(delivery: EsrtDeliveryRowFieldsFragment): void;
 }) {
-  const { data, loading, error, refetch } = useEsrtDeliveryQuery({
+  const { data, loading, error, refetch } = useQuery(EsrtDeliveryDocument, {
     variables: { id },
     fetchPolicy: "cache-and-network",
   });

@@ -1,3 +1,4 @@
+import { useMutation } from "@apollo/client/react";
 import { Button, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Intent } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useId, useState } from "react";
@@ -5,12 +6,12 @@ import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { useReturnFocus } from "../../../components/documents/DocumentParts";
 import {
+  CreateEsrtEndpointDocument,
   type EsrtEndpointFieldsFragment,
   EsrtSyncOverviewDocument,
-  useCreateEsrtEndpointMutation,
-  useRotateEsrtEndpointSecretMutation,
-  useSetEsrtEndpointEnabledMutation,
-  useUpdateEsrtEndpointMutation,
+  RotateEsrtEndpointSecretDocument,
+  SetEsrtEndpointEnabledDocument,
+  UpdateEsrtEndpointDocument,
 } from "../../../generated/graphql";
 import { showToast } from "../../../lib/toast";
 import { ConfirmDialog, ConfirmForm, OneTimeSecret, ServerProblem } from "./EsrtParts";
@@ -63,8 +64,8 @@ function EndpointFormDialog({
   const ids = { url: useId(), description: useId() };
   const [problem, setProblem] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
-  const [create, createState] = useCreateEsrtEndpointMutation(REFETCH_OVERVIEW);
-  const [update, updateState] = useUpdateEsrtEndpointMutation(REFETCH_OVERVIEW);
+  const [create, createState] = useMutation(CreateEsrtEndpointDocument, REFETCH_OVERVIEW);
+  const [update, updateState] = useMutation(UpdateEsrtEndpointDocument, REFETCH_OVERVIEW);
   const busy = createState.loading || updateState.loading;
   const form = useForm<EndpointInput, unknown, EndpointValues>({
     resolver: zodResolver(endpointFormSchema),
@@ -196,7 +197,7 @@ function RotateSecretDialog({
   useReturnFocus();
   const [problem, setProblem] = useState<string | null>(null);
   const [rotated, setRotated] = useState<{ secret: string; graceUntil: string | null } | null>(null);
-  const [rotate, state] = useRotateEsrtEndpointSecretMutation(REFETCH_OVERVIEW);
+  const [rotate, state] = useMutation(RotateEsrtEndpointSecretDocument, REFETCH_OVERVIEW);
   const handleConfirm = async () => {
     setProblem(null);
     try {
@@ -252,7 +253,7 @@ function RotateSecretDialog({
 
 function DisableDialog({ endpoint, onClose }: { endpoint: EsrtEndpointFieldsFragment; onClose(): void }) {
   const [problem, setProblem] = useState<string | null>(null);
-  const [setEnabled, state] = useSetEsrtEndpointEnabledMutation(REFETCH_OVERVIEW);
+  const [setEnabled, state] = useMutation(SetEsrtEndpointEnabledDocument, REFETCH_OVERVIEW);
   const handleConfirm = async () => {
     setProblem(null);
     try {

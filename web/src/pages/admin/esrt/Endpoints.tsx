@@ -1,3 +1,4 @@
+import { useMutation } from "@apollo/client/react";
 import {
   Button,
   ButtonGroup,
@@ -14,8 +15,8 @@ import {
   EsrtDeliveriesDocument,
   type EsrtEndpointFieldsFragment,
   EsrtSyncOverviewDocument,
-  useSendEsrtTestEventMutation,
-  useSetEsrtEndpointEnabledMutation,
+  SendEsrtTestEventDocument,
+  SetEsrtEndpointEnabledDocument,
 } from "../../../generated/graphql";
 import { showToast } from "../../../lib/toast";
 import { type EndpointAction, EndpointDialog } from "./EndpointDialogs";
@@ -37,8 +38,8 @@ export interface EndpointsProps {
 export function Endpoints({ endpoints, loading, error, onRetry }: EndpointsProps) {
   const [action, setAction] = useState<EndpointAction | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
-  const [sendTest] = useSendEsrtTestEventMutation({ refetchQueries: [EsrtDeliveriesDocument] });
-  const [setEnabled] = useSetEsrtEndpointEnabledMutation({
+  const [sendTest] = useMutation(SendEsrtTestEventDocument, { refetchQueries: [EsrtDeliveriesDocument] });
+  const [setEnabled] = useMutation(SetEsrtEndpointEnabledDocument, {
     refetchQueries: [EsrtSyncOverviewDocument, EsrtDeliveriesDocument],
   });
 

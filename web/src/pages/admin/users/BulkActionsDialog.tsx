@@ -1,12 +1,13 @@
+import { useMutation, useQuery } from "@apollo/client/react";
 import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, Intent } from "@blueprintjs/core";
 import { useCallback, useId, useState } from "react";
 import { useReturnFocus } from "../../../components/documents/DocumentParts";
 import {
+  GrantableUserTypesDocument,
+  StartUserBulkJobDocument,
   type UserBulkAction,
   type UserFilter,
   type UserType,
-  useGrantableUserTypesQuery,
-  useStartUserBulkJobMutation,
 } from "../../../generated/graphql";
 import { GraphQLProvider } from "../../../lib/GraphQLProvider";
 import { ServerProblem } from "../esrt/EsrtParts";
@@ -55,8 +56,8 @@ function BulkActionsFlow({ selection, onClose, onDone }: BulkActionsDialogProps)
   useReturnFocus();
   const ids = { action: useId(), value: useId() };
   const count = selection.kind === "ids" ? selection.ids.length : selection.total;
-  const types = useGrantableUserTypesQuery({ fetchPolicy: "cache-first" });
-  const [start, state] = useStartUserBulkJobMutation();
+  const types = useQuery(GrantableUserTypesDocument, { fetchPolicy: "cache-first" });
+  const [start, state] = useMutation(StartUserBulkJobDocument);
   const [action, setAction] = useState<UserBulkAction>("setStatus");
   const [value, setValue] = useState<string>("inactive");
   const [step, setStep] = useState<Step>({ kind: "choose" });

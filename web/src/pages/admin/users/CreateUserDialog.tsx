@@ -1,3 +1,4 @@
+import { useMutation, useQuery } from "@apollo/client/react";
 import {
   Button,
   Callout,
@@ -14,7 +15,7 @@ import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import { type NewUser, type NewUserInput, newUserSchema } from "../../../../../schema/validation/userAdmin";
 import { useReturnFocus } from "../../../components/documents/DocumentParts";
-import { type UserType, useCreateUserMutation, useGrantableUserTypesQuery } from "../../../generated/graphql";
+import { CreateUserDocument, GrantableUserTypesDocument, type UserType } from "../../../generated/graphql";
 import { GraphQLProvider } from "../../../lib/GraphQLProvider";
 import { showToast } from "../../../lib/toast";
 import { ServerProblem } from "../esrt/EsrtParts";
@@ -54,8 +55,8 @@ export function CreateUserDialog({ isOpen, onClose, onCreated }: CreateUserDialo
 function CreateUserForm({ onClose, onCreated }: Omit<CreateUserDialogProps, "isOpen">) {
   useReturnFocus();
   const typeId = useId();
-  const types = useGrantableUserTypesQuery({ fetchPolicy: "cache-first" });
-  const [create, state] = useCreateUserMutation();
+  const types = useQuery(GrantableUserTypesDocument, { fetchPolicy: "cache-first" });
+  const [create, state] = useMutation(CreateUserDocument);
   const [problem, setProblem] = useState<string | null>(null);
   const [created, setCreated] = useState<{ email: string; username: string } | null>(null);
   const form = useForm<NewUserInput, unknown, NewUser>({

@@ -1,3 +1,4 @@
+import { useQuery } from "@apollo/client/react";
 import "./drawer/userDrawer.css";
 import {
   Button,
@@ -13,7 +14,7 @@ import {
 } from "@blueprintjs/core";
 import { Cross } from "@blueprintjs/icons";
 import { type JSX, useCallback, useEffect, useId, useRef, useState } from "react";
-import { useAdminUserQuery } from "../../../generated/graphql";
+import { AdminUserDocument } from "../../../generated/graphql";
 import { GraphQLProvider } from "../../../lib/GraphQLProvider";
 import { AuditTrail } from "../audit/AuditTrail";
 import { LoadError } from "../esrt/EsrtParts";
@@ -72,7 +73,7 @@ function UserDrawerContent({
   const titleId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const [tab, setTab] = useState<TabId>("profile");
-  const q = useAdminUserQuery({ variables: { id: userId }, fetchPolicy: "network-only" });
+  const q = useQuery(AdminUserDocument, { variables: { id: userId }, fetchPolicy: "network-only" });
   const user = q.data?.adminUser ?? null;
   const grantable = q.data?.grantableUserTypes ?? [];
   const editable = user ? mayManage(user.userType, grantable) : false;

@@ -1,3 +1,4 @@
+import { useQuery } from "@apollo/client/react";
 import {
   Button,
   Callout,
@@ -10,10 +11,10 @@ import {
 } from "@blueprintjs/core";
 import { useEffect, useState } from "react";
 import {
+  UserBulkJobDocument,
+  UserBulkJobResultsDocument,
   type UserJobFieldsFragment,
   type UserJobItemOutcome,
-  useUserBulkJobQuery,
-  useUserBulkJobResultsQuery,
 } from "../../../../generated/graphql";
 import { ScrollRegion } from "../../esrt/EsrtParts";
 import { isJobRunning, jobProgressLabel, OUTCOME_LABELS, USER_JOB_POLL_MS } from "./userJobs";
@@ -32,7 +33,7 @@ export interface JobProgressProps {
  * the skipped and failed users with the reason for each, page by page.
  */
 export function JobProgress({ jobId, title, onFinished }: JobProgressProps) {
-  const { data, error, startPolling, stopPolling } = useUserBulkJobQuery({
+  const { data, error, startPolling, stopPolling } = useQuery(UserBulkJobDocument, {
     variables: { id: jobId },
     fetchPolicy: "network-only",
     notifyOnNetworkStatusChange: false,
@@ -106,7 +107,7 @@ const PROBLEMS: UserJobItemOutcome[] = ["skipped", "failed"];
 
 /** The skipped and failed items of a finished job, with their reasons, 50 at a time. */
 function JobProblems({ jobId }: { jobId: number }) {
-  const { data, loading, error, fetchMore } = useUserBulkJobResultsQuery({
+  const { data, loading, error, fetchMore } = useQuery(UserBulkJobResultsDocument, {
     variables: { id: jobId, outcomes: PROBLEMS },
     fetchPolicy: "network-only",
   });

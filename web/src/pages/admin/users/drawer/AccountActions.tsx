@@ -1,18 +1,19 @@
+import { useMutation } from "@apollo/client/react";
 import { Button, FormGroup, HTMLSelect, Intent } from "@blueprintjs/core";
 import { useId, useState } from "react";
 import {
   type AccessLevel,
+  AdminChangeUserAccessLevelDocument,
+  AdminChangeUserStatusDocument,
+  AdminChangeUserTypeDocument,
+  AdminClearSecurityQuestionsDocument,
+  AdminMarkEmailVerifiedDocument,
+  AdminResendInvitationDocument,
+  AdminResendVerificationDocument,
+  AdminSendPasswordResetDocument,
   type AdminUserFieldsFragment,
   type UserStatus,
   type UserType,
-  useAdminChangeUserAccessLevelMutation,
-  useAdminChangeUserStatusMutation,
-  useAdminChangeUserTypeMutation,
-  useAdminClearSecurityQuestionsMutation,
-  useAdminMarkEmailVerifiedMutation,
-  useAdminResendInvitationMutation,
-  useAdminResendVerificationMutation,
-  useAdminSendPasswordResetMutation,
 } from "../../../../generated/graphql";
 import { showToast } from "../../../../lib/toast";
 import { ConfirmDialog } from "../../esrt/EsrtParts";
@@ -57,14 +58,14 @@ export function AccountActions({ user, grantable, editable, onChanged }: Account
   const [pending, setPending] = useState<Pending | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [changeType] = useAdminChangeUserTypeMutation();
-  const [changeStatus] = useAdminChangeUserStatusMutation();
-  const [changeAccess] = useAdminChangeUserAccessLevelMutation();
-  const [resend] = useAdminResendVerificationMutation();
-  const [reinvite] = useAdminResendInvitationMutation();
-  const [markVerified] = useAdminMarkEmailVerifiedMutation();
-  const [sendReset] = useAdminSendPasswordResetMutation();
-  const [clearQuestions] = useAdminClearSecurityQuestionsMutation();
+  const [changeType] = useMutation(AdminChangeUserTypeDocument);
+  const [changeStatus] = useMutation(AdminChangeUserStatusDocument);
+  const [changeAccess] = useMutation(AdminChangeUserAccessLevelDocument);
+  const [resend] = useMutation(AdminResendVerificationDocument);
+  const [reinvite] = useMutation(AdminResendInvitationDocument);
+  const [markVerified] = useMutation(AdminMarkEmailVerifiedDocument);
+  const [sendReset] = useMutation(AdminSendPasswordResetDocument);
+  const [clearQuestions] = useMutation(AdminClearSecurityQuestionsDocument);
   const name = `${user.firstName} ${user.lastName}`.trim() || user.username;
   const typeOptions = grantable.includes(user.userType) ? grantable : [user.userType];
   const status = user.userStatus as UserStatus;

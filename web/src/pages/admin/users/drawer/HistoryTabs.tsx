@@ -1,10 +1,11 @@
+import { useQuery } from "@apollo/client/react";
 import { Button, HTMLTable, NonIdealState, Spinner, Tag } from "@blueprintjs/core";
 import { type ReactNode, useState } from "react";
 import { DRAWER_LIST_MAX, DRAWER_LIST_STEP } from "../../../../../../schema/validation/adminUser";
 import {
-  useAdminUserAppointmentsQuery,
-  useAdminUserDocumentsQuery,
-  useAdminUserNotesQuery,
+  AdminUserAppointmentsDocument,
+  AdminUserDocumentsDocument,
+  AdminUserNotesDocument,
 } from "../../../../generated/graphql";
 import { LoadError, ScrollRegion } from "../../esrt/EsrtParts";
 import { formatWhen } from "./userDrawer";
@@ -84,7 +85,7 @@ function HistoryList<T>(props: {
 /** The notes the user sent the team from their console, newest first. */
 export function NotesTab({ userId }: HistoryTabProps) {
   const list = useShown();
-  const q = useAdminUserNotesQuery({
+  const q = useQuery(AdminUserNotesDocument, {
     variables: { id: userId, first: list.first },
     fetchPolicy: "cache-and-network",
   });
@@ -121,7 +122,7 @@ const APPOINTMENT_TYPE_LABELS: Record<string, string> = {
 /** The user's appointments, latest first. */
 export function AppointmentsTab({ userId }: HistoryTabProps) {
   const list = useShown();
-  const q = useAdminUserAppointmentsQuery({
+  const q = useQuery(AdminUserAppointmentsDocument, {
     variables: { id: userId, first: list.first },
     fetchPolicy: "cache-and-network",
   });
@@ -166,7 +167,7 @@ export function AppointmentsTab({ userId }: HistoryTabProps) {
 /** The user's documents, newest first. */
 export function DocumentsTab({ userId }: HistoryTabProps) {
   const list = useShown();
-  const q = useAdminUserDocumentsQuery({
+  const q = useQuery(AdminUserDocumentsDocument, {
     variables: { id: userId, first: list.first },
     fetchPolicy: "cache-and-network",
   });

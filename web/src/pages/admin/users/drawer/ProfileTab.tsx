@@ -1,3 +1,4 @@
+import { useMutation } from "@apollo/client/react";
 import { Button, Callout, FormGroup, InputGroup, Intent } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useId, useState } from "react";
@@ -7,10 +8,7 @@ import {
   type AdminProfileInput,
   adminProfileSchema,
 } from "../../../../../../schema/validation/adminUser";
-import {
-  type AdminUserFieldsFragment,
-  useAdminUpdateUserProfileMutation,
-} from "../../../../generated/graphql";
+import { AdminUpdateUserProfileDocument, type AdminUserFieldsFragment } from "../../../../generated/graphql";
 import { showToast } from "../../../../lib/toast";
 import { ServerProblem } from "../../esrt/EsrtParts";
 import { readAnswer, thrownMessage } from "../../esrt/esrtSync";
@@ -43,7 +41,7 @@ function valuesOf(user: AdminUserFieldsFragment): AdminProfileInput {
 export function ProfileTab({ user, editable, onSaved }: ProfileTabProps) {
   const baseId = useId();
   const [problem, setProblem] = useState<string | null>(null);
-  const [save, saveState] = useAdminUpdateUserProfileMutation();
+  const [save, saveState] = useMutation(AdminUpdateUserProfileDocument);
   const form = useForm<AdminProfileInput, unknown, AdminProfile>({
     resolver: zodResolver(adminProfileSchema),
     defaultValues: valuesOf(user),

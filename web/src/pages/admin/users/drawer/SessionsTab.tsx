@@ -1,9 +1,10 @@
+import { useMutation, useQuery } from "@apollo/client/react";
 import { Button, HTMLTable, Intent, NonIdealState, Spinner } from "@blueprintjs/core";
 import { type JSX, useState } from "react";
 import {
-  useAdminRevokeUserSessionMutation,
-  useAdminRevokeUserSessionsMutation,
-  useAdminUserSessionsQuery,
+  AdminRevokeUserSessionDocument,
+  AdminRevokeUserSessionsDocument,
+  AdminUserSessionsDocument,
 } from "../../../../generated/graphql";
 import { showToast } from "../../../../lib/toast";
 import { ConfirmDialog, LoadError, ScrollRegion } from "../../esrt/EsrtParts";
@@ -25,11 +26,11 @@ type Revoking = { kind: "one"; id: string; device: string } | { kind: "all" };
  * last active; revoke one, or all. A revoked session ends at once: its next request is signed out.
  */
 export function SessionsTab({ userId, editable, onChanged }: SessionsTabProps) {
-  const q = useAdminUserSessionsQuery({ variables: { id: userId }, fetchPolicy: "network-only" });
+  const q = useQuery(AdminUserSessionsDocument, { variables: { id: userId }, fetchPolicy: "network-only" });
   const [revoking, setRevoking] = useState<Revoking | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [revokeOne, oneState] = useAdminRevokeUserSessionMutation();
-  const [revokeAll, allState] = useAdminRevokeUserSessionsMutation();
+  const [revokeOne, oneState] = useMutation(AdminRevokeUserSessionDocument);
+  const [revokeAll, allState] = useMutation(AdminRevokeUserSessionsDocument);
   const sessions = q.data?.adminUser?.sessions ?? [];
   const busy = oneState.loading || allState.loading;
 
