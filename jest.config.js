@@ -46,6 +46,8 @@ module.exports = {
   moduleNameMapper: {
     "^(\\.{1,2}/.*)\\.js$": "$1",
     "^file-type$": "<rootDir>/node_modules/file-type/index.js",
+    "^@web/(.*)$": "<rootDir>/web/src/$1",
+    "^@schema/(.*)$": "<rootDir>/schema/$1",
   },
   globalSetup: "<rootDir>/scripts/jest/globalSetup.ts",
   globalTeardown: "<rootDir>/scripts/jest/globalTeardown.ts",

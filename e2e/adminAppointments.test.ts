@@ -1,10 +1,10 @@
 import { DateTime } from "luxon";
 import type { Page } from "playwright-core";
-import { BUSINESS_TIME_ZONE } from "../schema/validation/appointment";
+import { BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
 import { bookAppointment } from "../services/appointment/bookAppointment";
 import { SLOT_TAKEN_MESSAGE } from "../services/appointment/errors";
 import { createAdmin, createUser } from "../services/shared/testing/factories";
-import { currentMonday } from "../web/src/pages/admin/appointments/adminAppointments";
+import { currentMonday } from "../web/src/features/admin-appointments/adminAppointments";
 import { freeWeekday } from "./support/appointments";
 import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";

@@ -171,6 +171,13 @@ export default defineConfig({
   root,
   plugins: [react(), noIconPathLoaders(), pdfjsData(), precompress()],
   css: { postcss: { plugins: [dropIconFontGlyphs()] } },
+  // Imports name the app's own files from web/src and the shared zod schemas by alias, never by climbing.
+  resolve: {
+    alias: {
+      "@web": path.join(root, "src"),
+      "@schema": path.join(root, "../schema"),
+    },
+  },
   build: {
     outDir: "dist",
     emptyOutDir: true,

@@ -1,7 +1,7 @@
 import { BlueprintProvider } from "@blueprintjs/core";
 import { BrowserRouter, Route, Routes } from "react-router-dom";
-import { Layout } from "./components/Layout";
-import { RouteElement } from "./components/RouteElement";
+import { Layout } from "./features/shell/Layout";
+import { RouteElement } from "./features/shell/RouteElement";
 import { routes } from "./routes";
 
 /**

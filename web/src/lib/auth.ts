@@ -1,5 +1,5 @@
-import type { SafeUser, SecurityChallenge } from "../../../schema/api/user";
-import type { LoginInput, RegistrationInput } from "../../../schema/validation/user";
+import type { SafeUser, SecurityChallenge } from "@schema/api/user";
+import type { LoginInput, RegistrationInput } from "@schema/validation/user";
 import { apiRequest, discardBody, getQueryFn } from "./api";
 import { loginFailureMessage, serverMessage } from "./apiErrors";
 import { useBranding } from "./branding";
@@ -8,7 +8,7 @@ import { PERMISSION_CHECK_PATH } from "./permissions";
 import { type RestQueryOptions, restCache, useRestQuery } from "./restCache";
 import { showToast } from "./toast";
 
-export type { SafeUser, SecurityChallenge } from "../../../schema/api/user";
+export type { SafeUser, SecurityChallenge } from "@schema/api/user";
 
 /** Cache key (and path) of the current user. */
 export const CURRENT_USER_KEY = "/api/user";

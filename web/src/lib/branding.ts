@@ -1,10 +1,10 @@
+import type { PublicBranding } from "@schema/api/user";
 import { useEffect } from "react";
-import type { PublicBranding } from "../../../schema/api/user";
 import { getQueryFn } from "./api";
 import { DEFAULT_SUPPORT_PHONE } from "./apiErrors";
 import { restCache, useRestQuery } from "./restCache";
 
-export type { PublicBranding } from "../../../schema/api/user";
+export type { PublicBranding } from "@schema/api/user";
 
 /** The default brand title until branding settings are read from the server. */
 export const DEFAULT_BRAND_TITLE = "ESRT";

@@ -1,5 +1,5 @@
+import { passwordLengthProblem, SPEC_MIN_PASSWORD_LENGTH } from "@schema/validation/security";
 import type { z } from "zod";
-import { passwordLengthProblem, SPEC_MIN_PASSWORD_LENGTH } from "../../../schema/validation/security";
 import { getQueryFn } from "./api";
 import { useRestQuery } from "./restCache";
 

@@ -1,8 +1,8 @@
-import type { PermissionCheckResult } from "../../../schema/api/user";
+import type { PermissionCheckResult } from "@schema/api/user";
 import { discardBody } from "./api";
 import { type RestQueryOptions, useRestQuery } from "./restCache";
 
-export type { PermissionCheckResult } from "../../../schema/api/user";
+export type { PermissionCheckResult } from "@schema/api/user";
 
 /** Path of the permission check; cache keys of checks start with it. */
 export const PERMISSION_CHECK_PATH = "/api/auth/check-permissions";
