@@ -1,7 +1,6 @@
 import { passwordLengthProblem, SPEC_MIN_PASSWORD_LENGTH } from "@schema/validation/security";
+import { getQueryFn } from "@web/data/api";
 import type { z } from "zod";
-import { getQueryFn } from "./api";
-import { useRestQuery } from "./restCache";
 
 /** Cache key (and path) of the password minimum the security settings set. */
 export const PASSWORD_POLICY_PATH = "/api/password-policy";
@@ -13,13 +12,9 @@ export async function fetchPasswordPolicy(): Promise<{ minLength: number }> {
   return (await getPolicy(PASSWORD_POLICY_PATH)) ?? { minLength: SPEC_MIN_PASSWORD_LENGTH };
 }
 
-/**
- * The shortest password the server accepts (issue 12's security setting, never below the spec's 8),
- * read again once a minute old; the spec's 8 until the server answers.
- */
-export function usePasswordMinLength(): number {
-  const { data } = useRestQuery(PASSWORD_POLICY_PATH, fetchPasswordPolicy, { staleTime: 60_000 });
-  const min = data?.minLength;
+/** The shortest password `answer` allows: the server's minimum, never below the spec's 8. */
+export function passwordMinLength(answer: { minLength?: number } | undefined): number {
+  const min = answer?.minLength;
   return typeof min === "number" && min > SPEC_MIN_PASSWORD_LENGTH ? min : SPEC_MIN_PASSWORD_LENGTH;
 }
 

@@ -22,7 +22,6 @@ import type { AppointmentStatusName } from "@schema/validation/appointment";
 import { APPOINTMENT_TYPE_LABELS, pacificLabel } from "@web/features/appointments/booking";
 import { STATUS_TAGS } from "@web/features/appointments/MyAppointmentsList";
 import { type AdminAppointmentFieldsFragment, AdminAppointmentsDocument } from "@web/generated/graphql";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
 import { useMemo, useState } from "react";
 import { type AppointmentAction, AppointmentActionDialog } from "./AppointmentDialogs";
 import {
@@ -51,11 +50,7 @@ type View = "table" | "week";
  * with a reason, and reschedule, each after a confirmation dialog.
  */
 export function AdminAppointmentsPage() {
-  return (
-    <GraphQLProvider>
-      <AdminAppointments />
-    </GraphQLProvider>
-  );
+  return <AdminAppointments />;
 }
 
 function AdminAppointments() {

@@ -1,11 +1,10 @@
 import { useQuery } from "@apollo/client/react";
+import { usePermissionCheck } from "@web/data/rest";
 import "./dashboard.css";
 import { Button, Callout, Card, Classes, H1, H2, Intent, Spinner, SpinnerSize } from "@blueprintjs/core";
 import { Lock, Refresh } from "@blueprintjs/icons";
 import { LoadError } from "@web/features/sync/EsrtParts";
 import { AdminDashboardDocument } from "@web/generated/graphql";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
-import { usePermissionCheck } from "@web/lib/permissions";
 import { useNavigate } from "react-router-dom";
 import { AuditTrail } from "./audit/AuditTrail";
 import { FigureCards } from "./FigureCards";
@@ -22,11 +21,7 @@ export function AdminDashboardPage() {
   const { result, isLoading } = usePermissionCheck([]);
   if (isLoading || !result) return <Spinner className="portal-page-spinner" size={SpinnerSize.STANDARD} />;
   if (!result.isAdmin) return <NotAnAdmin />;
-  return (
-    <GraphQLProvider>
-      <AdminDashboard />
-    </GraphQLProvider>
-  );
+  return <AdminDashboard />;
 }
 
 /** What a signed-in user who is not an administrator sees at /admin. */

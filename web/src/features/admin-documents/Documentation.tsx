@@ -39,7 +39,6 @@ import {
   type ReviewDocumentFieldsFragment,
   ReviewDocumentsDocument,
 } from "@web/generated/graphql";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
 import { showToast } from "@web/lib/toast";
 import { useEffect, useId, useMemo, useState } from "react";
 import { ClientPicker, type PickedClient } from "./ClientPicker";
@@ -66,11 +65,7 @@ const REFETCH = { refetchQueries: [ReviewDocumentsDocument], awaitRefetchQueries
  * the list with Approve and "Reject…", each document's history, and sending a report to a client.
  */
 export function DocumentationPage() {
-  return (
-    <GraphQLProvider>
-      <ReviewQueue />
-    </GraphQLProvider>
-  );
+  return <ReviewQueue />;
 }
 
 function ReviewQueue() {

@@ -10,7 +10,6 @@ import {
   type UserFilter,
   type UserType,
 } from "@web/generated/graphql";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
 import { JobProgress } from "@web/ui/jobs/JobProgress";
 import {
   BULK_ACTION_LABELS,
@@ -45,11 +44,7 @@ type Step = { kind: "choose" } | { kind: "confirm" } | { kind: "running"; jobId:
  */
 export function BulkActionsDialog(props: BulkActionsDialogProps) {
   if (!props.isOpen) return null;
-  return (
-    <GraphQLProvider>
-      <BulkActionsFlow {...props} />
-    </GraphQLProvider>
-  );
+  return <BulkActionsFlow {...props} />;
 }
 
 function BulkActionsFlow({ selection, onClose, onDone }: BulkActionsDialogProps) {

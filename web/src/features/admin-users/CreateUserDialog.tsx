@@ -16,7 +16,6 @@ import { useReturnFocus } from "@web/features/documents/DocumentParts";
 import { ServerProblem } from "@web/features/sync/EsrtParts";
 import { thrownMessage } from "@web/features/sync/esrtSync";
 import { CreateUserDocument, GrantableUserTypesDocument, type UserType } from "@web/generated/graphql";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
 import { showToast } from "@web/lib/toast";
 import { FormField } from "@web/ui/FormField";
 import { readFieldsAnswer, USER_TYPE_LABELS } from "@web/ui/jobs/userJobs";
@@ -45,11 +44,7 @@ function isField(name: string): name is FieldName {
  */
 export function CreateUserDialog({ isOpen, onClose, onCreated }: CreateUserDialogProps) {
   if (!isOpen) return null;
-  return (
-    <GraphQLProvider>
-      <CreateUserForm onClose={onClose} onCreated={onCreated} />
-    </GraphQLProvider>
-  );
+  return <CreateUserForm onClose={onClose} onCreated={onCreated} />;
 }
 
 function CreateUserForm({ onClose, onCreated }: Omit<CreateUserDialogProps, "isOpen">) {

@@ -10,11 +10,10 @@ import {
   Intent,
 } from "@blueprintjs/core";
 import { IMPORT_MAX_BYTES } from "@schema/validation/userAdmin";
+import { useRestSend } from "@web/data/rest";
 import { useReturnFocus } from "@web/features/documents/DocumentParts";
 import { ScrollRegion, ServerProblem } from "@web/features/sync/EsrtParts";
-import { apiRequest } from "@web/lib/api";
 import { serverMessage } from "@web/lib/apiErrors";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
 import { JobProgress } from "@web/ui/jobs/JobProgress";
 import { IMPORT_HEADER, type ImportReport } from "@web/ui/jobs/userJobs";
 import { useCallback, useId, useState } from "react";
@@ -28,8 +27,10 @@ export interface ImportUsersDialogProps {
 }
 
 /** POST /api/admin/users/import: the report, and the job of a real run. @throws the API's error. */
-async function postImport(csv: string, dryRun: boolean): Promise<ImportReport> {
-  return (await apiRequest("POST", "/api/admin/users/import", { csv, dryRun })).json();
+function usePostImport(): (csv: string, dryRun: boolean) => Promise<ImportReport> {
+  const send = useRestSend();
+  return async (csv, dryRun) =>
+    (await send({ method: "POST", path: "/api/admin/users/import", body: { csv, dryRun } })) as ImportReport;
 }
 
 /**
@@ -39,15 +40,12 @@ async function postImport(csv: string, dryRun: boolean): Promise<ImportReport> {
  */
 export function ImportUsersDialog(props: ImportUsersDialogProps) {
   if (!props.isOpen) return null;
-  return (
-    <GraphQLProvider>
-      <ImportFlow {...props} />
-    </GraphQLProvider>
-  );
+  return <ImportFlow {...props} />;
 }
 
 function ImportFlow({ onClose, onDone }: Omit<ImportUsersDialogProps, "isOpen">) {
   useReturnFocus();
+  const postImport = usePostImport();
   const fileId = useId();
   const [file, setFile] = useState<{ name: string; csv: string } | null>(null);
   const [report, setReport] = useState<ImportReport | null>(null);

@@ -16,7 +16,6 @@ import { Cross } from "@blueprintjs/icons";
 import { AuditTrail } from "@web/features/admin-dashboard/audit/AuditTrail";
 import { LoadError } from "@web/features/sync/EsrtParts";
 import { AdminUserDocument } from "@web/generated/graphql";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
 import { type JSX, useCallback, useEffect, useId, useRef, useState } from "react";
 import { AccountActions } from "./drawer/AccountActions";
 import { AppointmentsTab, DocumentsTab, NotesTab } from "./drawer/HistoryTabs";
@@ -53,9 +52,7 @@ export function UserDrawer({ userId, onClose, onChanged }: UserDrawerProps): JSX
       canOutsideClickClose
     >
       {userId !== null ? (
-        <GraphQLProvider>
-          <UserDrawerContent key={userId} userId={userId} onClose={onClose} onChanged={onChanged} />
-        </GraphQLProvider>
+        <UserDrawerContent key={userId} userId={userId} onClose={onClose} onChanged={onChanged} />
       ) : null}
     </Drawer>
   );

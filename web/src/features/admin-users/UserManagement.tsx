@@ -24,7 +24,6 @@ import {
 import { useDebounced } from "@web/features/documents/DocumentParts";
 import { LoadError } from "@web/features/sync/EsrtParts";
 import { UserDirectoryDocument, UserDirectoryFacetsDocument } from "@web/generated/graphql";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { BulkActionsDialog, type BulkSelection } from "./BulkActionsDialog";
@@ -55,11 +54,7 @@ import "./users.css";
  * `?user=<id>`). The filters, sort and page size live in the address bar's query.
  */
 export function UserManagementPage() {
-  return (
-    <GraphQLProvider>
-      <UserManagement />
-    </GraphQLProvider>
-  );
+  return <UserManagement />;
 }
 
 function UserManagement() {

@@ -1,4 +1,3 @@
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
 import type { ReactNode } from "react";
 import { AppointmentScheduler, WhyScheduleCard } from "./AppointmentScheduler";
 import { MyAppointmentsList } from "./MyAppointmentsList";
@@ -6,17 +5,15 @@ import { MyAppointmentsList } from "./MyAppointmentsList";
 /** The form, the user's appointments under it, and the side cards (why schedule, then `aside`). */
 export function AppointmentsPanel({ aside }: { aside?: ReactNode }) {
   return (
-    <GraphQLProvider>
-      <div className="appointments-layout">
-        <div>
-          <AppointmentScheduler />
-          <MyAppointmentsList />
-        </div>
-        <div className="appointments-side">
-          <WhyScheduleCard />
-          {aside}
-        </div>
+    <div className="appointments-layout">
+      <div>
+        <AppointmentScheduler />
+        <MyAppointmentsList />
       </div>
-    </GraphQLProvider>
+      <div className="appointments-side">
+        <WhyScheduleCard />
+        {aside}
+      </div>
+    </div>
   );
 }

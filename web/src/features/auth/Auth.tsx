@@ -1,5 +1,6 @@
 import { Card, H1, Spinner, SpinnerSize, Tab, Tabs } from "@blueprintjs/core";
-import { type SafeUser, type SecurityChallenge, useCurrentUser } from "@web/lib/auth";
+import { useCurrentUser } from "@web/data/rest";
+import { type SafeUser, type SecurityChallenge } from "@web/lib/auth";
 import { lazy, type ReactNode, Suspense, useState } from "react";
 import { Navigate, useNavigate, useSearchParams } from "react-router-dom";
 import { LoginForm } from "./LoginForm";

@@ -1,11 +1,9 @@
 import { Button, H2, Intent, Spinner, SpinnerSize } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { type ChangePasswordInput, changePasswordSchema } from "@schema/validation/user";
-import { apiRequest } from "@web/lib/api";
+import { useCurrentUser, usePasswordMinLength, useRestMutation } from "@web/data/rest";
 import { serverMessage } from "@web/lib/apiErrors";
-import { useCurrentUser } from "@web/lib/auth";
-import { useMutation } from "@web/lib/mutation";
-import { passwordHint, usePasswordMinLength, withPasswordMinimum } from "@web/lib/passwordPolicy";
+import { passwordHint, withPasswordMinimum } from "@web/lib/passwordPolicy";
 import { showToast } from "@web/lib/toast";
 import { TextField } from "@web/ui/TextField";
 import { useForm } from "react-hook-form";
@@ -17,8 +15,8 @@ type ChangePassword = z.output<typeof changePasswordSchema>;
 /** The form once the user is known: current and new password, POST /api/user/password. */
 function ChangePasswordFields() {
   const navigate = useNavigate();
-  const change = useMutation<ChangePassword, unknown>({
-    mutate: async (input) => (await apiRequest("POST", "/api/user/password", input)).json(),
+  const change = useRestMutation<ChangePassword, unknown>({
+    request: (input) => ({ method: "POST", path: "/api/user/password", body: input }),
     onSuccess: () => showToast({ title: "Password updated", description: "Your password has been changed." }),
     onError: (error) =>
       showToast({

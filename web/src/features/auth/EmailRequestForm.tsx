@@ -1,9 +1,8 @@
 import { Button, H2, Intent } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { resetRequestSchema } from "@schema/validation/user";
-import { apiRequest } from "@web/lib/api";
+import { useRestMutation } from "@web/data/rest";
 import { serverMessage } from "@web/lib/apiErrors";
-import { useMutation } from "@web/lib/mutation";
 import { showToast } from "@web/lib/toast";
 import { TextField } from "@web/ui/TextField";
 import { useForm } from "react-hook-form";
@@ -28,8 +27,8 @@ export interface EmailRequestFormProps {
 
 /** One email field, posted as { email } to `endpoint`, with the toasts the caller names. */
 export function EmailRequestForm(props: EmailRequestFormProps) {
-  const request = useMutation<EmailRequest, { message?: string } | undefined>({
-    mutate: async (input) => (await apiRequest("POST", props.endpoint, input)).json(),
+  const request = useRestMutation<EmailRequest, { message?: string } | undefined>({
+    request: (input) => ({ method: "POST", path: props.endpoint, body: input }),
     onSuccess: (answer) =>
       showToast({ title: props.success.title, description: props.success.description(answer) }),
     onError: (error) =>

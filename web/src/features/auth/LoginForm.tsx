@@ -1,6 +1,7 @@
 import { Button, Intent } from "@blueprintjs/core";
 import type { LoginInput } from "@schema/validation/user";
-import { isSecurityChallenge, type SafeUser, type SecurityChallenge, useLogin } from "@web/lib/auth";
+import { useLogin } from "@web/data/rest";
+import { isSecurityChallenge, type SafeUser, type SecurityChallenge } from "@web/lib/auth";
 import { lazyResolver } from "@web/lib/lazyResolver";
 import { showToast } from "@web/lib/toast";
 import { TextField } from "@web/ui/TextField";

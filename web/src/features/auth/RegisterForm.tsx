@@ -1,9 +1,10 @@
 import { Button, FormGroup, Intent, Radio, RadioGroup } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { type Registration, type RegistrationInput, registrationSchema } from "@schema/validation/user";
+import { usePasswordMinLength, useRegister } from "@web/data/rest";
 import { parseApiError } from "@web/lib/apiErrors";
-import { type SafeUser, useRegister } from "@web/lib/auth";
-import { passwordHint, usePasswordMinLength, withPasswordMinimum } from "@web/lib/passwordPolicy";
+import { type SafeUser } from "@web/lib/auth";
+import { passwordHint, withPasswordMinimum } from "@web/lib/passwordPolicy";
 import { TextField } from "@web/ui/TextField";
 import { useEffect } from "react";
 import { Controller, type Path, useForm } from "react-hook-form";

@@ -1,10 +1,9 @@
 import { Button, Callout, H2, Intent } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { passwordSchema } from "@schema/validation/user";
-import { apiRequest } from "@web/lib/api";
+import { usePasswordMinLength, useRestMutation } from "@web/data/rest";
 import { serverMessage } from "@web/lib/apiErrors";
-import { useMutation } from "@web/lib/mutation";
-import { passwordHint, usePasswordMinLength, withPasswordMinimum } from "@web/lib/passwordPolicy";
+import { passwordHint, withPasswordMinimum } from "@web/lib/passwordPolicy";
 import { showToast } from "@web/lib/toast";
 import { TextField } from "@web/ui/TextField";
 import { useForm } from "react-hook-form";
@@ -28,9 +27,12 @@ type NewPasswordForm = z.input<typeof newPasswordForm>;
 /** Sets a new password with the emailed token (POST /api/reset-password/confirm), then back to login. */
 export function ResetPasswordForm({ token }: ResetPasswordFormProps) {
   const navigate = useNavigate();
-  const confirm = useMutation<string, unknown>({
-    mutate: async (password) =>
-      (await apiRequest("POST", "/api/reset-password/confirm", { token, password })).json(),
+  const confirm = useRestMutation<string, unknown>({
+    request: (password) => ({
+      method: "POST",
+      path: "/api/reset-password/confirm",
+      body: { token, password },
+    }),
     onSuccess: () =>
       showToast({ title: "Password updated", description: "You can now log in with your new password." }),
     onError: (error) =>

@@ -1,10 +1,9 @@
 import { Button, Callout, Intent } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { securityAnswersSchema } from "@schema/validation/user";
-import { apiRequest } from "@web/lib/api";
+import { completeSignIn, useRestMutation } from "@web/data/rest";
 import { serverMessage } from "@web/lib/apiErrors";
-import { completeSignIn, type SafeUser, type SecurityChallenge } from "@web/lib/auth";
-import { useMutation } from "@web/lib/mutation";
+import { type SafeUser, type SecurityChallenge } from "@web/lib/auth";
 import { showToast } from "@web/lib/toast";
 import { TextField } from "@web/ui/TextField";
 import { useForm } from "react-hook-form";
@@ -25,14 +24,12 @@ type AnswerForm = z.input<typeof answerForm>;
  * POST /api/verify-security-answers grants the session ('Security verification successful').
  */
 export function SecurityAnswerStep({ challenge, onSignedIn, onCancel }: SecurityAnswerStepProps) {
-  const verify = useMutation<string, SafeUser>({
-    mutate: async (answer) => {
-      const res = await apiRequest("POST", "/api/verify-security-answers", {
-        userId: challenge.userId,
-        answers: [{ questionIndex: challenge.question.index, answer }],
-      });
-      return (await res.json()) as SafeUser;
-    },
+  const verify = useRestMutation<string, SafeUser>({
+    request: (answer) => ({
+      method: "POST",
+      path: "/api/verify-security-answers",
+      body: { userId: challenge.userId, answers: [{ questionIndex: challenge.question.index, answer }] },
+    }),
     onSuccess: (user) => {
       completeSignIn(user);
       showToast({

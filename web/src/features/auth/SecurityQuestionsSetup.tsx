@@ -1,10 +1,9 @@
 import { Button, Callout, H2, Intent, Spinner, SpinnerSize } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { securityQuestionsSchema } from "@schema/validation/user";
-import { apiRequest } from "@web/lib/api";
+import { refetchCurrentUser, useCurrentUser, useRestMutation } from "@web/data/rest";
 import { serverMessage } from "@web/lib/apiErrors";
-import { refetchCurrentUser, type SafeUser, useCurrentUser } from "@web/lib/auth";
-import { useMutation } from "@web/lib/mutation";
+import { type SafeUser } from "@web/lib/auth";
 import { fetchSecurityQuestions } from "@web/lib/securityQuestions";
 import { showToast } from "@web/lib/toast";
 import { TextField } from "@web/ui/TextField";
@@ -55,9 +54,12 @@ function useCurrentQuestions(userId: number): { questions: string[] | null; load
 function SecurityQuestionsForm({ user }: SecurityQuestionsFormProps) {
   const navigate = useNavigate();
   const current = useCurrentQuestions(user.id);
-  const save = useMutation<QuestionsInput, unknown>({
-    mutate: async ({ questions }) =>
-      (await apiRequest("POST", "/api/security-questions", { userId: user.id, questions })).json(),
+  const save = useRestMutation<QuestionsInput, unknown>({
+    request: ({ questions }) => ({
+      method: "POST",
+      path: "/api/security-questions",
+      body: { userId: user.id, questions },
+    }),
     onSuccess: () => {
       showToast({
         title: "Security questions saved",

@@ -2,9 +2,9 @@ import { useMutation } from "@apollo/client/react";
 import { Button, Callout, H2, Intent } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { passwordSchema } from "@schema/validation/user";
+import { usePasswordMinLength } from "@web/data/rest";
 import { AcceptInvitationDocument } from "@web/generated/graphql";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
-import { passwordHint, usePasswordMinLength, withPasswordMinimum } from "@web/lib/passwordPolicy";
+import { passwordHint, withPasswordMinimum } from "@web/lib/passwordPolicy";
 import { showToast } from "@web/lib/toast";
 import { TextField } from "@web/ui/TextField";
 import { useState } from "react";
@@ -31,11 +31,7 @@ type FirstPasswordForm = z.input<typeof firstPasswordForm>;
  * also confirms their email; then on to login. A used or expired link says so.
  */
 export function SetPasswordForm(props: SetPasswordFormProps) {
-  return (
-    <GraphQLProvider>
-      <SetPasswordFields {...props} />
-    </GraphQLProvider>
-  );
+  return <SetPasswordFields {...props} />;
 }
 
 function SetPasswordFields({ token }: SetPasswordFormProps) {

@@ -1,7 +1,6 @@
 import { Callout, Intent, Spinner, SpinnerSize } from "@blueprintjs/core";
-import { apiRequest } from "@web/lib/api";
+import { refetchCurrentUser, useRestSend } from "@web/data/rest";
 import { serverMessage } from "@web/lib/apiErrors";
-import { refetchCurrentUser } from "@web/lib/auth";
 import { showToast } from "@web/lib/toast";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router-dom";
@@ -21,13 +20,13 @@ type Outcome = { state: "verifying" } | { state: "verified" } | { state: "failed
 export function VerifyEmail({ token }: VerifyEmailProps) {
   const [outcome, setOutcome] = useState<Outcome>({ state: "verifying" });
   const sent = useRef(false);
+  const send = useRestSend();
 
   useEffect(() => {
     if (sent.current) return;
     sent.current = true;
-    apiRequest("POST", "/api/verify-email", { token })
-      .then(async (res) => {
-        await res.json();
+    send({ method: "POST", path: "/api/verify-email", body: { token } })
+      .then(() => {
         setOutcome({ state: "verified" });
         showToast({ title: "Email verified", description: "Your email has been successfully verified." });
         void refetchCurrentUser();
@@ -37,7 +36,7 @@ export function VerifyEmail({ token }: VerifyEmailProps) {
         setOutcome({ state: "failed", message });
         showToast({ title: "Email verification failed", description: message, intent: "destructive" });
       });
-  }, [token]);
+  }, [token, send]);
 
   if (outcome.state === "verifying")
     return <Spinner className="portal-page-spinner" size={SpinnerSize.STANDARD} />;

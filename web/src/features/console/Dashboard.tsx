@@ -1,6 +1,5 @@
 import { Spinner, SpinnerSize } from "@blueprintjs/core";
-import { CURRENT_USER_KEY, useCurrentUser } from "@web/lib/auth";
-import { restCache } from "@web/lib/restCache";
+import { useCurrentUser } from "@web/data/rest";
 import { Navigate } from "react-router-dom";
 import { isAdminType } from "./consoleUser";
 import { UserConsole } from "./UserConsole";
@@ -15,12 +14,10 @@ export function DashboardPage() {
   if (isLoading) return <Spinner className="portal-page-spinner" size={SpinnerSize.STANDARD} />;
   if (!user) return <Navigate to="/auth" replace />;
 
-  const handleNotesSaved = (notes: string) => restCache.set(CURRENT_USER_KEY, { ...user, notes });
-
   return (
     <>
       {isAdminType(user.userType) ? null : <WelcomeOverlay firstName={user.firstName} />}
-      <UserConsole user={user} preview={false} onNotesSaved={handleNotesSaved} />
+      <UserConsole user={user} preview={false} />
     </>
   );
 }

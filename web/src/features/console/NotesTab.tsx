@@ -1,7 +1,7 @@
 import { Button, ButtonVariant, Classes, FormGroup, H3, Intent, TextArea } from "@blueprintjs/core";
 import { Eraser, SendMessage } from "@blueprintjs/icons";
 import { NOTES_TOO_LONG_MESSAGE } from "@schema/validation/user";
-import { apiRequest } from "@web/lib/api";
+import { useSaveNotes } from "@web/data/rest";
 import { showToast } from "@web/lib/toast";
 import { type FormEvent, useId, useState } from "react";
 import { NOTES_TEXT, notesFailureMessage, notesSubmitDisabled, notesTooLong, wordCountLabel } from "./notes";
@@ -23,6 +23,7 @@ export interface NotesTabProps {
 export function NotesTab({ initialNotes, preview, onSaved }: NotesTabProps) {
   const [notes, setNotes] = useState(initialNotes ?? "");
   const [saving, setSaving] = useState(false);
+  const saveNotes = useSaveNotes();
   const inputId = useId();
   const countId = useId();
   const tooLong = notesTooLong(notes);
@@ -50,8 +51,8 @@ export function NotesTab({ initialNotes, preview, onSaved }: NotesTabProps) {
     }
     setSaving(true);
     try {
-      // spec §7: the answer is read as JSON
-      await (await apiRequest("POST", "/api/user/notes", { notes })).json();
+      // spec §7: the answer is read as JSON; the cached user then carries the notes everywhere
+      await saveNotes(notes);
       showToast({
         title: NOTES_TEXT.updatedTitle,
         description: NOTES_TEXT.updatedDescription,

@@ -1,3 +1,4 @@
+import { useServerConfig } from "@web/data/rest";
 import "./console.css";
 import {
   Button,
@@ -11,13 +12,12 @@ import {
   Tabs,
 } from "@blueprintjs/core";
 import { Help } from "@blueprintjs/icons";
+import { useLookupByUniqueIdOnce } from "@web/data/rest";
 import { proAppUserUrl } from "@web/lib/qr";
-import { useServerConfig } from "@web/lib/serverConfig";
 import { lazy, Suspense, useReducer, useState } from "react";
 import { BenefitsTab } from "./BenefitsTab";
 import type { ConsoleUser } from "./consoleUser";
 import { GuidedTour } from "./GuidedTour";
-import { useLookupByUniqueIdOnce } from "./lookupByUniqueId";
 import { NotesTab } from "./NotesTab";
 import { TOUR_CLOSED, tourReducer } from "./tour";
 import { WelcomeTab } from "./WelcomeTab";

@@ -1,5 +1,6 @@
 import type { SafeUser } from "@schema/api/user";
-import { DEFAULT_BRANDING, type PublicBranding, useBranding } from "@web/lib/branding";
+import { useBranding } from "@web/data/rest";
+import { DEFAULT_BRANDING, type PublicBranding } from "@web/lib/branding";
 
 /** What the user console shows of a user: the signed-in user, or the preview's demo user. */
 export type ConsoleUser = Pick<

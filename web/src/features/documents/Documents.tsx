@@ -3,7 +3,6 @@ import { useApolloClient, useQuery } from "@apollo/client/react";
 import { Button, Callout, Card, Classes, H1, H2, Intent, Spinner } from "@blueprintjs/core";
 import { formatBytes } from "@schema/validation/document";
 import { MyDocumentsDocument, UploadPolicyDocument, type UploadPolicyQuery } from "@web/generated/graphql";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
 import { serialRefresh } from "@web/lib/serialRefresh";
 import { showToast } from "@web/lib/toast";
 import { discardUnfinishedUpload, type UnfinishedUpload, unfinishedUploads } from "@web/lib/upload";
@@ -20,11 +19,7 @@ import { useUploads } from "./useUploads";
  * their review status, and the reports the team sent in their own section.
  */
 export function DocumentsPage() {
-  return (
-    <GraphQLProvider>
-      <Documents />
-    </GraphQLProvider>
-  );
+  return <Documents />;
 }
 
 function Documents() {

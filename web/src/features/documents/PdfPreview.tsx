@@ -2,7 +2,8 @@ import { AnchorButton, Button, ButtonGroup, Callout, Classes, Intent, Spinner } 
 import { ChevronLeft, ChevronRight, Download } from "@blueprintjs/icons";
 import type { PdfFile } from "@web/lib/pdf";
 import { useEffect, useRef, useState } from "react";
-import { pdfOpenError, pdfPreviewError } from "./documents";
+import { pdfOpenError } from "./documents";
+import { fetchPdf } from "./pdfBytes";
 
 /** Props of {@link PdfPreview}. */
 export interface PdfPreviewProps {
@@ -17,13 +18,6 @@ export interface PdfPreviewProps {
 }
 
 type Loaded = { kind: "loading" } | { kind: "failed"; message: string } | { kind: "ready"; pdf: PdfFile };
-
-/** The PDF's bytes, with the session cookie. @throws Error whose message says why it failed. */
-async function fetchPdf(url: string, signal: AbortSignal): Promise<Uint8Array> {
-  const answer = await fetch(url, { credentials: "same-origin", signal });
-  if (!answer.ok) throw new Error(pdfPreviewError(answer.status));
-  return new Uint8Array(await answer.arrayBuffer());
-}
 
 /** The width of `ref`'s element in CSS pixels, following its size (0 until it is laid out). */
 function useWidth(ref: React.RefObject<HTMLElement | null>): number {

@@ -1,6 +1,6 @@
 import { AnchorButton, Classes, H1, Intent } from "@blueprintjs/core";
 import { Share } from "@blueprintjs/icons";
-import { useServerConfig } from "@web/lib/serverConfig";
+import { useServerConfig } from "@web/data/rest";
 import { Link } from "react-router-dom";
 
 /** The public home page: what the portal is for and where to go next. */

@@ -1,3 +1,4 @@
+import { useCurrentUser, useServerConfig } from "@web/data/rest";
 import "@web/features/console/console.css";
 import "./proAppFeatures.css";
 import {
@@ -15,9 +16,7 @@ import {
 import { LogIn, Share, TickCircle } from "@blueprintjs/icons";
 import { BENEFITS } from "@web/features/console/benefits";
 import { QrCode } from "@web/features/console/QrCode";
-import { useCurrentUser } from "@web/lib/auth";
 import { proAppUserUrl } from "@web/lib/qr";
-import { useServerConfig } from "@web/lib/serverConfig";
 import { Link } from "react-router-dom";
 
 /** How to sign in to ESRT Pro, in order. */

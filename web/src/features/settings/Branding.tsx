@@ -22,8 +22,6 @@ import {
   type BrandingSettingsFieldsFragment,
   UpdateBrandingDocument,
 } from "@web/generated/graphql";
-import { applyBranding } from "@web/lib/branding";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
 import { showToast } from "@web/lib/toast";
 import { SettingsLoad } from "@web/ui/SettingsLoad";
 import { useEffect, useId } from "react";
@@ -36,11 +34,7 @@ import { useForm } from "react-hook-form";
  * every other page within a minute.
  */
 export function BrandingPage() {
-  return (
-    <GraphQLProvider>
-      <BrandingSettings />
-    </GraphQLProvider>
-  );
+  return <BrandingSettings />;
 }
 
 function BrandingSettings() {
@@ -116,7 +110,6 @@ function BrandingForm({ settings }: { settings: BrandingSettingsFieldsFragment }
     try {
       const answer = (await save({ variables: { input: checked } })).data?.updateBranding;
       if (answer?.__typename === "MutationUpdateBrandingSuccess") {
-        applyBranding(answer.data);
         showToast({
           title: "Branding saved",
           description: "Every page shows it within a minute.",

@@ -30,7 +30,6 @@ import {
   SignOutEveryoneElseDocument,
   UpdateSecuritySettingsDocument,
 } from "@web/generated/graphql";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
 import { showToast } from "@web/lib/toast";
 import { SettingsLoad } from "@web/ui/SettingsLoad";
 import { useEffect, useId, useState } from "react";
@@ -42,11 +41,7 @@ import { Controller, useForm } from "react-hook-form";
  * "Sign out everyone else". Each change applies to the next sign-in.
  */
 export function SecurityPage() {
-  return (
-    <GraphQLProvider>
-      <SecuritySettingsView />
-    </GraphQLProvider>
-  );
+  return <SecuritySettingsView />;
 }
 
 function SecuritySettingsView() {

@@ -36,7 +36,6 @@ import {
   TestStorageConnectionDocument,
   UpdateStorageSettingsDocument,
 } from "@web/generated/graphql";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
 import { showToast } from "@web/lib/toast";
 import { SettingsLoad } from "@web/ui/SettingsLoad";
 import { useEffect, useId, useState } from "react";
@@ -48,11 +47,7 @@ import { Controller, useForm } from "react-hook-form";
  * file types, and the documents stored so far on each backend.
  */
 export function StoragePage() {
-  return (
-    <GraphQLProvider>
-      <Storage />
-    </GraphQLProvider>
-  );
+  return <Storage />;
 }
 
 function Storage() {

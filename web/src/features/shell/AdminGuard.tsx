@@ -1,6 +1,6 @@
 import { Button, Callout, Intent, Spinner, SpinnerSize } from "@blueprintjs/core";
 import { Lock } from "@blueprintjs/icons";
-import { usePermissionCheck } from "@web/lib/permissions";
+import { usePermissionCheck } from "@web/data/rest";
 import type { ReactNode } from "react";
 import { Navigate, useNavigate } from "react-router-dom";
 

@@ -1,4 +1,4 @@
-import { useCurrentUser } from "@web/lib/auth";
+import { useCurrentUser } from "@web/data/rest";
 import { showToast } from "@web/lib/toast";
 import { type ReactNode, useEffect, useRef } from "react";
 import { Navigate } from "react-router-dom";

@@ -1,6 +1,5 @@
 import { Spinner, SpinnerSize } from "@blueprintjs/core";
-import { useCurrentUser, useLogout } from "@web/lib/auth";
-import { useBranding, useBrandingRefresh } from "@web/lib/branding";
+import { useBranding, useBrandingRefresh, useCurrentUser, useLogout } from "@web/data/rest";
 import { useFocusHeadingAfterNavigation } from "@web/lib/pageFocus";
 import { useSessionTracking } from "@web/lib/sessionTracking";
 import { Suspense, useRef } from "react";

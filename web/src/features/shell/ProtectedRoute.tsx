@@ -1,5 +1,5 @@
 import { Spinner, SpinnerSize } from "@blueprintjs/core";
-import { useCurrentUser } from "@web/lib/auth";
+import { useCurrentUser } from "@web/data/rest";
 import type { ReactNode } from "react";
 import { Navigate } from "react-router-dom";
 

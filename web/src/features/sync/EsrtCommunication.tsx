@@ -7,7 +7,6 @@ import {
   EsrtJobsDocument,
   EsrtSyncOverviewDocument,
 } from "@web/generated/graphql";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
 import { showToast } from "@web/lib/toast";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiKeys } from "./ApiKeys";
@@ -23,11 +22,7 @@ import { SyncOverview } from "./Overview";
  * (a job whose progress the page polls while it runs); the endpoints; the Pro app's API keys.
  */
 export function EsrtCommunicationPage() {
-  return (
-    <GraphQLProvider>
-      <EsrtCommunication />
-    </GraphQLProvider>
-  );
+  return <EsrtCommunication />;
 }
 
 function EsrtCommunication() {

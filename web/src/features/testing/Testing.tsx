@@ -21,7 +21,6 @@ import {
   StartEventRoundTripDocument,
   SystemHealthDocument,
 } from "@web/generated/graphql";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
 import { showToast } from "@web/lib/toast";
 import { useCallback, useEffect, useState } from "react";
 
@@ -43,11 +42,7 @@ const STATUS_LOOK: Record<DependencyStatus, { text: string; intent: Intent }> = 
  * and the outbox backlog and dead letters with retry.
  */
 export function TestingPage() {
-  return (
-    <GraphQLProvider>
-      <TestingTools />
-    </GraphQLProvider>
-  );
+  return <TestingTools />;
 }
 
 function TestingTools() {

@@ -31,7 +31,6 @@ import {
   TestEmailConnectionDocument,
   UpdateEmailSettingsDocument,
 } from "@web/generated/graphql";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
 import { showToast } from "@web/lib/toast";
 import { SettingsLoad } from "@web/ui/SettingsLoad";
 import { useEffect, useId, useState } from "react";
@@ -45,11 +44,7 @@ import { connectionInputOf, formValuesOf, portValueOf, settingsInputOf } from ".
  * environment are shown locked with the reason. Saved settings apply to the next message.
  */
 export function EmailSettingsPage() {
-  return (
-    <GraphQLProvider>
-      <EmailSettingsScreen />
-    </GraphQLProvider>
-  );
+  return <EmailSettingsScreen />;
 }
 
 function EmailSettingsScreen() {

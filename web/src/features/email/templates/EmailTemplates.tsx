@@ -35,7 +35,6 @@ import {
   SendTestEmailDocument,
   UpdateEmailTemplateDocument,
 } from "@web/generated/graphql";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
 import { showToast } from "@web/lib/toast";
 import { useEffect, useId, useState } from "react";
 
@@ -46,11 +45,7 @@ import { useEffect, useId, useState } from "react";
  * revert to the default; the versions, each of which can be restored.
  */
 export function EmailTemplatesPage() {
-  return (
-    <GraphQLProvider>
-      <EmailTemplates />
-    </GraphQLProvider>
-  );
+  return <EmailTemplates />;
 }
 
 function EmailTemplates() {

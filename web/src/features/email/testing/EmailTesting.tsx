@@ -34,7 +34,6 @@ import {
   ResendEmailMessageDocument,
   SendTestEmailDocument,
 } from "@web/generated/graphql";
-import { GraphQLProvider } from "@web/lib/GraphQLProvider";
 import { showToast } from "@web/lib/toast";
 import { useId, useRef, useState } from "react";
 
@@ -46,11 +45,7 @@ const PAGE_SIZE = 50;
  * each viewable as sent, a failed one resent; and the last 24 hours counted by status.
  */
 export function EmailTestingPage() {
-  return (
-    <GraphQLProvider>
-      <EmailTesting />
-    </GraphQLProvider>
-  );
+  return <EmailTesting />;
 }
 
 function EmailTesting() {

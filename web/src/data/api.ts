@@ -2,12 +2,13 @@
  * The REST data layer (spec §1, §7, §9). Every call sends the session cookie and asks for JSON; a
  * non-OK answer becomes an Error whose message is "<status>: <body text or status text>".
  *
- * Decision: the REST shims use the small typed cache in ./restCache rather than @tanstack/react-query.
- * GraphQL goes through Apollo Client (./apollo); the few REST calls of the spec (session, sign-in,
- * permission check) need only per-key stale time, retry count, set and invalidate, which restCache
- * gives with the spec's defaults (no retry, never stale, no refetch on focus, no polling) in ~150
- * lines instead of a second full client cache next to Apollo's.
+ * These are the transport only: components never call them. Their answers reach components through
+ * Apollo Client's one cache (./restLink serves the REST operations of ./rest, whose hooks components
+ * use), so the spec's defaults (no retry, never stale, no refetch on focus, no polling) hold for REST
+ * and GraphQL alike. Every answer's x-request-id is noted (./requestId) for the error screens.
  */
+
+import { recordRequestId } from "./requestId";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -48,6 +49,7 @@ export async function apiRequest(method: HttpMethod, path: string, body?: unknow
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: "include",
   });
+  recordRequestId(res);
   await throwIfResNotOk(res);
   return res;
 }
@@ -61,6 +63,7 @@ export async function apiRequest(method: HttpMethod, path: string, body?: unknow
 export function getQueryFn<T>(options: { on401: UnauthorizedBehavior }): (path: string) => Promise<T | null> {
   return async (path: string) => {
     const res = await fetch(path, { credentials: "include", headers: { Accept: "application/json" } });
+    recordRequestId(res);
     if (options.on401 === "returnNull" && res.status === 401) {
       await discardBody(res);
       return null;
