@@ -9,8 +9,6 @@ const CHUNK_FAILURES = [
   /error loading dynamically imported module/i,
   /Importing a module script failed/i,
   /Unable to preload CSS/i,
-  /ChunkLoadError/i,
-  /Loading chunk [\w-]+ failed/i,
 ];
 
 /** Whether `error` is a page's code that failed to load (a dynamic import that rejected). */
@@ -30,13 +28,11 @@ export function errorScreenText(error: unknown): { title: string; description: s
   if (isChunkLoadError(error)) {
     return {
       title: "A new version of the portal is available",
-      description:
-        "This page could not be loaded, most likely because the portal was updated. Reload to continue.",
+      description: "The portal was updated. Reload to continue.",
     };
   }
   return {
     title: "Something went wrong",
-    description:
-      "This page hit an error and could not be shown. Reload to try again; if it happens again, tell support the request id below.",
+    description: "This page could not be shown. Reload, or give support the request id.",
   };
 }
