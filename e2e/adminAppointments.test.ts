@@ -1,6 +1,6 @@
 import { DateTime } from "luxon";
 import type { Page } from "playwright-core";
-import { BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
+import { BUSINESS_TIME_ZONE } from "../schema/validation/appointment";
 import { bookAppointment } from "../services/appointment/bookAppointment";
 import { SLOT_TAKEN_MESSAGE } from "../services/appointment/errors";
 import { createAdmin, createUser } from "../services/shared/testing/factories";
