@@ -5,7 +5,7 @@ SHELL := /bin/bash
 
 NPM_STAMP    := node_modules/.install-stamp
 PRISMA_OUT   := services/shared/generated/prisma/client.ts
-CODEGEN_OUT  := web/src/generated/graphql.tsx
+CODEGEN_OUT  := web/src/generated/graphql.ts
 WEB_OUT      := web/dist/index.html
 GRAPHIQL_OUT := gateway/graphiql/dist/index.html
 WEB_SOURCES  := $(shell find web/src web/index.html web/vite.config.ts web/public -type f 2>/dev/null | grep -v '/generated/')

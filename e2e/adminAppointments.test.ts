@@ -1,7 +1,7 @@
 import { BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
 import { bookAppointment, SLOT_TAKEN_MESSAGE } from "@services/appointment";
 import { createAdmin, createUser } from "@services/shared/testing/factories";
-import { currentMonday } from "@web/pages/admin/appointments/adminAppointments";
+import { currentMonday } from "@web/features/admin-appointments/adminAppointments";
 import { DateTime } from "luxon";
 import type { Page } from "playwright-core";
 import { freeWeekday } from "./support/appointments";

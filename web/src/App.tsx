@@ -1,25 +1,32 @@
+import { ApolloProvider } from "@apollo/client/react";
 import { BlueprintProvider } from "@blueprintjs/core";
 import { BrowserRouter, Route, Routes } from "react-router-dom";
-import { Layout } from "./components/Layout";
-import { RouteElement } from "./components/RouteElement";
+import { apolloClient } from "./data/client";
+import { Layout } from "./features/shell/Layout";
+import { RouteElement } from "./features/shell/RouteElement";
 import { routes } from "./routes";
+import { ErrorBoundary } from "./ui/ErrorBoundary";
 
 /**
- * The whole web app: Blueprint's context and the router. GraphQL is provided by the screens that
- * use it (lib/GraphQLProvider), so the first page loads without Apollo Client.
+ * The whole web app: an error boundary (never a blank page), Blueprint's context, the one data client
+ * (Apollo Client: GraphQL and the spec's REST calls in one cache, web/src/data) and the router.
  */
 export function App() {
   return (
-    <BlueprintProvider>
-      <BrowserRouter>
-        <Routes>
-          <Route element={<Layout />}>
-            {routes.map((route) => (
-              <Route key={route.path} path={route.path} element={<RouteElement route={route} />} />
-            ))}
-          </Route>
-        </Routes>
-      </BrowserRouter>
-    </BlueprintProvider>
+    <ErrorBoundary name="root">
+      <BlueprintProvider>
+        <ApolloProvider client={apolloClient()}>
+          <BrowserRouter>
+            <Routes>
+              <Route element={<Layout />}>
+                {routes.map((route) => (
+                  <Route key={route.path} path={route.path} element={<RouteElement route={route} />} />
+                ))}
+              </Route>
+            </Routes>
+          </BrowserRouter>
+        </ApolloProvider>
+      </BlueprintProvider>
+    </ErrorBoundary>
   );
 }

@@ -36,120 +36,125 @@ function page<M extends Record<string, unknown>>(
   });
 }
 
-const AdminDashboard = page(() => import("./pages/admin/AdminDashboard"), "AdminDashboardPage");
+const AdminDashboard = page(() => import("./features/admin-dashboard/AdminDashboard"), "AdminDashboardPage");
 
 /** Every route of the portal, in the order of the spec's table; the last one catches any other path. */
 export const routes: readonly PortalRoute[] = [
-  { path: "/", title: "Home", access: "public", component: page(() => import("./pages/Home"), "HomePage") },
+  {
+    path: "/",
+    title: "Home",
+    access: "public",
+    component: page(() => import("./features/home/Home"), "HomePage"),
+  },
   {
     path: "/auth",
     title: "Login / Register",
     access: "public",
-    component: page(() => import("./pages/Auth"), "AuthPage"),
+    component: page(() => import("./features/auth/Auth"), "AuthPage"),
   },
   {
     path: "/dashboard",
     title: "Dashboard",
     access: "login",
-    component: page(() => import("./pages/Dashboard"), "DashboardPage"),
+    component: page(() => import("./features/console/Dashboard"), "DashboardPage"),
   },
   {
     path: "/preview-user-console",
     title: "Client Console Preview",
     access: "public",
-    component: page(() => import("./pages/PreviewUserConsole"), "PreviewUserConsolePage"),
+    component: page(() => import("./features/console/PreviewUserConsole"), "PreviewUserConsolePage"),
   },
   {
     path: "/pro-app-features",
     title: "Pro App Features",
     access: "login",
-    component: page(() => import("./pages/ProAppFeatures"), "ProAppFeaturesPage"),
+    component: page(() => import("./features/home/ProAppFeatures"), "ProAppFeaturesPage"),
   },
   {
     path: "/appointments",
     title: "Appointments",
     access: "login",
     clientOnly: true,
-    component: page(() => import("./pages/Appointments"), "AppointmentsPage"),
+    component: page(() => import("./features/appointments/Appointments"), "AppointmentsPage"),
   },
   {
     path: "/documents",
     title: "Documents",
     access: "login",
     clientOnly: true,
-    component: page(() => import("./pages/Documents"), "DocumentsPage"),
+    component: page(() => import("./features/documents/Documents"), "DocumentsPage"),
   },
   {
     path: "/prospect-landing",
     title: "Prospect Landing",
     access: "login",
-    component: page(() => import("./pages/ProspectLanding"), "ProspectLandingPage"),
+    component: page(() => import("./features/home/ProspectLanding"), "ProspectLandingPage"),
   },
   {
     path: "/admin/user-management",
     title: "User Management",
     access: { permissions: ["manage:users"] },
-    component: page(() => import("./pages/admin/UserManagement"), "UserManagementPage"),
+    component: page(() => import("./features/admin-users/UserManagement"), "UserManagementPage"),
   },
   {
     path: "/admin/storage",
     title: "Storage Settings",
     access: { permissions: ["manage:config"] },
-    component: page(() => import("./pages/admin/Storage"), "StoragePage"),
+    component: page(() => import("./features/settings/Storage"), "StoragePage"),
   },
   {
     path: "/admin/branding",
     title: "Branding Settings",
     access: { permissions: ["manage:config"] },
-    component: page(() => import("./pages/admin/Branding"), "BrandingPage"),
+    component: page(() => import("./features/settings/Branding"), "BrandingPage"),
   },
   {
     path: "/admin/security",
     title: "Security Settings",
     access: { permissions: ["manage:config"] },
-    component: page(() => import("./pages/admin/Security"), "SecurityPage"),
+    component: page(() => import("./features/settings/Security"), "SecurityPage"),
   },
   {
     path: "/admin/testing",
     title: "Testing Tools",
     access: { permissions: ["manage:config"] },
-    component: page(() => import("./pages/admin/Testing"), "TestingPage"),
+    component: page(() => import("./features/testing/Testing"), "TestingPage"),
   },
   {
     path: "/admin/documentation",
     title: "Documentation",
     access: { permissions: ["read:all_documents", "approve:documents"] },
-    component: page(() => import("./pages/admin/Documentation"), "DocumentationPage"),
+    component: page(() => import("./features/admin-documents/Documentation"), "DocumentationPage"),
   },
   {
     path: "/admin/esrt-communication",
     title: "ESRT Communication",
     access: { permissions: ["manage:esrt_sync"] },
-    component: page(() => import("./pages/admin/EsrtCommunication"), "EsrtCommunicationPage"),
+    component: page(() => import("./features/sync/EsrtCommunication"), "EsrtCommunicationPage"),
   },
   {
     path: "/admin/email-templates",
     title: "Email Templates",
     access: { permissions: ["manageEmails"] },
-    component: page(() => import("./pages/admin/EmailTemplates"), "EmailTemplatesPage"),
+    component: page(() => import("./features/email/templates/EmailTemplates"), "EmailTemplatesPage"),
   },
   {
     path: "/admin/email-settings",
     title: "Email Settings",
     access: { permissions: ["manageEmails"] },
-    component: page(() => import("./pages/admin/EmailSettings"), "EmailSettingsPage"),
+    component: page(() => import("./features/email/settings/EmailSettings"), "EmailSettingsPage"),
   },
   {
     path: "/admin/email-testing",
     title: "Email Testing",
     access: { permissions: ["manageEmails"] },
-    component: page(() => import("./pages/admin/EmailTesting"), "EmailTestingPage"),
+    component: page(() => import("./features/email/testing/EmailTesting"), "EmailTestingPage"),
   },
   {
     path: "/admin/appointments",
     title: "Appointment Administration",
     access: { permissions: ["manage:appointments"] },
-    component: page(() => import("./pages/admin/Appointments"), "AdminAppointmentsPage"),
+    component: page(() => import("./features/admin-appointments/AdminAppointments"), "AdminAppointmentsPage"),
   },
   { path: "/admin/dashboard", title: "Admin Dashboard", access: "login", component: AdminDashboard },
   { path: "/admin", title: "Admin Dashboard", access: "login", component: AdminDashboard },
@@ -157,6 +162,6 @@ export const routes: readonly PortalRoute[] = [
     path: "*",
     title: "Page Not Found",
     access: "public",
-    component: page(() => import("./pages/NotFound"), "NotFoundPage"),
+    component: page(() => import("./features/home/NotFound"), "NotFoundPage"),
   },
 ];

@@ -1,4 +1,4 @@
-import type { ApiErrorBody } from "../../../schema/api/user";
+import type { ApiErrorBody } from "@schema/api/user";
 
 /** Spec §8: the support phone of the deactivated-account message until branding gives one. */
 export const DEFAULT_SUPPORT_PHONE = "(555) 010-0100";

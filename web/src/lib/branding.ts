@@ -1,10 +1,8 @@
-import { useEffect } from "react";
-import type { PublicBranding } from "../../../schema/api/user";
-import { getQueryFn } from "./api";
+import type { PublicBranding } from "@schema/api/user";
+import { getQueryFn } from "@web/data/api";
 import { DEFAULT_SUPPORT_PHONE } from "./apiErrors";
-import { restCache, useRestQuery } from "./restCache";
 
-export type { PublicBranding } from "../../../schema/api/user";
+export type { PublicBranding } from "@schema/api/user";
 
 /** The default brand title until branding settings are read from the server. */
 export const DEFAULT_BRAND_TITLE = "ESRT";
@@ -49,34 +47,4 @@ const getBranding = getQueryFn<PublicBranding>({ on401: "throw" });
  */
 export async function fetchBranding(): Promise<PublicBranding> {
   return brandingWithDefaults(await getBranding(BRANDING_PATH));
-}
-
-/**
- * The portal's branding (shared DECISIONS, Branding): the product title of the top bar and of
- * 'Welcome to {product} Portal', the support phone of the deactivated-account message, and the
- * consultation contact. Read from GET /api/branding, again on a page's load once a minute old; the
- * defaults until it answers.
- */
-export function useBranding(): PublicBranding {
-  const { data } = useRestQuery(BRANDING_PATH, fetchBranding, { staleTime: BRANDING_TTL_MS });
-  return data ?? DEFAULT_BRANDING;
-}
-
-/**
- * Keeps the shell's branding at most a minute stale while the page stays open: once a minute (while
- * the tab is visible) a stale entry is read again; the answer is usually a 304. Used once, by the layout.
- */
-export function useBrandingRefresh(): void {
-  useEffect(() => {
-    const timer = setInterval(() => {
-      if (document.visibilityState === "hidden" || !restCache.isStale(BRANDING_PATH, BRANDING_TTL_MS)) return;
-      restCache.fetch(BRANDING_PATH, fetchBranding, { staleTime: BRANDING_TTL_MS }).catch(() => undefined);
-    }, BRANDING_TTL_MS);
-    return () => clearInterval(timer);
-  }, []);
-}
-
-/** Shows saved branding in this tab at once (the admin's page after a save). */
-export function applyBranding(branding: Partial<PublicBranding>): void {
-  restCache.set(BRANDING_PATH, brandingWithDefaults(branding));
 }

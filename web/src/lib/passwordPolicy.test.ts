@@ -1,4 +1,4 @@
-import { registrationSchema } from "../../../schema/validation/user";
+import { registrationSchema } from "@schema/validation/user";
 import { passwordHint, withPasswordMinimum } from "./passwordPolicy";
 
 const valid = {

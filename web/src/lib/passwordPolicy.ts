@@ -1,27 +1,5 @@
+import { passwordLengthProblem, SPEC_MIN_PASSWORD_LENGTH } from "@schema/validation/security";
 import type { z } from "zod";
-import { passwordLengthProblem, SPEC_MIN_PASSWORD_LENGTH } from "../../../schema/validation/security";
-import { getQueryFn } from "./api";
-import { useRestQuery } from "./restCache";
-
-/** Cache key (and path) of the password minimum the security settings set. */
-export const PASSWORD_POLICY_PATH = "/api/password-policy";
-
-const getPolicy = getQueryFn<{ minLength: number }>({ on401: "throw" });
-
-/** GET /api/password-policy. @throws Error "<status>: <body>" for a non-OK answer. */
-export async function fetchPasswordPolicy(): Promise<{ minLength: number }> {
-  return (await getPolicy(PASSWORD_POLICY_PATH)) ?? { minLength: SPEC_MIN_PASSWORD_LENGTH };
-}
-
-/**
- * The shortest password the server accepts (issue 12's security setting, never below the spec's 8),
- * read again once a minute old; the spec's 8 until the server answers.
- */
-export function usePasswordMinLength(): number {
-  const { data } = useRestQuery(PASSWORD_POLICY_PATH, fetchPasswordPolicy, { staleTime: 60_000 });
-  const min = data?.minLength;
-  return typeof min === "number" && min > SPEC_MIN_PASSWORD_LENGTH ? min : SPEC_MIN_PASSWORD_LENGTH;
-}
 
 /** The hint under a new-password field when the portal asks for more than the spec's 8 characters. */
 export function passwordHint(minLength: number): string | undefined {

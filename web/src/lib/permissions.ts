@@ -1,14 +1,13 @@
-import type { PermissionCheckResult } from "../../../schema/api/user";
-import { discardBody } from "./api";
-import { type RestQueryOptions, useRestQuery } from "./restCache";
+import type { PermissionCheckResult } from "@schema/api/user";
+import { discardBody } from "@web/data/api";
 
-export type { PermissionCheckResult } from "../../../schema/api/user";
+export type { PermissionCheckResult } from "@schema/api/user";
 
 /** Path of the permission check; cache keys of checks start with it. */
 export const PERMISSION_CHECK_PATH = "/api/auth/check-permissions";
 
 /** Spec §7/§9: permission checks are cached 60,000 ms and tried once more on failure. */
-export const PERMISSION_CHECK_OPTIONS: Required<RestQueryOptions> = { staleTime: 60_000, retry: 1 };
+export const PERMISSION_CHECK_OPTIONS = { staleTime: 60_000, retry: 1 } as const;
 
 /** The check's path with one repeated `permissions` parameter per required permission (none: no query). */
 export function permissionCheckPath(permissions: readonly string[]): string {
@@ -54,30 +53,4 @@ export async function fetchPermissionCheck(
     return result;
   }
   return (await res.json()) as PermissionCheckResult;
-}
-
-/** A permission check as the admin guard sees it. */
-export interface PermissionCheckState {
-  result: PermissionCheckResult | undefined;
-  isLoading: boolean;
-}
-
-/**
- * Checks that the signed-in user is an admin holding every permission in `permissions` (cached 60 s,
- * 1 retry). A check that still fails is logged and reads as not admin.
- */
-export function usePermissionCheck(permissions: readonly string[]): PermissionCheckState {
-  const key = permissionCheckPath(permissions);
-  const state = useRestQuery<PermissionCheckResult>(
-    key,
-    () => fetchPermissionCheck(permissions),
-    PERMISSION_CHECK_OPTIONS,
-  );
-  if (state.status === "error") {
-    return {
-      result: notAdmin(`Failed to check permissions: ${state.error?.message ?? ""}`),
-      isLoading: false,
-    };
-  }
-  return { result: state.data, isLoading: state.data === undefined };
 }

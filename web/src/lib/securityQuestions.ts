@@ -1,4 +1,4 @@
-import { getQueryFn } from "./api";
+import { getQueryFn } from "@web/data/api";
 
 /** GET /api/security-questions/{userId}: the user's three questions (never the answers). */
 export interface SecurityQuestionsPayload {

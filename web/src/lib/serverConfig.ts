@@ -1,5 +1,4 @@
-import { getQueryFn } from "./api";
-import { useRestQuery } from "./restCache";
+import { getQueryFn } from "@web/data/api";
 
 /** What the server says about itself (spec §3 "Server config"). */
 export interface ServerConfig {
@@ -41,15 +40,4 @@ export async function fetchServerConfig(): Promise<ServerConfig> {
   const config = await getConfig(SERVER_CONFIG_PATH);
   if (!config) throw new Error("The server config answer was empty");
   return config;
-}
-
-const fallback = defaultServerConfig();
-
-/**
- * The server's config from GET /api/server-config (spec §7), cached for an hour; the built-in default
- * until the first answer (and when the server cannot be reached).
- */
-export function useServerConfig(): { config: ServerConfig; fromServer: boolean } {
-  const { data } = useRestQuery(SERVER_CONFIG_PATH, fetchServerConfig, { staleTime: SERVER_CONFIG_TTL_MS });
-  return data ? { config: data, fromServer: true } : { config: fallback, fromServer: false };
 }

@@ -1,7 +1,7 @@
+import { discardBody } from "@web/data/api";
+import { setCurrentUser } from "@web/data/rest";
 import { useEffect, useRef } from "react";
 import { useNavigate } from "react-router-dom";
-import { discardBody } from "./api";
-import { setCurrentUser } from "./auth";
 import {
   checkIdle,
   IDLE_CHECK_INTERVAL_MS,

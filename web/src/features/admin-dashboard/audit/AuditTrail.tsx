@@ -1,0 +1,293 @@
+import { useQuery } from "@apollo/client/react";
+import "./audit.css";
+import {
+  AnchorButton,
+  Button,
+  Classes,
+  FormGroup,
+  HTMLSelect,
+  HTMLTable,
+  InputGroup,
+  Intent,
+  NonIdealState,
+  Spinner,
+} from "@blueprintjs/core";
+import { Download, FilterRemove, History, Refresh } from "@blueprintjs/icons";
+import { useDebounced } from "@web/features/documents/DocumentParts";
+import { appendPage, formatDateTime } from "@web/features/documents/documents";
+import { LoadError, ScrollRegion } from "@web/features/sync/EsrtParts";
+import { type AuditEntryFieldsFragment, AuditLogDocument } from "@web/generated/graphql";
+import { showToast } from "@web/lib/toast";
+import { type ReactNode, useId, useState } from "react";
+import {
+  ACTION_AREAS,
+  AUDIT_PAGE_SIZE,
+  type AuditFilterForm,
+  actorLabel,
+  auditExportHref,
+  auditFilterProblems,
+  auditFilterVariables,
+  COMPACT_PAGE_SIZE,
+  describeChange,
+  EMPTY_AUDIT_FILTER,
+  isAuditFiltered,
+  targetLabel,
+} from "./auditTrail";
+
+/** Props of the audit trail. */
+export interface AuditTrailProps {
+  /** only entries acting on this user (the user drawer's tab) */
+  targetUserId?: number;
+  /** only entries by this user */
+  actorId?: number;
+  /** a short table without filters or export (inside a drawer) */
+  compact?: boolean;
+}
+
+/**
+ * The audit log as a dense table, newest first, in cursor pages ("Load more"): time, actor, action,
+ * target, the change (before → after), the address and the request id. Unless compact: filters
+ * (area, action, actor, target user, dates) and a CSV export of the filtered entries.
+ */
+export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrailProps) {
+  const ids = { area: useId(), action: useId(), actor: useId(), target: useId(), from: useId(), to: useId() };
+  const [form, setForm] = useState<AuditFilterForm>(EMPTY_AUDIT_FILTER);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const settled = useDebounced(form);
+  const filter = auditFilterVariables(compact ? EMPTY_AUDIT_FILTER : settled, { targetUserId, actorId });
+  const problems = auditFilterProblems(form);
+  const first = compact ? COMPACT_PAGE_SIZE : AUDIT_PAGE_SIZE;
+  const set = (key: keyof AuditFilterForm, value: string) =>
+    setForm((earlier) => ({ ...earlier, [key]: value }));
+
+  const { data, loading, error, refetch, fetchMore } = useQuery(AuditLogDocument, {
+    variables: { filter, first },
+    skip: filter === null,
+    fetchPolicy: "cache-and-network",
+    notifyOnNetworkStatusChange: true,
+  });
+  const page = filter === null ? undefined : data?.auditLog;
+  const entries = page?.nodes ?? [];
+
+  const handleRefresh = () => {
+    void refetch().catch(() => undefined);
+  };
+  const handleLoadMore = async () => {
+    if (!page?.endCursor || filter === null) return;
+    setLoadingMore(true);
+    try {
+      await fetchMore({
+        variables: { filter, first, after: page.endCursor },
+        updateQuery: (earlier, { fetchMoreResult }) => ({
+          auditLog: appendPage(earlier.auditLog, fetchMoreResult.auditLog),
+        }),
+      });
+    } catch {
+      showToast({ title: "More audit entries could not be loaded", intent: "destructive" });
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  const filtered = !compact && isAuditFiltered(form);
+  return (
+    <div className={compact ? "audit-trail audit-trail-compact" : "audit-trail"}>
+      {compact ? null : (
+        <form
+          className="audit-filters"
+          aria-label="Filter the audit log"
+          onSubmit={(e) => e.preventDefault()}
+        >
+          <FormGroup label="Area" labelFor={ids.area} inline>
+            <HTMLSelect
+              id={ids.area}
+              value={form.area}
+              onChange={(e) => set("area", e.currentTarget.value)}
+              options={[{ value: "", label: "Every area" }, ...ACTION_AREAS]}
+            />
+          </FormGroup>
+          <Field id={ids.action} label="Action contains" problem={problems.action}>
+            <InputGroup
+              id={ids.action}
+              type="search"
+              placeholder="e.g. type_changed"
+              value={form.action}
+              intent={problems.action ? Intent.DANGER : Intent.NONE}
+              onChange={(e) => set("action", e.currentTarget.value)}
+            />
+          </Field>
+          {actorId === undefined ? (
+            <Field id={ids.actor} label="Actor (user id)" problem={problems.actorId}>
+              <InputGroup
+                id={ids.actor}
+                inputMode="numeric"
+                className="audit-id-input"
+                value={form.actorId}
+                intent={problems.actorId ? Intent.DANGER : Intent.NONE}
+                onChange={(e) => set("actorId", e.currentTarget.value)}
+              />
+            </Field>
+          ) : null}
+          {targetUserId === undefined ? (
+            <Field id={ids.target} label="Target (user id)" problem={problems.targetUserId}>
+              <InputGroup
+                id={ids.target}
+                inputMode="numeric"
+                className="audit-id-input"
+                value={form.targetUserId}
+                intent={problems.targetUserId ? Intent.DANGER : Intent.NONE}
+                onChange={(e) => set("targetUserId", e.currentTarget.value)}
+              />
+            </Field>
+          ) : null}
+          <Field id={ids.from} label="From">
+            <InputGroup
+              id={ids.from}
+              type="date"
+              value={form.from}
+              onChange={(e) => set("from", e.currentTarget.value)}
+            />
+          </Field>
+          <Field id={ids.to} label="To" problem={problems.to}>
+            <InputGroup
+              id={ids.to}
+              type="date"
+              value={form.to}
+              intent={problems.to ? Intent.DANGER : Intent.NONE}
+              onChange={(e) => set("to", e.currentTarget.value)}
+            />
+          </Field>
+          <Button
+            variant="minimal"
+            icon={<FilterRemove />}
+            text="Clear filters"
+            disabled={!filtered}
+            onClick={() => setForm(EMPTY_AUDIT_FILTER)}
+          />
+        </form>
+      )}
+      <div className="audit-toolbar">
+        <span aria-live="polite">
+          {page
+            ? `${entries.length} ${entries.length === 1 ? "entry" : "entries"} shown${page.hasNextPage ? ", more to load" : ""}`
+            : ""}
+        </span>
+        <span className="audit-toolbar-actions">
+          <Button
+            variant="minimal"
+            size="small"
+            icon={<Refresh />}
+            text="Refresh"
+            loading={loading && Boolean(page)}
+            disabled={filter === null}
+            onClick={handleRefresh}
+          />
+          {compact || filter === null ? null : (
+            <AnchorButton
+              size="small"
+              icon={<Download />}
+              text="Export CSV"
+              href={auditExportHref(filter)}
+              download
+            />
+          )}
+        </span>
+      </div>
+      {error && !page ? (
+        <LoadError title="The audit log could not be loaded" error={error} onRetry={handleRefresh} />
+      ) : filter === null ? null : !page ? (
+        <Spinner size={24} aria-label="Loading the audit log" />
+      ) : entries.length === 0 ? (
+        <NonIdealState
+          icon={<History />}
+          title="No audit entries"
+          description={
+            filtered
+              ? "No entry matches these filters."
+              : "Nothing has been recorded here yet. Sign-ins and administrators' changes appear as they happen."
+          }
+        />
+      ) : (
+        <AuditTable entries={entries} compact={compact} />
+      )}
+      {page?.hasNextPage ? (
+        <Button
+          className="audit-load-more"
+          text="Load more"
+          loading={loadingMore}
+          onClick={() => void handleLoadMore()}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+/** A labelled filter with its problem shown under it. */
+function Field({
+  id,
+  label,
+  problem,
+  children,
+}: {
+  id: string;
+  label: string;
+  problem?: string;
+  children: ReactNode;
+}) {
+  return (
+    <FormGroup
+      label={label}
+      labelFor={id}
+      inline
+      intent={problem ? Intent.DANGER : Intent.NONE}
+      helperText={problem}
+    >
+      {children}
+    </FormGroup>
+  );
+}
+
+/** Props of the audit table. */
+export interface AuditTableProps {
+  entries: readonly AuditEntryFieldsFragment[];
+  compact?: boolean;
+}
+
+/** The entries as a dense table (scrolls sideways inside its box on a narrow screen). */
+export function AuditTable({ entries, compact = false }: AuditTableProps) {
+  return (
+    <ScrollRegion className="audit-table-scroll" label="Audit entries">
+      <HTMLTable compact striped={false} className="audit-table" aria-label="Audit entries">
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Actor</th>
+            <th scope="col">Action</th>
+            <th scope="col">Target</th>
+            <th scope="col">Change</th>
+            <th scope="col">Address</th>
+            <th scope="col">Request id</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => (
+            <tr key={e.id}>
+              <td className="audit-nowrap">{formatDateTime(String(e.createdAt))}</td>
+              <td>
+                {actorLabel(e)}
+                {e.actorId && e.actorName ? <div className={Classes.TEXT_MUTED}>#{e.actorId}</div> : null}
+              </td>
+              <td className="audit-action">{e.action}</td>
+              <td>{targetLabel(e)}</td>
+              <td className="audit-change">{describeChange(e.before, e.after)}</td>
+              <td className="audit-nowrap">{e.ip ?? ""}</td>
+              <td className={compact ? "audit-request audit-request-compact" : "audit-request"}>
+                {e.requestId ?? ""}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </HTMLTable>
+    </ScrollRegion>
+  );
+}

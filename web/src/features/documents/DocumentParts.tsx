@@ -1,0 +1,200 @@
+import "./documents.css";
+import {
+  AnchorButton,
+  Button,
+  Classes,
+  Dialog,
+  DialogBody,
+  DialogFooter,
+  HTMLTable,
+  NonIdealState,
+  Tag,
+} from "@blueprintjs/core";
+import { Document as DocumentIcon, Download } from "@blueprintjs/icons";
+import { formatBytes } from "@schema/validation/document";
+import type { DocumentFieldsFragment, DocumentStatus } from "@web/generated/graphql";
+import { useEffect, useState } from "react";
+import { DOCUMENT_STATUS_TAGS, formatDateTime, HISTORY_ACTION_LABELS, previewKind } from "./documents";
+import { PdfPreview } from "./PdfPreview";
+
+/** A document's status as a small tag. */
+export function DocumentStatusTag({ status }: { status: DocumentStatus }) {
+  const tag = DOCUMENT_STATUS_TAGS[status];
+  return (
+    <Tag intent={tag.intent} minimal round>
+      {tag.text}
+    </Tag>
+  );
+}
+
+/**
+ * Gives focus back, when the component unmounts, to what had it when the component mounted: a
+ * dialog shown only while open cannot return focus itself (Blueprint does on its closing transition).
+ */
+export function useReturnFocus(): void {
+  const [opener] = useState(() =>
+    document.activeElement instanceof HTMLElement ? document.activeElement : null,
+  );
+  useEffect(
+    () => () => {
+      // after React has finished removing the dialog
+      window.setTimeout(() => {
+        if (opener?.isConnected) opener.focus();
+      }, 0);
+    },
+    [opener],
+  );
+}
+
+/** `value`, once it has not changed for `ms` milliseconds (a search box's query). */
+export function useDebounced<T>(value: T, ms = 300): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = window.setTimeout(() => setSettled(value), ms);
+    return () => window.clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
+}
+
+type PreviewDocument = Pick<
+  DocumentFieldsFragment,
+  "title" | "previewUrl" | "mimeType" | "fileUrl" | "fileName"
+>;
+
+/**
+ * The document itself, as far as the browser may show it: a PDF's pages drawn with pdf.js (at most
+ * `maxHeight` CSS pixels tall), an image, or a "No preview for this type" state with a download
+ * button.
+ */
+export function DocumentPreview({ document, maxHeight }: { document: PreviewDocument; maxHeight?: number }) {
+  const kind = previewKind(document);
+  if (kind === "pdf" && document.previewUrl) {
+    return (
+      <PdfPreview
+        url={document.previewUrl}
+        title={document.title}
+        fileUrl={document.fileUrl}
+        maxHeight={maxHeight}
+      />
+    );
+  }
+  if (kind === "image" && document.previewUrl) {
+    return (
+      <div className="documents-preview-image">
+        <img src={document.previewUrl} alt={`Preview of ${document.title}`} />
+      </div>
+    );
+  }
+  return (
+    <NonIdealState
+      icon={<DocumentIcon />}
+      title="No preview for this type"
+      description={`${document.fileName} can be downloaded and opened on your device.`}
+      action={
+        <AnchorButton
+          href={document.fileUrl}
+          download
+          icon={<Download />}
+          text="Download"
+          aria-label={`Download ${document.title}`}
+        />
+      }
+    />
+  );
+}
+
+/** A dialog showing a document's preview (opened only for documents with a previewUrl). */
+export function PreviewDialog({ document, onClose }: { document: PreviewDocument | null; onClose(): void }) {
+  return (
+    <Dialog
+      isOpen={document !== null}
+      title={document ? `Preview: ${document.title}` : "Preview"}
+      onClose={onClose}
+      className="documents-preview-dialog"
+    >
+      {document && (
+        <>
+          <DialogBody>
+            <DocumentPreview document={document} maxHeight={Math.round(window.innerHeight * 0.6)} />
+          </DialogBody>
+          <DialogFooter
+            actions={
+              <>
+                <AnchorButton href={document.fileUrl} download icon={<Download />} text="Download" />
+                <Button text="Close" onClick={onClose} autoFocus />
+              </>
+            }
+          />
+        </>
+      )}
+    </Dialog>
+  );
+}
+
+type HistoryDocument = Pick<DocumentFieldsFragment, "history" | "versions" | "title">;
+
+/** A document's versions (each downloadable) and every upload and decision, oldest first. */
+export function DocumentHistory({ document }: { document: HistoryDocument }) {
+  return (
+    <div className="documents-history">
+      <div className="documents-table-scroll">
+        <HTMLTable compact className="documents-table" aria-label={`Versions of ${document.title}`}>
+          <thead>
+            <tr>
+              <th>Version</th>
+              <th>File</th>
+              <th>Size</th>
+              <th>Uploaded</th>
+            </tr>
+          </thead>
+          <tbody>
+            {document.versions.map((v) => (
+              <tr key={v.version}>
+                <td>{v.version}</td>
+                <td>
+                  <a href={v.downloadUrl} download>
+                    {v.fileName}
+                  </a>
+                </td>
+                <td>{formatBytes(v.fileSize)}</td>
+                <td>{formatDateTime(v.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      </div>
+      <ol
+        className={`${Classes.LIST_UNSTYLED} documents-history-list`}
+        aria-label={`History of ${document.title}`}
+      >
+        {document.history.map((h) => (
+          <li key={`${h.version}-${h.action}-${h.createdAt}`}>
+            <strong>{HISTORY_ACTION_LABELS[h.action]}</strong> (version {h.version}) by {h.actorName}
+            <span className={Classes.TEXT_MUTED}> · {formatDateTime(h.createdAt)}</span>
+            {h.reason && <div className="documents-reason">Reason: {h.reason}</div>}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
+
+/** A dialog with a document's history. */
+export function HistoryDialog({ document, onClose }: { document: HistoryDocument | null; onClose(): void }) {
+  return (
+    <Dialog
+      isOpen={document !== null}
+      title={document ? `History: ${document.title}` : "History"}
+      onClose={onClose}
+    >
+      {document && (
+        <>
+          <DialogBody>
+            <DocumentHistory document={document} />
+          </DialogBody>
+          <DialogFooter actions={<Button text="Close" onClick={onClose} autoFocus />} />
+        </>
+      )}
+    </Dialog>
+  );
+}

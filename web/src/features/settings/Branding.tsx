@@ -1,0 +1,230 @@
+import { useMutation, useQuery } from "@apollo/client/react";
+import "./branding.css";
+import {
+  Alignment,
+  Button,
+  Card,
+  Classes,
+  FormGroup,
+  H1,
+  H2,
+  InputGroup,
+  Intent,
+  Navbar,
+} from "@blueprintjs/core";
+import { FloppyDisk, Reset } from "@blueprintjs/icons";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { type Branding, type BrandingInput, brandingSchema } from "@schema/validation/branding";
+import { formatDateTime } from "@web/features/documents/documents";
+import { BrandLogo } from "@web/features/shell/BrandLogo";
+import {
+  BrandingSettingsDocument,
+  type BrandingSettingsFieldsFragment,
+  UpdateBrandingDocument,
+} from "@web/generated/graphql";
+import { showToast } from "@web/lib/toast";
+import { SettingsLoad } from "@web/ui/SettingsLoad";
+import { useEffect, useId } from "react";
+import { useForm } from "react-hook-form";
+
+/**
+ * Branding Settings (spec §2 and §5, manage:config; issue 12): the product title of the top bar and
+ * of 'Welcome to {product} Portal', the logo, the support phone of the inactive-account message, the
+ * consultation email and the business hours, with a live preview. A save shows at once here and on
+ * every other page within a minute.
+ */
+export function BrandingPage() {
+  return <BrandingSettings />;
+}
+
+function BrandingSettings() {
+  const { data, loading, error, refetch } = useQuery(BrandingSettingsDocument, {
+    fetchPolicy: "cache-and-network",
+  });
+  const settings = data?.brandingSettings;
+  return (
+    <section className="portal-page branding-page">
+      <H1>Branding Settings</H1>
+      <SettingsLoad
+        what="the branding"
+        settings={settings}
+        loading={loading}
+        error={error}
+        onRetry={() => void refetch()}
+      >
+        {(settings) => <BrandingForm settings={settings} />}
+      </SettingsLoad>
+    </section>
+  );
+}
+
+function formValuesOf(settings: BrandingSettingsFieldsFragment): BrandingInput {
+  return {
+    title: settings.title,
+    logoUrl: settings.logoUrl,
+    supportPhone: settings.supportPhone,
+    consultationEmail: settings.consultationEmail,
+    businessHours: settings.businessHours,
+  };
+}
+
+type Field = keyof BrandingInput;
+
+const FIELDS: { name: Field; label: string; helper?: string; type?: string; placeholder?: string }[] = [
+  { name: "title", label: "Product title", helper: "The top bar and 'Welcome to {title} Portal'." },
+  {
+    name: "logoUrl",
+    label: "Logo URL",
+    helper: "An https:// address or a path on the portal, such as /logo.svg.",
+    type: "url",
+    placeholder: "https://example.com/logo.png",
+  },
+  {
+    name: "supportPhone",
+    label: "Support phone",
+    helper: "Named in the message an inactive account gets at sign-in.",
+    type: "tel",
+  },
+  { name: "consultationEmail", label: "Consultation email", type: "email" },
+  { name: "businessHours", label: "Business hours", placeholder: "9AM-5PM PST" },
+];
+
+/** The branding form, checked with the shared schema and its messages, beside its live preview. */
+function BrandingForm({ settings }: { settings: BrandingSettingsFieldsFragment }) {
+  const baseId = useId();
+  const form = useForm<BrandingInput, unknown, Branding>({
+    resolver: zodResolver(brandingSchema),
+    mode: "onChange",
+    defaultValues: formValuesOf(settings),
+  });
+  const [save, saving] = useMutation(UpdateBrandingDocument, { refetchQueries: [BrandingSettingsDocument] });
+  const errors = form.formState.errors;
+  const values = form.watch();
+
+  useEffect(() => {
+    // the stored branding changed (saved here or elsewhere): start from it again
+    form.reset(formValuesOf(settings));
+  }, [settings, form]);
+
+  const handleSubmit = form.handleSubmit(async (checked) => {
+    try {
+      const answer = (await save({ variables: { input: checked } })).data?.updateBranding;
+      if (answer?.__typename === "MutationUpdateBrandingSuccess") {
+        showToast({
+          title: "Branding saved",
+          description: "Every page shows it within a minute.",
+          intent: Intent.SUCCESS,
+        });
+        return;
+      }
+      showToast({
+        title: "Failed to save branding",
+        description: answer?.__typename === "AppError" ? answer.message : "Failed to save branding",
+        intent: "destructive",
+      });
+    } catch {
+      showToast({ title: "Failed to save branding", intent: "destructive" });
+    }
+  });
+
+  const previewTitle = values.title?.trim() || settings.title;
+  return (
+    <div className="branding-layout">
+      <Card className="branding-form-card">
+        <form onSubmit={handleSubmit} noValidate aria-label="Branding settings" className="branding-form">
+          {FIELDS.map((field) => {
+            const id = `${baseId}-${field.name}`;
+            const message = errors[field.name]?.message;
+            const { ref, ...rest } = form.register(field.name);
+            return (
+              <FormGroup
+                key={field.name}
+                label={field.label}
+                labelFor={id}
+                intent={message ? Intent.DANGER : Intent.NONE}
+                helperText={message ?? field.helper}
+              >
+                <InputGroup
+                  id={id}
+                  type={field.type ?? "text"}
+                  placeholder={field.placeholder}
+                  intent={message ? Intent.DANGER : Intent.NONE}
+                  aria-invalid={message ? true : undefined}
+                  inputRef={ref}
+                  {...rest}
+                />
+              </FormGroup>
+            );
+          })}
+          <div className="branding-actions">
+            <Button
+              type="submit"
+              intent={Intent.PRIMARY}
+              icon={<FloppyDisk />}
+              text="Save branding"
+              loading={saving.loading}
+            />
+            <Button
+              icon={<Reset />}
+              text="Undo changes"
+              disabled={!form.formState.isDirty}
+              onClick={() => form.reset(formValuesOf(settings))}
+            />
+          </div>
+          <p className={Classes.TEXT_MUTED}>
+            Last changed {formatDateTime(settings.updatedAt)}
+            {settings.updatedBy ? ` by ${settings.updatedBy}` : ""}.
+          </p>
+        </form>
+      </Card>
+      <BrandingPreview
+        title={previewTitle}
+        logoUrl={values.logoUrl?.trim() || settings.logoUrl}
+        supportPhone={values.supportPhone?.trim() || settings.supportPhone}
+        consultationEmail={values.consultationEmail?.trim() || settings.consultationEmail}
+        businessHours={values.businessHours?.trim() || settings.businessHours}
+      />
+    </div>
+  );
+}
+
+interface BrandingPreviewProps {
+  title: string;
+  logoUrl: string;
+  supportPhone: string;
+  consultationEmail: string;
+  businessHours: string;
+}
+
+/** The top bar, the registration's welcome and the contact details as they will look, while editing. */
+function BrandingPreview(props: BrandingPreviewProps) {
+  const headingId = useId();
+  return (
+    <section className="branding-preview" aria-labelledby={headingId}>
+      <H2 id={headingId}>Preview</H2>
+      <div className="branding-preview-frame" data-testid="branding-preview">
+        <Navbar className="branding-preview-bar">
+          <Navbar.Group align={Alignment.START}>
+            <span className="portal-brand">
+              <BrandLogo src={props.logoUrl} />
+              <span className="portal-brand-title">{props.title}</span>
+            </span>
+          </Navbar.Group>
+        </Navbar>
+        <div className="branding-preview-body">
+          <p>
+            <strong>Registration successful</strong>
+            <br />
+            Welcome to {props.title} Portal
+          </p>
+          <p className={Classes.TEXT_MUTED}>
+            This account has been deactivated. Please contact support at {props.supportPhone} for assistance.
+          </p>
+          <p className={Classes.TEXT_MUTED}>
+            {props.consultationEmail} · {props.businessHours}
+          </p>
+        </div>
+      </div>
+    </section>
+  );
+}

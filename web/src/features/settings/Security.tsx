@@ -1,0 +1,317 @@
+import { useMutation, useQuery } from "@apollo/client/react";
+import "./branding.css";
+import {
+  Alert,
+  Button,
+  Callout,
+  Card,
+  Classes,
+  FormGroup,
+  H1,
+  H2,
+  HTMLTable,
+  InputGroup,
+  Intent,
+  Switch,
+} from "@blueprintjs/core";
+import { FloppyDisk, LogOut } from "@blueprintjs/icons";
+import { zodResolver } from "@hookform/resolvers/zod";
+import {
+  LOGIN_IP_WINDOW_MINUTES,
+  SECURITY_BOUNDS,
+  type SecuritySettingsInput,
+  type SecuritySettingsValues,
+  securitySettingsSchema,
+} from "@schema/validation/security";
+import { formatDateTime } from "@web/features/documents/documents";
+import {
+  SecuritySettingsDocument,
+  type SecuritySettingsFieldsFragment,
+  SignOutEveryoneElseDocument,
+  UpdateSecuritySettingsDocument,
+} from "@web/generated/graphql";
+import { showToast } from "@web/lib/toast";
+import { SettingsLoad } from "@web/ui/SettingsLoad";
+import { useEffect, useId, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+
+/**
+ * Security Settings (spec §2, manage:config; issue 12): the sign-in switches, the minimum password
+ * length, the sign-in rate limits within safe bounds, the spec's session timings (read-only), and
+ * "Sign out everyone else". Each change applies to the next sign-in.
+ */
+export function SecurityPage() {
+  return <SecuritySettingsView />;
+}
+
+function SecuritySettingsView() {
+  const { data, loading, error, refetch } = useQuery(SecuritySettingsDocument, {
+    fetchPolicy: "cache-and-network",
+  });
+  const settings = data?.securitySettings;
+  return (
+    <section className="portal-page security-page">
+      <H1>Security Settings</H1>
+      <SettingsLoad
+        what="the security settings"
+        settings={settings}
+        loading={loading}
+        error={error}
+        onRetry={() => void refetch()}
+      >
+        {(settings) => (
+          <div className="branding-layout">
+            <SecurityForm settings={settings} />
+            <div>
+              <SessionTimings settings={settings} />
+              <SignOutEveryone />
+            </div>
+          </div>
+        )}
+      </SettingsLoad>
+    </section>
+  );
+}
+
+function formValuesOf(s: SecuritySettingsFieldsFragment): SecuritySettingsInput {
+  return {
+    requireVerifiedEmail: s.requireVerifiedEmail,
+    revealUnknownAccounts: s.revealUnknownAccounts,
+    requireEnhancedForAdmins: s.requireEnhancedForAdmins,
+    minPasswordLength: s.minPasswordLength,
+    loginIpAttempts: s.loginIpAttempts,
+    loginAccountFreeFailures: s.loginAccountFreeFailures,
+    loginAccountMaxDelayMinutes: s.loginAccountMaxDelayMinutes,
+  };
+}
+
+type SwitchName = "requireVerifiedEmail" | "revealUnknownAccounts" | "requireEnhancedForAdmins";
+type NumberName = keyof typeof SECURITY_BOUNDS;
+
+const SWITCHES: { name: SwitchName; label: string; helper: string }[] = [
+  {
+    name: "requireVerifiedEmail",
+    label: "Require a verified email before sign-in",
+    helper: "An unverified account is asked to verify its email first.",
+  },
+  {
+    name: "revealUnknownAccounts",
+    label: "Reveal unknown accounts",
+    helper: "An unknown login gets 'Account not found' (404) instead of 'Invalid login credentials'.",
+  },
+  {
+    name: "requireEnhancedForAdmins",
+    label: "Require security questions of administrators",
+    helper: "Administrators answer one of their security questions after the password.",
+  },
+];
+
+const NUMBERS: { name: NumberName; label: string; unit: string }[] = [
+  { name: "minPasswordLength", label: "Minimum password length", unit: "characters" },
+  {
+    name: "loginIpAttempts",
+    label: "Failed sign-ins per address",
+    unit: `per ${LOGIN_IP_WINDOW_MINUTES} minutes`,
+  },
+  { name: "loginAccountFreeFailures", label: "Failures before delays", unit: "per account and address" },
+  { name: "loginAccountMaxDelayMinutes", label: "Longest delay", unit: "minutes" },
+];
+
+/** The settings form, checked with the shared schema and its bounds. */
+function SecurityForm({ settings }: { settings: SecuritySettingsFieldsFragment }) {
+  const baseId = useId();
+  const form = useForm<SecuritySettingsInput, unknown, SecuritySettingsValues>({
+    resolver: zodResolver(securitySettingsSchema),
+    mode: "onChange",
+    defaultValues: formValuesOf(settings),
+  });
+  const [save, saving] = useMutation(UpdateSecuritySettingsDocument, {
+    refetchQueries: [SecuritySettingsDocument],
+  });
+  const errors = form.formState.errors;
+
+  useEffect(() => {
+    form.reset(formValuesOf(settings));
+  }, [settings, form]);
+
+  const handleSubmit = form.handleSubmit(async (values) => {
+    try {
+      const answer = (await save({ variables: { input: values } })).data?.updateSecuritySettings;
+      if (answer?.__typename === "MutationUpdateSecuritySettingsSuccess") {
+        showToast({
+          title: "Security settings saved",
+          description: "The next sign-in follows them.",
+          intent: Intent.SUCCESS,
+        });
+        return;
+      }
+      showToast({
+        title: "Failed to save security settings",
+        description: answer?.__typename === "AppError" ? answer.message : "Failed to save security settings",
+        intent: "destructive",
+      });
+    } catch {
+      showToast({ title: "Failed to save security settings", intent: "destructive" });
+    }
+  });
+
+  return (
+    <Card className="branding-form-card">
+      <form onSubmit={handleSubmit} noValidate aria-label="Security settings" className="branding-form">
+        <H2>Sign-in</H2>
+        {SWITCHES.map((item) => (
+          <Controller
+            key={item.name}
+            control={form.control}
+            name={item.name}
+            render={({ field }) => (
+              <FormGroup helperText={errors[item.name]?.message ?? item.helper}>
+                <Switch
+                  label={item.label}
+                  checked={field.value}
+                  onChange={(e) => field.onChange(e.currentTarget.checked)}
+                />
+              </FormGroup>
+            )}
+          />
+        ))}
+        {settings.adminsWithoutQuestions > 0 ? (
+          <Callout intent={Intent.WARNING} compact>
+            {settings.adminsWithoutQuestions === 1
+              ? "1 administrator has"
+              : `${settings.adminsWithoutQuestions} administrators have`}{" "}
+            no security questions yet: while administrators must answer them, such an account cannot sign in.
+          </Callout>
+        ) : null}
+        <H2>Passwords and rate limits</H2>
+        {NUMBERS.map((item) => {
+          const id = `${baseId}-${item.name}`;
+          const message = errors[item.name]?.message;
+          const { min, max } = SECURITY_BOUNDS[item.name];
+          const { ref, ...rest } = form.register(item.name, { valueAsNumber: true });
+          return (
+            <FormGroup
+              key={item.name}
+              label={item.label}
+              labelFor={id}
+              intent={message ? Intent.DANGER : Intent.NONE}
+              helperText={message ?? `${min} to ${max} ${item.unit}`}
+            >
+              <InputGroup
+                id={id}
+                type="number"
+                min={min}
+                max={max}
+                step={1}
+                className="security-number"
+                intent={message ? Intent.DANGER : Intent.NONE}
+                aria-invalid={message ? true : undefined}
+                inputRef={ref}
+                {...rest}
+              />
+            </FormGroup>
+          );
+        })}
+        <p className={Classes.TEXT_MUTED}>
+          Passwords always need a digit and a special character (spec §5); the minimum never goes below 8.
+        </p>
+        <div className="branding-actions">
+          <Button
+            type="submit"
+            intent={Intent.PRIMARY}
+            icon={<FloppyDisk />}
+            text="Save security settings"
+            loading={saving.loading}
+          />
+        </div>
+        <p className={Classes.TEXT_MUTED}>
+          {settings.updatedAt
+            ? `Last changed ${formatDateTime(settings.updatedAt)}${settings.updatedBy ? ` by ${settings.updatedBy}` : ""}.`
+            : "Never changed: the defaults apply."}
+        </p>
+      </form>
+    </Card>
+  );
+}
+
+/** The spec's session timings, read-only. */
+function SessionTimings({ settings }: { settings: SecuritySettingsFieldsFragment }) {
+  const headingId = useId();
+  const t = settings.sessionTimings;
+  const rows: [string, string][] = [
+    ["Idle timeout", `${t.idleTimeoutMinutes} minutes`],
+    ["Idle warning", `after ${t.idleWarningMinutes} minutes`],
+    ["Idle check", `every ${t.idleCheckSeconds} seconds`],
+    ["Server session check", `every ${t.sessionCheckMinutes} minutes`],
+    ["Longest session", `${t.absoluteLifetimeHours} hours`],
+  ];
+  return (
+    <section aria-labelledby={headingId}>
+      <H2 id={headingId}>Session timings</H2>
+      <p className={Classes.TEXT_MUTED}>Set by the specification; shown for reference.</p>
+      <HTMLTable compact aria-labelledby={headingId}>
+        <tbody>
+          {rows.map(([label, value]) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              <td>{value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </HTMLTable>
+    </section>
+  );
+}
+
+/** "Sign out everyone else", behind a confirmation. */
+function SignOutEveryone() {
+  const headingId = useId();
+  const [confirming, setConfirming] = useState(false);
+  const [signOut, running] = useMutation(SignOutEveryoneElseDocument);
+  const handleConfirm = async () => {
+    setConfirming(false);
+    try {
+      const answer = (await signOut()).data?.signOutEveryoneElse;
+      if (answer?.__typename === "MutationSignOutEveryoneElseSuccess") {
+        showToast({
+          title: "Everyone else is signed out",
+          description: "Every other session ends at its next request; yours goes on.",
+          intent: Intent.SUCCESS,
+        });
+        return;
+      }
+      showToast({
+        title: "Failed to sign everyone out",
+        description: answer?.__typename === "AppError" ? answer.message : "Failed to sign everyone out",
+        intent: "destructive",
+      });
+    } catch {
+      showToast({ title: "Failed to sign everyone out", intent: "destructive" });
+    }
+  };
+  return (
+    <section aria-labelledby={headingId} className="security-sign-out">
+      <H2 id={headingId}>Sessions</H2>
+      <p>Ends every session but yours: everyone, other administrators and your other browsers included.</p>
+      <Button
+        intent={Intent.DANGER}
+        icon={<LogOut />}
+        text="Sign out everyone else"
+        loading={running.loading}
+        onClick={() => setConfirming(true)}
+      />
+      <Alert
+        isOpen={confirming}
+        canEscapeKeyCancel
+        intent={Intent.DANGER}
+        icon={<LogOut />}
+        cancelButtonText="Cancel"
+        confirmButtonText="Sign out everyone else"
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => void handleConfirm()}
+      >
+        <p>Everyone else will have to sign in again. Continue?</p>
+      </Alert>
+    </section>
+  );
+}

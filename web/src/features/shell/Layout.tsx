@@ -1,0 +1,49 @@
+import { Spinner, SpinnerSize } from "@blueprintjs/core";
+import { useBranding, useBrandingRefresh, useCurrentUser, useLogout } from "@web/data/rest";
+import { useFocusHeadingAfterNavigation } from "@web/lib/pageFocus";
+import { useSessionTracking } from "@web/lib/sessionTracking";
+import { Suspense, useRef } from "react";
+import { Outlet, useNavigate } from "react-router-dom";
+import { Toasts } from "./Toasts";
+import { TopBar } from "./TopBar";
+
+export { DEFAULT_BRAND_TITLE } from "@web/lib/branding";
+
+/**
+ * The frame of every page: top bar, the page (lazy, with a spinner meanwhile), footer and toasts; it
+ * also runs the session idle tracking while a user is signed in, and after a navigation that left
+ * focus nowhere moves it to the new page's heading.
+ */
+export function Layout() {
+  const { user } = useCurrentUser();
+  const { title, logoUrl } = useBranding();
+  useBrandingRefresh();
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const mainRef = useRef<HTMLElement>(null);
+  useSessionTracking({ enabled: user !== null });
+  useFocusHeadingAfterNavigation(mainRef);
+
+  const handleLogout = async () => {
+    if (await logout.run()) navigate("/auth");
+  };
+
+  return (
+    <div className="portal-shell">
+      <TopBar
+        brandTitle={title}
+        brandLogoUrl={logoUrl}
+        user={user}
+        onLogout={() => void handleLogout()}
+        loggingOut={logout.isPending}
+      />
+      <main className="portal-main" ref={mainRef}>
+        <Suspense fallback={<Spinner className="portal-page-spinner" size={SpinnerSize.STANDARD} />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <footer className="portal-footer">Receivable Services &amp; Consulting</footer>
+      <Toasts />
+    </div>
+  );
+}

@@ -1,0 +1,17 @@
+import { Spinner, SpinnerSize } from "@blueprintjs/core";
+import { useCurrentUser } from "@web/data/rest";
+import type { ReactNode } from "react";
+import { Navigate } from "react-router-dom";
+
+/** Props of a guard around a page. */
+export interface ProtectedRouteProps {
+  children: ReactNode;
+}
+
+/** Spec §4: a spinner while the user loads, /auth when signed out, else the page. */
+export function ProtectedRoute({ children }: ProtectedRouteProps) {
+  const { user, isLoading } = useCurrentUser();
+  if (isLoading) return <Spinner className="portal-page-spinner" size={SpinnerSize.STANDARD} />;
+  if (!user) return <Navigate to="/auth" replace />;
+  return <>{children}</>;
+}

@@ -1,0 +1,249 @@
+import { useMutation, useQuery } from "@apollo/client/react";
+import {
+  Button,
+  Classes,
+  Dialog,
+  DialogBody,
+  DialogFooter,
+  FormGroup,
+  H2,
+  HTMLTable,
+  InputGroup,
+  Intent,
+  NonIdealState,
+  Spinner,
+  Tag,
+} from "@blueprintjs/core";
+import { Key, Plus } from "@blueprintjs/icons";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useReturnFocus } from "@web/features/documents/DocumentParts";
+import {
+  CreateEsrtApiKeyDocument,
+  type EsrtApiKeyFieldsFragment,
+  EsrtApiKeysDocument,
+  RevokeEsrtApiKeyDocument,
+} from "@web/generated/graphql";
+import { showToast } from "@web/lib/toast";
+import { useId, useState } from "react";
+import { useForm } from "react-hook-form";
+import type { z } from "zod";
+import { ConfirmDialog, LoadError, OneTimeSecret, ServerProblem } from "./EsrtParts";
+import { apiKeyFormSchema, formatInstant, readAnswer, thrownMessage } from "./esrtSync";
+
+/**
+ * The Pro app's API keys (machine access to the by-uniqueid lookup and the ack endpoint): name,
+ * prefix, when made and last used, revoked; create (the key shown once) and revoke.
+ */
+export function ApiKeys() {
+  const { data, loading, error, refetch } = useQuery(EsrtApiKeysDocument, {
+    fetchPolicy: "cache-and-network",
+  });
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<EsrtApiKeyFieldsFragment | null>(null);
+  const keys = data?.esrtApiKeys;
+  const handleRetry = () => void refetch().catch(() => undefined);
+
+  return (
+    <section className="esrt-keys" aria-labelledby="esrt-keys-heading">
+      <div className="esrt-section-head">
+        <H2 id="esrt-keys-heading">API keys</H2>
+        <Button
+          intent={Intent.PRIMARY}
+          icon={<Plus />}
+          text="Create API key"
+          onClick={() => setCreating(true)}
+        />
+      </div>
+      <p className={Classes.TEXT_MUTED}>
+        A key lets the Pro app look users up by unique id and acknowledge versions over HTTP, and nothing
+        else.
+      </p>
+      {error && !keys ? (
+        <LoadError title="The API keys could not be loaded" error={error} onRetry={handleRetry} />
+      ) : !keys ? (
+        loading ? (
+          <Spinner size={24} aria-label="Loading the API keys" />
+        ) : null
+      ) : keys.length === 0 ? (
+        <NonIdealState
+          icon={<Key />}
+          title="No API key"
+          description="Create one for the Pro app when it reads users or acknowledges versions over HTTP."
+        />
+      ) : (
+        <div className="esrt-table-scroll">
+          <HTMLTable compact striped className="esrt-table" aria-label="API keys">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Prefix</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Status</th>
+                <th scope="col">Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((k) => (
+                <tr key={k.id} data-api-key-id={k.id}>
+                  <td className="esrt-wrap">{k.name}</td>
+                  <td>
+                    <code className="esrt-code">{k.prefix}…</code>
+                  </td>
+                  <td>{formatInstant(k.createdAt)}</td>
+                  <td>{formatInstant(k.lastUsedAt)}</td>
+                  <td>
+                    {k.revokedAt ? (
+                      <>
+                        <Tag minimal round intent={Intent.DANGER}>
+                          Revoked
+                        </Tag>
+                        <div className={Classes.TEXT_MUTED}>{formatInstant(k.revokedAt)}</div>
+                      </>
+                    ) : (
+                      <Tag minimal round intent={Intent.SUCCESS}>
+                        Active
+                      </Tag>
+                    )}
+                  </td>
+                  <td>
+                    {k.revokedAt ? null : (
+                      <Button
+                        variant="minimal"
+                        size="small"
+                        intent={Intent.DANGER}
+                        text="Revoke…"
+                        aria-label={`Revoke ${k.name}`}
+                        onClick={() => setRevoking(k)}
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        </div>
+      )}
+      {creating ? <CreateKeyDialog onClose={() => setCreating(false)} /> : null}
+      {revoking ? <RevokeKeyDialog apiKey={revoking} onClose={() => setRevoking(null)} /> : null}
+    </section>
+  );
+}
+
+type KeyInput = z.input<typeof apiKeyFormSchema>;
+type KeyValues = z.output<typeof apiKeyFormSchema>;
+
+/** Creating a key: its name, then (in the same dialog) the key itself, shown once. */
+function CreateKeyDialog({ onClose }: { onClose(): void }) {
+  useReturnFocus();
+  const id = useId();
+  const [problem, setProblem] = useState<string | null>(null);
+  const [key, setKey] = useState<string | null>(null);
+  const [create, state] = useMutation(CreateEsrtApiKeyDocument, { refetchQueries: [EsrtApiKeysDocument] });
+  const form = useForm<KeyInput, unknown, KeyValues>({
+    resolver: zodResolver(apiKeyFormSchema),
+    defaultValues: { name: "" },
+  });
+  const { ref: nameRef, ...nameField } = form.register("name");
+  const nameProblem = form.formState.errors.name?.message;
+  const submit = form.handleSubmit(async ({ name }) => {
+    setProblem(null);
+    try {
+      const result = await create({ variables: { name } });
+      const outcome = readAnswer(result.data?.createEsrtApiKey, "The API key could not be created");
+      if (!outcome.ok) return setProblem(outcome.message);
+      showToast({ title: "API key created", description: outcome.data.apiKey.name, intent: Intent.SUCCESS });
+      setKey(outcome.data.key);
+    } catch (caught) {
+      setProblem(thrownMessage(caught, "The API key could not be created"));
+    }
+  });
+  return (
+    <Dialog
+      isOpen
+      title={key === null ? "Create API key" : "The new API key"}
+      onClose={state.loading ? undefined : onClose}
+      canOutsideClickClose={false}
+    >
+      {key !== null ? (
+        <>
+          <DialogBody>
+            <OneTimeSecret label="API key" noun="API key" value={key}>
+              <p>
+                The Pro app sends it with each request to the portal's API. The portal keeps only a hash of it
+                and its prefix.
+              </p>
+            </OneTimeSecret>
+          </DialogBody>
+          <DialogFooter
+            actions={<Button intent={Intent.PRIMARY} text="I have stored it" onClick={onClose} />}
+          />
+        </>
+      ) : (
+        <form onSubmit={submit} noValidate aria-label="Create API key">
+          <DialogBody>
+            <FormGroup
+              label="Name"
+              labelFor={id}
+              intent={nameProblem ? Intent.DANGER : Intent.NONE}
+              helperText={nameProblem ?? "To tell keys apart, such as “ESRT Pro production”"}
+            >
+              <InputGroup
+                id={id}
+                autoFocus
+                autoComplete="off"
+                fill
+                intent={nameProblem ? Intent.DANGER : Intent.NONE}
+                aria-invalid={nameProblem ? true : undefined}
+                {...nameField}
+                inputRef={nameRef}
+              />
+            </FormGroup>
+            {problem ? <ServerProblem message={problem} /> : null}
+          </DialogBody>
+          <DialogFooter
+            actions={
+              <>
+                <Button text="Back" onClick={onClose} disabled={state.loading} />
+                <Button type="submit" intent={Intent.PRIMARY} text="Create key" loading={state.loading} />
+              </>
+            }
+          />
+        </form>
+      )}
+    </Dialog>
+  );
+}
+
+function RevokeKeyDialog({ apiKey, onClose }: { apiKey: EsrtApiKeyFieldsFragment; onClose(): void }) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const [revoke, state] = useMutation(RevokeEsrtApiKeyDocument, { refetchQueries: [EsrtApiKeysDocument] });
+  const handleConfirm = async () => {
+    setProblem(null);
+    try {
+      const result = await revoke({ variables: { id: apiKey.id } });
+      const outcome = readAnswer(result.data?.revokeEsrtApiKey, "The API key could not be revoked");
+      if (!outcome.ok) return setProblem(outcome.message);
+      showToast({ title: "API key revoked", description: apiKey.name, intent: Intent.SUCCESS });
+      onClose();
+    } catch (caught) {
+      setProblem(thrownMessage(caught, "The API key could not be revoked"));
+    }
+  };
+  return (
+    <ConfirmDialog
+      title={`Revoke “${apiKey.name}”?`}
+      confirmText="Revoke key"
+      intent={Intent.DANGER}
+      loading={state.loading}
+      problem={problem}
+      onConfirm={() => void handleConfirm()}
+      onClose={onClose}
+    >
+      <p>
+        Requests with the key {apiKey.prefix}… are refused from now on. This cannot be undone: the Pro app
+        needs a new key.
+      </p>
+    </ConfirmDialog>
+  );
+}

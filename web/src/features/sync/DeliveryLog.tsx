@@ -1,0 +1,366 @@
+import { useQuery } from "@apollo/client/react";
+import {
+  Button,
+  ButtonGroup,
+  Checkbox,
+  Classes,
+  FormGroup,
+  H2,
+  HTMLSelect,
+  HTMLTable,
+  InputGroup,
+  Intent,
+  NonIdealState,
+  Spinner,
+} from "@blueprintjs/core";
+import { FilterRemove, History, Inbox, Refresh, Repeat, Search, Updated } from "@blueprintjs/icons";
+import { useDebounced } from "@web/features/documents/DocumentParts";
+import { appendPage } from "@web/features/documents/documents";
+import {
+  type EsrtChannel,
+  EsrtDeliveriesDocument,
+  type EsrtDeliveryRowFieldsFragment,
+  type EsrtEndpointFieldsFragment,
+} from "@web/generated/graphql";
+import { showToast } from "@web/lib/toast";
+import { useId, useMemo, useState } from "react";
+import { type SyncAction, SyncActionDialog } from "./DeliveryDialogs";
+import { DeliveryPanel } from "./DeliveryPanel";
+import { DeliveryStatusTag, LoadError } from "./EsrtParts";
+import {
+  CHANNEL_LABELS,
+  canRedeliver,
+  DELIVERY_STATUS_TAGS,
+  DELIVERY_STATUSES,
+  type DeliveryFilterForm,
+  deliveryFilterVariables,
+  deliveryTarget,
+  EMPTY_DELIVERY_FILTER,
+  formatAgo,
+  formatInstant,
+  isFiltered,
+  toggleStatus,
+} from "./esrtSync";
+
+/** Props of the delivery log. */
+export interface DeliveryLogProps {
+  /** the webhook endpoints, for the endpoint filter */
+  endpoints: readonly EsrtEndpointFieldsFragment[];
+  /** whether a resync job is queued or running (Resync all waits for it) */
+  jobRunning: boolean;
+  /** after an action that queued deliveries or a job: refresh what depends on it */
+  onChanged(): void;
+}
+
+/**
+ * The delivery log: filters (status, channel, endpoint, user, days), newest first in pages of 25
+ * with "Load more", the selected delivery's attempts and payload beside the list, Redeliver, and the
+ * page's bulk actions (replay failed deliveries, resync one user, resync all).
+ */
+export function DeliveryLog({ endpoints, jobRunning, onChanged }: DeliveryLogProps) {
+  const ids = { user: useId(), channel: useId(), endpoint: useId(), from: useId(), to: useId() };
+  const [form, setForm] = useState<DeliveryFilterForm>(EMPTY_DELIVERY_FILTER);
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [action, setAction] = useState<SyncAction | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+  const user = useDebounced(form.user);
+  const filter = deliveryFilterVariables({ ...form, user });
+  const set = <K extends keyof DeliveryFilterForm>(key: K, value: DeliveryFilterForm[K]) =>
+    setForm((earlier) => ({ ...earlier, [key]: value }));
+
+  const { data, loading, error, refetch, fetchMore } = useQuery(EsrtDeliveriesDocument, {
+    variables: { filter },
+    skip: filter === null,
+    fetchPolicy: "cache-and-network",
+  });
+  const page = filter === null ? undefined : data?.esrtDeliveries;
+  const shown = useMemo(() => page?.nodes ?? [], [page]);
+  const selected = shown.find((d) => d.id === selectedId) ?? null;
+
+  const handleRefresh = () => {
+    void refetch().catch(() => undefined);
+  };
+  const handleChanged = () => {
+    handleRefresh();
+    onChanged();
+  };
+
+  const handleLoadMore = async () => {
+    if (!page?.endCursor || filter === null) return;
+    setLoadingMore(true);
+    try {
+      await fetchMore({
+        variables: { filter: { ...filter, after: page.endCursor } },
+        updateQuery: (earlier, { fetchMoreResult }) => ({
+          esrtDeliveries: appendPage(earlier.esrtDeliveries, fetchMoreResult.esrtDeliveries),
+        }),
+      });
+    } catch {
+      showToast({ title: "More deliveries could not be loaded", intent: "destructive" });
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  const rangeProblem = filter === null ? "The From date must be on or before the To date" : undefined;
+
+  return (
+    <section className="esrt-log" aria-labelledby="esrt-log-heading">
+      <div className="esrt-section-head">
+        <H2 id="esrt-log-heading">Delivery log</H2>
+        <ButtonGroup className="esrt-actions">
+          <Button
+            icon={<History />}
+            text="Replay failed since…"
+            onClick={() => setAction({ kind: "replay" })}
+          />
+          <Button icon={<Repeat />} text="Resync user…" onClick={() => setAction({ kind: "resyncUser" })} />
+          <Button
+            icon={<Updated />}
+            text="Resync all…"
+            intent={Intent.WARNING}
+            disabled={jobRunning}
+            title={jobRunning ? "A resync job is already running" : undefined}
+            onClick={() => setAction({ kind: "resyncAll" })}
+          />
+        </ButtonGroup>
+      </div>
+      <form className="esrt-filters" aria-label="Filter deliveries" onSubmit={(e) => e.preventDefault()}>
+        <fieldset className="esrt-status-filter">
+          <legend>Status</legend>
+          {DELIVERY_STATUSES.map((s) => (
+            <Checkbox
+              key={s}
+              inline
+              label={DELIVERY_STATUS_TAGS[s].text}
+              checked={form.statuses.includes(s)}
+              onChange={(e) => set("statuses", toggleStatus(form.statuses, s, e.currentTarget.checked))}
+            />
+          ))}
+        </fieldset>
+        <FormGroup label="User" labelFor={ids.user} inline>
+          <InputGroup
+            id={ids.user}
+            type="search"
+            leftIcon={<Search />}
+            placeholder="Unique id, name or email"
+            value={form.user}
+            onChange={(e) => set("user", e.currentTarget.value)}
+          />
+        </FormGroup>
+        <FormGroup label="Channel" labelFor={ids.channel} inline>
+          <HTMLSelect
+            id={ids.channel}
+            value={form.channel}
+            onChange={(e) => set("channel", e.currentTarget.value as EsrtChannel | "")}
+            options={[
+              { value: "", label: "Any" },
+              ...(Object.keys(CHANNEL_LABELS) as EsrtChannel[]).map((c) => ({
+                value: c,
+                label: CHANNEL_LABELS[c],
+              })),
+            ]}
+          />
+        </FormGroup>
+        <FormGroup label="Endpoint" labelFor={ids.endpoint} inline>
+          <HTMLSelect
+            id={ids.endpoint}
+            value={form.endpointId}
+            onChange={(e) => set("endpointId", e.currentTarget.value)}
+            options={[
+              { value: "", label: "Any" },
+              ...endpoints.map((e) => ({ value: String(e.id), label: e.description || e.url })),
+            ]}
+          />
+        </FormGroup>
+        <FormGroup label="From" labelFor={ids.from} inline>
+          <InputGroup
+            id={ids.from}
+            type="date"
+            value={form.from}
+            onChange={(e) => set("from", e.currentTarget.value)}
+          />
+        </FormGroup>
+        <FormGroup
+          label="To"
+          labelFor={ids.to}
+          inline
+          intent={rangeProblem ? Intent.DANGER : Intent.NONE}
+          helperText={rangeProblem}
+        >
+          <InputGroup
+            id={ids.to}
+            type="date"
+            value={form.to}
+            intent={rangeProblem ? Intent.DANGER : Intent.NONE}
+            onChange={(e) => set("to", e.currentTarget.value)}
+          />
+        </FormGroup>
+        <Button
+          variant="minimal"
+          icon={<FilterRemove />}
+          text="Clear filters"
+          disabled={!isFiltered(form)}
+          onClick={() => setForm(EMPTY_DELIVERY_FILTER)}
+        />
+      </form>
+      <div className="esrt-toolbar" aria-live="polite">
+        <span>{page ? `${shown.length} of ${page.totalCount} shown` : ""}</span>
+        <Button
+          variant="minimal"
+          size="small"
+          icon={<Refresh />}
+          text="Refresh"
+          loading={loading && Boolean(page)}
+          disabled={filter === null}
+          onClick={handleRefresh}
+        />
+      </div>
+      <div className="esrt-log-list">
+        {error && !page ? (
+          <LoadError title="Deliveries could not be loaded" error={error} onRetry={handleRefresh} />
+        ) : loading && !page && filter !== null ? (
+          <Spinner size={24} aria-label="Loading deliveries" />
+        ) : shown.length === 0 ? (
+          <NonIdealState
+            icon={<Inbox />}
+            title="No deliveries"
+            description={
+              isFiltered(form)
+                ? "No delivery matches these filters."
+                : "Nothing has been sent to the Pro app yet. Deliveries appear here when users change."
+            }
+          />
+        ) : (
+          <DeliveryTable
+            deliveries={shown}
+            selectedId={selected?.id ?? null}
+            onSelect={setSelectedId}
+            onRedeliver={(delivery) => setAction({ kind: "redeliver", delivery })}
+          />
+        )}
+        {page?.hasNextPage ? (
+          <Button
+            className="esrt-load-more"
+            text="Load more"
+            loading={loadingMore}
+            onClick={() => void handleLoadMore()}
+          />
+        ) : null}
+      </div>
+      <DeliveryPanel
+        deliveryId={selectedId}
+        onRedeliver={(delivery) => setAction({ kind: "redeliver", delivery })}
+        onClose={() => setSelectedId(null)}
+      />
+      {action ? (
+        <SyncActionDialog
+          action={action}
+          endpoints={endpoints}
+          onClose={() => setAction(null)}
+          onDone={() => {
+            setAction(null);
+            handleChanged();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+/** Props of the deliveries' table. */
+interface DeliveryTableProps {
+  deliveries: readonly EsrtDeliveryRowFieldsFragment[];
+  selectedId: number | null;
+  onSelect(id: number): void;
+  onRedeliver(delivery: EsrtDeliveryRowFieldsFragment): void;
+}
+
+function DeliveryTable({ deliveries, selectedId, onSelect, onRedeliver }: DeliveryTableProps) {
+  return (
+    <div className="esrt-table-scroll">
+      <HTMLTable compact striped className="esrt-table esrt-log-table" aria-label="Deliveries">
+        <thead>
+          <tr>
+            <th scope="col">Created</th>
+            <th scope="col">User</th>
+            <th scope="col">To</th>
+            <th scope="col">Status</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Last answer</th>
+            <th scope="col">
+              <span className={Classes.TEXT_MUTED}>Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {deliveries.map((d) => {
+            const current = d.id === selectedId;
+            return (
+              <tr
+                key={d.id}
+                data-delivery-id={d.id}
+                className={current ? "esrt-row-current" : undefined}
+                onClick={() => onSelect(d.id)}
+              >
+                <td>
+                  <Button
+                    variant="minimal"
+                    size="small"
+                    className="esrt-open"
+                    text={formatInstant(d.createdAt)}
+                    aria-label={`Delivery ${d.id}, ${formatInstant(d.createdAt)}: show attempts and payload`}
+                    aria-pressed={current}
+                    active={current}
+                    onClick={(e) => {
+                      e.stopPropagation();
+                      onSelect(d.id);
+                    }}
+                  />
+                </td>
+                <td className="esrt-user">
+                  {d.userName?.trim() || (d.eventType === "endpoint.test" ? "Test event" : "—")}
+                  <div className={Classes.TEXT_MUTED}>
+                    {d.uniqueId ?? d.eventType}
+                    {d.version != null ? ` · v${d.version}` : ""}
+                  </div>
+                </td>
+                <td className="esrt-url">
+                  {deliveryTarget(d)}
+                  {d.channel === "webhook" ? null : <div className={Classes.TEXT_MUTED}>{d.eventType}</div>}
+                </td>
+                <td>
+                  <DeliveryStatusTag status={d.status} />
+                </td>
+                <td>
+                  {d.attempts}
+                  {d.nextAttemptAt && (d.status === "pending" || d.status === "sending") ? (
+                    <div className={Classes.TEXT_MUTED}>next {formatAgo(d.nextAttemptAt)}</div>
+                  ) : null}
+                </td>
+                <td className="esrt-wrap">
+                  {d.lastStatusCode ?? (d.lastError ? "" : "—")}
+                  {d.lastError ? <div className={Classes.TEXT_MUTED}>{d.lastError}</div> : null}
+                </td>
+                <td>
+                  {canRedeliver(d.status) ? (
+                    <Button
+                      variant="minimal"
+                      size="small"
+                      text="Redeliver…"
+                      aria-label={`Redeliver delivery ${d.id}`}
+                      onClick={(e) => {
+                        e.stopPropagation();
+                        onRedeliver(d);
+                      }}
+                    />
+                  ) : null}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </HTMLTable>
+    </div>
+  );
+}

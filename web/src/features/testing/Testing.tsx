@@ -1,0 +1,564 @@
+import "@web/features/sync/esrt.css";
+import "./testing.css";
+import { useApolloClient, useMutation, useQuery } from "@apollo/client/react";
+import { Alert, Button, Callout, Classes, H1, H2, HTMLTable, Intent, Spinner, Tag } from "@blueprintjs/core";
+import { Play, Refresh, Trash } from "@blueprintjs/icons";
+import { LoadError, ScrollRegion } from "@web/features/sync/EsrtParts";
+import { formatInstant } from "@web/features/sync/esrtSync";
+import {
+  DeadLettersDocument,
+  type DeadLettersQuery,
+  type DemoDataCountsFieldsFragment,
+  DemoDataDocument,
+  type DependencyStatus,
+  EventPipelineDocument,
+  EventRoundTripDocument,
+  type EventRoundTripQuery,
+  GenerateDemoDataDocument,
+  RemoveDemoDataDocument,
+  RetryDeadLetterDocument,
+  type RoundTripFieldsFragment,
+  StartEventRoundTripDocument,
+  SystemHealthDocument,
+} from "@web/generated/graphql";
+import { showToast } from "@web/lib/toast";
+import { useCallback, useEffect, useState } from "react";
+
+/** How often a running round trip is read back, and how long the page waits at most. */
+const ROUND_TRIP_POLL_MS = 500;
+const ROUND_TRIP_GIVE_UP_MS = 20_000;
+const DEAD_LETTER_PAGE = 25;
+
+const STATUS_LOOK: Record<DependencyStatus, { text: string; intent: Intent }> = {
+  up: { text: "Healthy", intent: Intent.SUCCESS },
+  degraded: { text: "Degraded", intent: Intent.WARNING },
+  down: { text: "Down", intent: Intent.DANGER },
+  off: { text: "Off", intent: Intent.NONE },
+};
+
+/**
+ * Testing Tools (spec §2, manage:config; issue 12): the health of every dependency with its latency
+ * and each service's event consumer, an event round trip through every service with its timings,
+ * and the outbox backlog and dead letters with retry.
+ */
+export function TestingPage() {
+  return <TestingTools />;
+}
+
+function TestingTools() {
+  return (
+    <section className="portal-page esrt-page testing-page">
+      <H1>Testing Tools</H1>
+      <p className={Classes.TEXT_MUTED}>
+        Check every service the portal depends on, send a test event through each service, and deliver again
+        the events a service gave up on.
+      </p>
+      <Health />
+      <RoundTrip />
+      <DeadLetters />
+      <DemoData />
+    </section>
+  );
+}
+
+function StatusTag({ status }: { status: DependencyStatus }) {
+  const look = STATUS_LOOK[status];
+  return (
+    <Tag intent={look.intent} minimal round>
+      {look.text}
+    </Tag>
+  );
+}
+
+function Health() {
+  const { data, loading, error, refetch } = useQuery(SystemHealthDocument, { fetchPolicy: "network-only" });
+  const health = data?.systemHealth;
+  const handleRefresh = useCallback(() => {
+    void refetch().catch(() => undefined);
+  }, [refetch]);
+  return (
+    <section aria-labelledby="testing-health-heading" className="testing-section">
+      <div className="esrt-section-head">
+        <H2 id="testing-health-heading">Dependencies</H2>
+        <Button
+          variant="minimal"
+          size="small"
+          icon={<Refresh />}
+          text="Check again"
+          loading={loading && Boolean(health)}
+          onClick={handleRefresh}
+        />
+      </div>
+      {error && !health ? (
+        <LoadError title="The health checks could not run" error={error} onRetry={handleRefresh} />
+      ) : !health ? (
+        <Spinner size={24} aria-label="Checking every dependency" />
+      ) : (
+        <>
+          <ScrollRegion className="esrt-table-scroll" label="Dependencies">
+            <HTMLTable compact className="esrt-table" aria-label="Dependencies">
+              <thead>
+                <tr>
+                  <th scope="col">Dependency</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Latency</th>
+                  <th scope="col">Details</th>
+                </tr>
+              </thead>
+              <tbody>
+                {health.dependencies.map((d) => (
+                  <tr key={d.key} data-dependency={d.key}>
+                    <th scope="row" className="esrt-url">
+                      {d.name}
+                      <div className={Classes.TEXT_MUTED}>{d.mode}</div>
+                    </th>
+                    <td>
+                      <StatusTag status={d.status} />
+                    </td>
+                    <td>{d.latencyMs === null ? "–" : `${d.latencyMs} ms`}</td>
+                    <td className="esrt-wrap">
+                      {d.detail}
+                      {d.lastAttemptAt ? (
+                        <div className={Classes.TEXT_MUTED}>
+                          Last attempt {formatInstant(d.lastAttemptAt)}
+                        </div>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          </ScrollRegion>
+          <p className={Classes.TEXT_MUTED}>Checked {formatInstant(health.checkedAt)}</p>
+          <H2 id="testing-consumers-heading" className="testing-subheading">
+            Event consumers
+          </H2>
+          <p className={Classes.TEXT_MUTED}>
+            {health.stream
+              ? `Stream ${health.stream}: ${health.streamMessages ?? 0} messages`
+              : "In-process event bus (no NATS): the counts are this process's"}
+          </p>
+          <ScrollRegion className="esrt-table-scroll" label="Event consumers">
+            <HTMLTable compact className="esrt-table" aria-labelledby="testing-consumers-heading">
+              <thead>
+                <tr>
+                  <th scope="col">Consumer</th>
+                  <th scope="col">Lag</th>
+                  <th scope="col">Unsettled</th>
+                  <th scope="col">Redelivered</th>
+                  <th scope="col">Worker</th>
+                </tr>
+              </thead>
+              <tbody>
+                {health.consumers.map((c) => (
+                  <tr key={c.name}>
+                    <th scope="row">
+                      {c.name}
+                      <div className={Classes.TEXT_MUTED}>{c.service}</div>
+                    </th>
+                    <td>{c.pending ?? "–"}</td>
+                    <td>{c.ackPending ?? "–"}</td>
+                    <td>{c.redelivered ?? "–"}</td>
+                    <td>{c.pending === null ? "Never started" : c.active ? "Consuming" : "Idle"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          </ScrollRegion>
+        </>
+      )}
+    </section>
+  );
+}
+
+type RoundTripState = RoundTripFieldsFragment | null;
+
+function RoundTrip() {
+  const client = useApolloClient();
+  const [start, starting] = useMutation(StartEventRoundTripDocument);
+  const [trip, setTrip] = useState<RoundTripState>(null);
+  const [startedAt, setStartedAt] = useState(0);
+  const [problem, setProblem] = useState<string | null>(null);
+  const running =
+    trip !== null && !trip.complete && !trip.timedOut && Date.now() - startedAt < ROUND_TRIP_GIVE_UP_MS;
+
+  useEffect(() => {
+    if (!trip || trip.complete || trip.timedOut) return;
+    const timer = setTimeout(async () => {
+      try {
+        const res = await client.query<EventRoundTripQuery>({
+          query: EventRoundTripDocument,
+          variables: { eventId: trip.eventId },
+          fetchPolicy: "network-only",
+        });
+        const answer = res.data?.eventRoundTrip;
+        if (answer?.__typename === "QueryEventRoundTripSuccess") setTrip(answer.data);
+        else
+          setProblem(answer?.__typename === "AppError" ? answer.message : "The round trip could not be read");
+      } catch {
+        if (Date.now() - startedAt > ROUND_TRIP_GIVE_UP_MS) setProblem("The round trip could not be read");
+        else setTrip({ ...trip });
+      }
+    }, ROUND_TRIP_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [client, trip, startedAt]);
+
+  const handleStart = async () => {
+    setProblem(null);
+    try {
+      const answer = (await start()).data?.startEventRoundTrip;
+      if (answer?.__typename === "MutationStartEventRoundTripSuccess") {
+        setStartedAt(Date.now());
+        setTrip(answer.data);
+        return;
+      }
+      setProblem(answer?.__typename === "AppError" ? answer.message : "The test event could not be sent");
+    } catch {
+      setProblem("The test event could not be sent");
+    }
+  };
+
+  const silent = trip?.answers.filter((a) => !a.handledAt) ?? [];
+  return (
+    <section aria-labelledby="testing-round-trip-heading" className="testing-section">
+      <div className="esrt-section-head">
+        <H2 id="testing-round-trip-heading">Event round trip</H2>
+        <Button
+          icon={<Play />}
+          intent={Intent.PRIMARY}
+          text="Send a test event"
+          loading={starting.loading || running}
+          onClick={() => void handleStart()}
+        />
+      </div>
+      <p className={Classes.TEXT_MUTED}>
+        A test event goes through the outbox and the event bus to a consumer of every service; each answers
+        when it has handled it.
+      </p>
+      {problem ? (
+        <Callout intent={Intent.DANGER} compact role="alert">
+          {problem}
+        </Callout>
+      ) : null}
+      {trip ? (
+        <>
+          <div role="status" aria-live="polite" className="testing-trip-status">
+            {trip.complete ? (
+              <Callout intent={Intent.SUCCESS} compact>
+                Every service handled the test event.
+              </Callout>
+            ) : trip.timedOut ? (
+              <Callout intent={Intent.WARNING} compact>
+                No answer from {silent.map((a) => a.consumer).join(", ")}.
+              </Callout>
+            ) : (
+              <span>
+                Waiting for {silent.length} of {trip.answers.length} consumers…
+              </span>
+            )}
+          </div>
+          <p className={Classes.TEXT_MUTED}>
+            Committed {formatInstant(trip.committedAt)} ·{" "}
+            {trip.publishedAt ? `published ${formatInstant(trip.publishedAt)}` : "waiting in the outbox"}
+          </p>
+          <ScrollRegion className="esrt-table-scroll" label="Round trip answers">
+            <HTMLTable compact className="esrt-table" aria-label="Round trip answers">
+              <thead>
+                <tr>
+                  <th scope="col">Service</th>
+                  <th scope="col">Handled at</th>
+                  <th scope="col">After commit</th>
+                </tr>
+              </thead>
+              <tbody>
+                {trip.answers.map((a) => (
+                  <tr key={a.consumer} data-consumer={a.consumer}>
+                    <th scope="row">
+                      {a.service}
+                      <div className={Classes.TEXT_MUTED}>{a.consumer}</div>
+                    </th>
+                    <td>
+                      {a.handledAt ? formatInstant(a.handledAt) : trip.timedOut ? "No answer" : "Waiting…"}
+                    </td>
+                    <td>{a.msAfterCommit === null ? "–" : `${a.msAfterCommit} ms`}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          </ScrollRegion>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+type DeadLetterPage = Extract<
+  DeadLettersQuery["deadLetters"],
+  { __typename: "QueryDeadLettersSuccess" }
+>["data"];
+
+function DeadLetters() {
+  const client = useApolloClient();
+  const pipeline = useQuery(EventPipelineDocument, { fetchPolicy: "network-only" });
+  const letters = useQuery(DeadLettersDocument, {
+    variables: { first: DEAD_LETTER_PAGE },
+    fetchPolicy: "network-only",
+  });
+  const [retry] = useMutation(RetryDeadLetterDocument);
+  const [retrying, setRetrying] = useState<number | null>(null);
+  const [more, setMore] = useState<DeadLetterPage["nodes"]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [loadingMore, setLoadingMore] = useState(false);
+
+  const answer = letters.data?.deadLetters;
+  const page = answer?.__typename === "QueryDeadLettersSuccess" ? answer.data : null;
+  const nodes = [...(page?.nodes ?? []), ...more];
+  const nextCursor = more.length > 0 ? cursor : (page?.endCursor ?? null);
+  const hasNext = more.length > 0 ? cursor !== null : Boolean(page?.hasNextPage);
+  const figures = pipeline.data?.eventPipeline;
+
+  const refresh = useCallback(() => {
+    setMore([]);
+    setCursor(null);
+    void client
+      .refetchQueries({ include: [EventPipelineDocument, SystemHealthDocument] })
+      .catch(() => undefined);
+    void letters.refetch().catch(() => undefined);
+  }, [client, letters]);
+
+  const handleMore = async () => {
+    if (!nextCursor) return;
+    setLoadingMore(true);
+    try {
+      const res = await client.query<DeadLettersQuery>({
+        query: DeadLettersDocument,
+        variables: { first: DEAD_LETTER_PAGE, after: nextCursor },
+        fetchPolicy: "network-only",
+      });
+      const next = res.data?.deadLetters;
+      if (next?.__typename === "QueryDeadLettersSuccess") {
+        setMore((m) => [...m, ...next.data.nodes]);
+        setCursor(next.data.hasNextPage ? next.data.endCursor : null);
+      }
+    } finally {
+      setLoadingMore(false);
+    }
+  };
+
+  const handleRetry = async (id: number) => {
+    setRetrying(id);
+    try {
+      const res = (await retry({ variables: { id } })).data?.retryDeadLetter;
+      if (res?.__typename === "MutationRetryDeadLetterSuccess") {
+        showToast({
+          title: res.data.outcome === "delivered" ? "Delivered again" : "Already handled",
+          description:
+            res.data.outcome === "delivered"
+              ? `${res.data.consumer} handled the event`
+              : `${res.data.consumer} had already handled the event; the dead letter is removed`,
+          intent: Intent.SUCCESS,
+        });
+        refresh();
+      } else {
+        showToast({
+          title: "Retry failed",
+          description: res?.__typename === "AppError" ? res.message : "Retry failed",
+          intent: "destructive",
+        });
+      }
+    } catch {
+      showToast({ title: "Retry failed", intent: "destructive" });
+    } finally {
+      setRetrying(null);
+    }
+  };
+
+  return (
+    <section aria-labelledby="testing-dead-heading" className="testing-section">
+      <div className="esrt-section-head">
+        <H2 id="testing-dead-heading">Outbox and dead letters</H2>
+        <Button variant="minimal" size="small" icon={<Refresh />} text="Refresh" onClick={refresh} />
+      </div>
+      {figures ? (
+        <dl className="esrt-counts">
+          <div className="esrt-count">
+            <dt>Outbox backlog</dt>
+            <dd>{figures.outboxBacklog.toLocaleString("en-US")}</dd>
+          </div>
+          <div className="esrt-count esrt-count-dead">
+            <dt>Dead letters</dt>
+            <dd>{figures.deadLetters.toLocaleString("en-US")}</dd>
+          </div>
+        </dl>
+      ) : null}
+      {figures?.oldestUnpublishedAt ? (
+        <p className={Classes.TEXT_MUTED}>
+          Oldest unpublished event: {formatInstant(figures.oldestUnpublishedAt)}
+        </p>
+      ) : null}
+      {letters.error && !page ? (
+        <LoadError title="The dead letters could not be loaded" error={letters.error} onRetry={refresh} />
+      ) : !page ? (
+        <Spinner size={24} aria-label="Loading the dead letters" />
+      ) : nodes.length === 0 ? (
+        <p>No dead letters: every event was handled.</p>
+      ) : (
+        <>
+          <ScrollRegion className="esrt-table-scroll" label="Dead letters">
+            <HTMLTable compact className="esrt-table" aria-label="Dead letters">
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col">Consumer</th>
+                  <th scope="col">Error</th>
+                  <th scope="col">Attempts</th>
+                  <th scope="col">Given up</th>
+                  <th scope="col">
+                    <span className={Classes.TEXT_MUTED}>Action</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {nodes.map((d) => (
+                  <tr key={d.id}>
+                    <th scope="row" className="esrt-url">
+                      {d.type}
+                      <div className={Classes.TEXT_MUTED}>{d.eventId}</div>
+                    </th>
+                    <td>{d.consumer}</td>
+                    <td className="esrt-wrap">{d.error}</td>
+                    <td>{d.attempts}</td>
+                    <td>{formatInstant(d.createdAt)}</td>
+                    <td>
+                      <Button
+                        size="small"
+                        text="Retry"
+                        aria-label={`Retry ${d.type} for ${d.consumer}`}
+                        loading={retrying === d.id}
+                        disabled={retrying !== null && retrying !== d.id}
+                        onClick={() => void handleRetry(d.id)}
+                      />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          </ScrollRegion>
+          {hasNext ? (
+            <Button text="Load more" loading={loadingMore} onClick={() => void handleMore()} />
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+function describeCounts(c: DemoDataCountsFieldsFragment): string {
+  return `${c.clients} clients, ${c.appointments} appointments, ${c.documents} documents`;
+}
+
+function DemoData() {
+  const { data, error, refetch } = useQuery(DemoDataDocument, { fetchPolicy: "network-only" });
+  const [generate, generating] = useMutation(GenerateDemoDataDocument, {
+    refetchQueries: [DemoDataDocument],
+  });
+  const [remove, removing] = useMutation(RemoveDemoDataDocument, { refetchQueries: [DemoDataDocument] });
+  const [confirming, setConfirming] = useState(false);
+  const status = data?.demoData;
+
+  const handleGenerate = async () => {
+    try {
+      const res = (await generate()).data?.generateDemoData;
+      if (res?.__typename === "MutationGenerateDemoDataSuccess") {
+        showToast({
+          title: "Demo data generated",
+          description: describeCounts(res.data),
+          intent: Intent.SUCCESS,
+        });
+      } else {
+        showToast({
+          title: "Demo data was not generated",
+          description: res?.__typename === "AppError" ? res.message : undefined,
+          intent: "destructive",
+        });
+      }
+    } catch {
+      showToast({ title: "Demo data was not generated", intent: "destructive" });
+    }
+  };
+
+  const handleRemove = async () => {
+    setConfirming(false);
+    try {
+      const res = (await remove()).data?.removeDemoData;
+      if (res?.__typename === "MutationRemoveDemoDataSuccess") {
+        showToast({
+          title: "Demo data removed",
+          description: describeCounts(res.data),
+          intent: Intent.SUCCESS,
+        });
+      } else {
+        showToast({
+          title: "Demo data was not removed",
+          description: res?.__typename === "AppError" ? res.message : undefined,
+          intent: "destructive",
+        });
+      }
+    } catch {
+      showToast({ title: "Demo data was not removed", intent: "destructive" });
+    }
+  };
+
+  return (
+    <section aria-labelledby="testing-demo-heading" className="testing-section">
+      <H2 id="testing-demo-heading">Demo data</H2>
+      {error && !status ? (
+        <LoadError title="The demo data could not be read" error={error} onRetry={() => void refetch()} />
+      ) : !status ? (
+        <Spinner size={24} aria-label="Loading the demo data" />
+      ) : !status.available ? (
+        <Callout compact>Demo data is not available in production.</Callout>
+      ) : (
+        <>
+          <p>
+            Five demo clients, each with a note, an upcoming appointment and two documents. Removing them
+            removes exactly what was generated; real accounts are never touched.
+          </p>
+          <p role="status" aria-live="polite">
+            {status.clients === 0 ? "No demo data." : `${status.clients} demo clients exist.`}
+          </p>
+          <div className="testing-actions">
+            <Button
+              icon={<Play />}
+              text="Generate demo data"
+              intent={Intent.PRIMARY}
+              disabled={status.clients > 0}
+              loading={generating.loading}
+              onClick={() => void handleGenerate()}
+            />
+            <Button
+              icon={<Trash />}
+              text="Remove demo data"
+              intent={Intent.DANGER}
+              disabled={status.clients === 0}
+              loading={removing.loading}
+              onClick={() => setConfirming(true)}
+            />
+          </div>
+          <Alert
+            isOpen={confirming}
+            intent={Intent.DANGER}
+            icon={<Trash />}
+            confirmButtonText="Remove demo data"
+            cancelButtonText="Cancel"
+            onConfirm={() => void handleRemove()}
+            onCancel={() => setConfirming(false)}
+            canEscapeKeyCancel
+          >
+            <p>Remove the {status.clients} demo clients with their appointments, documents and notes?</p>
+          </Alert>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,7 +1,0 @@
-import { DEMO_USER } from "../components/console/consoleUser";
-import { UserConsole } from "../components/console/UserConsole";
-
-/** /preview-user-console (spec §2, public): the client console with a made-up demo user. */
-export function PreviewUserConsolePage() {
-  return <UserConsole user={DEMO_USER} preview />;
-}
