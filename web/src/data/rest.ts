@@ -9,7 +9,12 @@ import {
   type SafeUser,
   type SecurityChallenge,
 } from "@web/lib/auth";
-import { BRANDING_TTL_MS, brandingWithDefaults, DEFAULT_BRANDING, type PublicBranding } from "@web/lib/branding";
+import {
+  BRANDING_TTL_MS,
+  brandingWithDefaults,
+  DEFAULT_BRANDING,
+  type PublicBranding,
+} from "@web/lib/branding";
 import { passwordMinLength } from "@web/lib/passwordMinimum";
 import { notAdmin, PERMISSION_CHECK_OPTIONS, type PermissionCheckResult } from "@web/lib/permissions";
 import { defaultServerConfig, SERVER_CONFIG_TTL_MS, type ServerConfig } from "@web/lib/serverConfig";
@@ -38,13 +43,18 @@ const PermissionCheckDocument = restDocument<
   { permissions: readonly string[] }
 >("query", "permissionCheck", ["permissions"]);
 const ServerConfigDocument = restDocument<{ serverConfig: ServerConfig }>("query", "serverConfig");
-const PasswordPolicyDocument = restDocument<{ passwordPolicy: { minLength: number } }>("query", "passwordPolicy");
+const PasswordPolicyDocument = restDocument<{ passwordPolicy: { minLength: number } }>(
+  "query",
+  "passwordPolicy",
+);
 const UserByUniqueIdDocument = restDocument<{ userByUniqueId: UniqueIdLookup }, { uniqueId: string }>(
   "query",
   "userByUniqueId",
   ["uniqueId"],
 );
-const SendDocument = restDocument<{ send: unknown }, { request: RestRequest }>("mutation", "send", ["request"]);
+const SendDocument = restDocument<{ send: unknown }, { request: RestRequest }>("mutation", "send", [
+  "request",
+]);
 
 /**
  * Reads a `@rest` field from the cache (fetching it when missing) and fetches it again when the copy is
@@ -168,7 +178,11 @@ export function useRestSend(): (request: RestRequest) => Promise<unknown> {
   const client = useApolloClient();
   return useCallback(
     async (request: RestRequest) => {
-      const { data } = await client.mutate({ mutation: SendDocument, variables: { request }, fetchPolicy: "no-cache" });
+      const { data } = await client.mutate({
+        mutation: SendDocument,
+        variables: { request },
+        fetchPolicy: "no-cache",
+      });
       return data?.send;
     },
     [client],
@@ -233,7 +247,10 @@ export function useLogout(): Mutation<void, true> {
       }),
   });
   const { run } = mutation;
-  const runLogout = useCallback(async () => ((await run()) === undefined ? undefined : (true as const)), [run]);
+  const runLogout = useCallback(
+    async () => ((await run()) === undefined ? undefined : (true as const)),
+    [run],
+  );
   return { ...mutation, run: runLogout };
 }
 
@@ -290,7 +307,9 @@ const fallbackConfig = defaultServerConfig();
  */
 export function useServerConfig(): { config: ServerConfig; fromServer: boolean } {
   const { data } = useRestField(ServerConfigDocument, "serverConfig", SERVER_CONFIG_TTL_MS);
-  return data ? { config: data.serverConfig, fromServer: true } : { config: fallbackConfig, fromServer: false };
+  return data
+    ? { config: data.serverConfig, fromServer: true }
+    : { config: fallbackConfig, fromServer: false };
 }
 
 /**
@@ -347,14 +366,13 @@ export function useLookupByUniqueIdOnce(uniqueId: string, enabled: boolean): voi
   useEffect(() => {
     if (!enabled || lookedUp.current === uniqueId) return;
     lookedUp.current = uniqueId;
-    client
-      .query({ query: UserByUniqueIdDocument, variables: { uniqueId }, fetchPolicy: "no-cache" })
-      .then(
-        ({ data }) => {
-          const found = data?.userByUniqueId;
-          if (found) console.info("ESRT Pro sync status", { uniqueId: found.uniqueId, esrtSynced: found.esrtSynced });
-        },
-        (error: unknown) => console.warn("Could not look the user up by unique id", error),
-      );
+    client.query({ query: UserByUniqueIdDocument, variables: { uniqueId }, fetchPolicy: "no-cache" }).then(
+      ({ data }) => {
+        const found = data?.userByUniqueId;
+        if (found)
+          console.info("ESRT Pro sync status", { uniqueId: found.uniqueId, esrtSynced: found.esrtSynced });
+      },
+      (error: unknown) => console.warn("Could not look the user up by unique id", error),
+    );
   }, [uniqueId, enabled, client]);
 }

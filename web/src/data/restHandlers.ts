@@ -42,7 +42,11 @@ export const REST_HANDLERS: RestHandlers = {
   serverConfig: { run: () => fetchServerConfig() },
   passwordPolicy: { run: () => fetchPasswordPolicy() },
   userByUniqueId: {
-    run: ({ uniqueId }) => sendRestRequest({ method: "GET", path: `/api/users/by-uniqueid/${encodeURIComponent(String(uniqueId))}` }),
+    run: ({ uniqueId }) =>
+      sendRestRequest({
+        method: "GET",
+        path: `/api/users/by-uniqueid/${encodeURIComponent(String(uniqueId))}`,
+      }),
   },
   send: { run: ({ request }) => sendRestRequest(request as RestRequest) },
 };

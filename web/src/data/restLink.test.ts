@@ -5,7 +5,12 @@ import { createRestLink, restDocument, restFetchedAt, restKey } from "./restLink
 // The REST link: the spec's REST calls answered into Apollo Client's one cache (spec §1, §7).
 
 const UserDocument = restDocument<{ me: { id: number } | null }>("query", "me");
-const BrandDocument = restDocument<{ brand: { __typename: string; title: string } }>("query", "brand", [], ["title"]);
+const BrandDocument = restDocument<{ brand: { __typename: string; title: string } }>(
+  "query",
+  "brand",
+  [],
+  ["title"],
+);
 
 function clientWith(handlers: Parameters<typeof createRestLink>[0]) {
   return new ApolloClient({
@@ -34,7 +39,10 @@ describe("the REST link", () => {
     await expect(clientWith({ me: { run: failing } }).query({ query: UserDocument })).rejects.toThrow();
     expect(failing).toHaveBeenCalledTimes(1);
     let calls = 0;
-    const once = { run: async () => (++calls === 1 ? Promise.reject(new Error("503: later")) : { id: 1 }), retry: 1 };
+    const once = {
+      run: async () => (++calls === 1 ? Promise.reject(new Error("503: later")) : { id: 1 }),
+      retry: 1,
+    };
     expect((await clientWith({ me: once }).query({ query: UserDocument })).data).toEqual({ me: { id: 1 } });
     expect(calls).toBe(2);
   });

@@ -72,7 +72,10 @@ async function runWithRetry(
  * Makes the link that answers `@rest` operations with `handlers` and passes every other operation on.
  * A handler's failure (the spec's "<status>: <body>" Error) is the operation's error, unchanged.
  */
-export function createRestLink(handlers: RestHandlers, delay: (attempt: number) => number = retryDelay): ApolloLink {
+export function createRestLink(
+  handlers: RestHandlers,
+  delay: (attempt: number) => number = retryDelay,
+): ApolloLink {
   return new ApolloLink((operation, forward) => {
     const field = restFieldOf(operation.query);
     if (!field) return forward(operation);
