@@ -1,4 +1,3 @@
-import { DEFAULT_EMAIL_TEMPLATES } from "@db/emailTemplates";
 import {
   EMAIL_STATUSES,
   emailLogFilterSchema,
@@ -13,6 +12,7 @@ import type { EmailMessage, Prisma } from "@services/shared/generated/prisma/cli
 import type { EmailStatus } from "@services/shared/generated/prisma/enums";
 import { parse } from "@services/shared/validation";
 import { parseAttachments } from "./attachments";
+import { DEFAULT_EMAIL_TEMPLATES } from "./defaultTemplates";
 import { redactTokens } from "./sendDueEmails";
 import type { EmailActor } from "./templateAdmin";
 

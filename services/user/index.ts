@@ -62,6 +62,7 @@ export {
   signOutEveryoneElse,
   updateSecuritySettings,
 } from "./securitySettings";
+export { DEFAULT_BRANDING, generatePassword, type SeededAdmin, seedUserDefaults } from "./seedUserDefaults";
 export { setSecurityQuestions } from "./setSecurityQuestions";
 export { storeNewPassword } from "./storeNewPassword";
 export { syncSnapshot } from "./syncSnapshot";
@@ -72,6 +73,5 @@ export type { DayCount, UserFigures } from "./userFigures";
 export { userFigures } from "./userFigures";
 export { verifyEmail } from "./verifyEmail";
 export { verifySecurityAnswers } from "./verifySecurityAnswers";
-
 // The worker entry: the service's event consumers and background work (services/registry.ts).
 export { consumers, startWorkers } from "./worker";

@@ -1,10 +1,10 @@
+import { migrateDatabase } from "@db/migrate";
+import { DEFAULT_EMAIL_TEMPLATES } from "@services/email";
 import { parseConfig } from "@services/shared/config";
 import { connectPostgres, type Db } from "@services/shared/db";
 import { scratchDatabase } from "@services/shared/testing/db";
-import { verifyPassword } from "@services/user";
-import { DEFAULT_EMAIL_TEMPLATES } from "./emailTemplates";
-import { migrateDatabase } from "./migrate";
-import { DEFAULT_BRANDING, seed } from "./seed";
+import { DEFAULT_BRANDING, verifyPassword } from "@services/user";
+import { seed } from "./seed";
 
 // Each test seeds its own empty database: seeding is about what a brand-new portal holds.
 
