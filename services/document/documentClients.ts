@@ -1,7 +1,7 @@
 import { text } from "@schema/validation/primitives";
 import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
-import type { Prisma } from "@services/shared/generated/prisma/client";
+import { searchActiveClients } from "@services/user";
 import { z } from "zod";
 import type { DocumentActor } from "./actor";
 
@@ -30,10 +30,6 @@ export interface DocumentClientView {
   companyName: string | null;
 }
 
-function escapeLike(term: string): string {
-  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /**
  * Active users of type client, for a reviewer (approve:documents) choosing whom a report is for:
  * every word of `search` must be a case-insensitive part of the username, email, first or last name
@@ -55,22 +51,5 @@ export async function documentClients(props: {
     throw new AppError("VALIDATION_FAILED", parsed.error.issues[0]?.message ?? "Invalid search");
   }
   const words = (parsed.data.search ?? "").split(/\s+/).filter(Boolean);
-  const where: Prisma.UserWhereInput = {
-    userType: "client",
-    userStatus: "active",
-    AND: words.map((word) => {
-      const contains = escapeLike(word);
-      return {
-        OR: (["username", "email", "firstName", "lastName", "companyName"] as const).map((field) => ({
-          [field]: { contains, mode: "insensitive" as const },
-        })),
-      };
-    }),
-  };
-  return props.db.prisma.user.findMany({
-    where,
-    select: { id: true, username: true, firstName: true, lastName: true, email: true, companyName: true },
-    orderBy: [{ lastName: "asc" }, { firstName: "asc" }, { id: "asc" }],
-    take: parsed.data.first,
-  });
+  return searchActiveClients({ db: props.db, words, first: parsed.data.first });
 }
