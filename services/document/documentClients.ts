@@ -1,7 +1,7 @@
 import { text } from "@schema/validation/primitives";
 import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
-import { searchActiveClients } from "@services/user";
+import { type ClientSummary, searchActiveClients } from "@services/user";
 import { z } from "zod";
 import type { DocumentActor } from "./actor";
 
@@ -21,14 +21,7 @@ const clientSearchSchema = z.object({
 });
 
 /** A client as the picker shows it. */
-export interface DocumentClientView {
-  id: number;
-  username: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  companyName: string | null;
-}
+export type DocumentClientView = ClientSummary;
 
 /**
  * Active users of type client, for a reviewer (approve:documents) choosing whom a report is for:

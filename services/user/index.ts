@@ -69,7 +69,12 @@ export { syncSnapshot } from "./syncSnapshot";
 export { toSafeUser } from "./toSafeUser";
 export { generateUniqueId } from "./uniqueId";
 export { updateNotes } from "./updateNotes";
-export { findUserContact, searchActiveClients, type UserContact } from "./userContacts";
+export {
+  type ClientSummary,
+  findUserContact,
+  searchActiveClients,
+  type UserContact,
+} from "./userContacts";
 export type { DayCount, UserFigures } from "./userFigures";
 export { userFigures } from "./userFigures";
 export { verifyEmail } from "./verifyEmail";

@@ -29,6 +29,12 @@ const contactSelect = {
   userStatus: true,
 } as const;
 
+/** A client as another service lists it (a document's owner, the report picker's choices). */
+export type ClientSummary = Pick<
+  UserContact,
+  "id" | "username" | "firstName" | "lastName" | "email" | "companyName"
+>;
+
 /** A user's contact details, type and status, or null when there is no such user. */
 export async function findUserContact(client: Tx | Db, userId: number): Promise<UserContact | null> {
   const q = "prisma" in client ? client.prisma : client;
@@ -47,7 +53,7 @@ export async function searchActiveClients(props: {
   db: Db;
   words: readonly string[];
   first: number;
-}): Promise<Pick<UserContact, "id" | "username" | "firstName" | "lastName" | "email" | "companyName">[]> {
+}): Promise<ClientSummary[]> {
   const where: Prisma.UserWhereInput = {
     userType: "client",
     userStatus: "active",

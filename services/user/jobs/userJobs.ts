@@ -252,17 +252,7 @@ export async function listUserJobItems(
   const outcomes = props.outcomes?.length
     ? Prisma.sql`AND i.outcome::text IN (${Prisma.join(props.outcomes)})`
     : Prisma.empty;
-  const rows = await db.prisma.$queryRaw<
-    {
-      position: number;
-      userId: number | null;
-      username: string | null;
-      email: string | null;
-      name: string | null;
-      outcome: UserJobItemOutcome;
-      message: string | null;
-    }[]
-  >`
+  const rows = await db.prisma.$queryRaw<UserJobItemView[]>`
     SELECT i.position, i."userId",
       COALESCE(u.username, i.data->>'username') AS username,
       COALESCE(u.email, i.data->>'email') AS email,
