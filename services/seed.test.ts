@@ -22,6 +22,16 @@ afterEach(async () => {
   await scratch.drop();
 });
 
+/** What one seed (or any number of them) leaves in an empty database. */
+const SEEDED_ONCE = {
+  users: 1,
+  branding: 1,
+  storage: 1,
+  security: 1,
+  email: 1,
+  templates: DEFAULT_EMAIL_TEMPLATES.length,
+};
+
 async function counts(): Promise<Record<string, number>> {
   const p = db.prisma;
   return {
@@ -46,14 +56,7 @@ describe("seed", () => {
     expect(first.admin.generatedPassword).toBeUndefined();
     expect(first.templatesCreated.sort()).toEqual(DEFAULT_EMAIL_TEMPLATES.map((t) => t.key).sort());
     const after = await counts();
-    expect(after).toEqual({
-      users: 1,
-      branding: 1,
-      storage: 1,
-      security: 1,
-      email: 1,
-      templates: DEFAULT_EMAIL_TEMPLATES.length,
-    });
+    expect(after).toEqual(SEEDED_ONCE);
 
     const admin = await db.prisma.user.findUniqueOrThrow({ where: { username: "boss" } });
     expect(admin).toMatchObject({
@@ -125,13 +128,6 @@ describe("seed", () => {
     } finally {
       await other.close();
     }
-    expect(await counts()).toEqual({
-      users: 1,
-      branding: 1,
-      storage: 1,
-      security: 1,
-      email: 1,
-      templates: DEFAULT_EMAIL_TEMPLATES.length,
-    });
+    expect(await counts()).toEqual(SEEDED_ONCE);
   });
 });
