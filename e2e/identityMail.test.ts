@@ -1,8 +1,8 @@
-import { seed } from "@db/seed";
 import { createApp } from "@gateway/app";
 import { fakeWebDist } from "@gateway/testing/appHarness";
 import { type ReceivedMail, startTestSmtp, type TestSmtp } from "@services/email/testing";
 import { workloadFor } from "@services/registry";
+import { seed } from "@services/seed";
 import { parseConfig, setConfig } from "@services/shared/config";
 import { type Runtime, startRuntime } from "@services/shared/runtime";
 import { scratchDatabase } from "@services/shared/testing/db";

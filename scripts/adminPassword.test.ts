@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { migrateDatabase } from "@db/migrate";
-import { seed } from "@db/seed";
 import { passwordSchema } from "@schema/validation/user";
+import { seed } from "@services/seed";
 import { parseConfig } from "@services/shared/config";
 import { connectPostgres, type Db } from "@services/shared/db";
 import { scratchDatabase } from "@services/shared/testing/db";
@@ -163,7 +163,7 @@ describe("make admin-password (the command)", () => {
 
   it("is what start-up's seed points to when the admin exists", async () => {
     await seedAdmin();
-    const seeded = await run("prisma/seed.ts", { DATABASE_URL: scratch.url, LOG_LEVEL: "info" });
+    const seeded = await run("services/seed.ts", { DATABASE_URL: scratch.url, LOG_LEVEL: "info" });
     expect(seeded.code).toBe(0);
     expect(seeded.stdout).toContain(
       'mainAdmin \\"admin\\" (owner@example.test) exists. To set a new password: `make admin-password`',

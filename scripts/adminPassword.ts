@@ -1,9 +1,14 @@
-import { generatePassword } from "@db/seed";
 import { passwordSchema } from "@schema/validation/user";
 import { type Config, ConfigError, config } from "@services/shared/config";
 import { connectPostgres, type Db, openEmbedded } from "@services/shared/db";
 import { BackingServiceError, chooseBacking } from "@services/shared/runtime";
-import { COMMON_PASSWORD_MESSAGE, hashPassword, isCommonPassword, storeNewPassword } from "@services/user";
+import {
+  COMMON_PASSWORD_MESSAGE,
+  generatePassword,
+  hashPassword,
+  isCommonPassword,
+  storeNewPassword,
+} from "@services/user";
 import { config as loadEnvFile } from "dotenv";
 
 // `make admin-password`: sets a new password for the mainAdmin, for whoever missed the one printed

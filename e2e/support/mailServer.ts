@@ -1,8 +1,8 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { seed } from "@db/seed";
 import { createApp } from "@gateway/app";
 import { workloadFor } from "@services/registry";
+import { seed } from "@services/seed";
 import { parseConfig, setConfig } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
 import { type Runtime, startRuntime } from "@services/shared/runtime";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { seed } from "@db/seed";
 import { workloadFor } from "@services/registry";
+import { seed } from "@services/seed";
 import { parseConfig } from "@services/shared/config";
 import { deleteStream, waitFor } from "@services/shared/events/testing/bus";
 import { connectNats } from "@services/shared/nats";

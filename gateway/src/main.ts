@@ -1,7 +1,7 @@
 import "dotenv/config";
 import type { Server } from "node:http";
-import { seed } from "@db/seed";
 import { workloadFor } from "@services/registry";
+import { seed } from "@services/seed";
 import { ConfigError, parseConfig, setConfig } from "@services/shared/config";
 import { logger } from "@services/shared/logger";
 import { BackingServiceError, startRuntime } from "@services/shared/runtime";

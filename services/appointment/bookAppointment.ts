@@ -2,6 +2,7 @@ import { bookingSchema, timeZoneSchema } from "@schema/validation/appointment";
 import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
 import type { UserType } from "@services/shared/generated/prisma/enums";
+import { findUserContact } from "@services/user";
 import { AppointmentError, CLIENT_LIMIT_MESSAGE, PROSPECT_LIMIT_MESSAGE, SLOT_TAKEN_MESSAGE } from "./errors";
 import {
   type AppointmentActor,
@@ -17,6 +18,9 @@ import { freeSeat, retryLostSeat, slotCapacity } from "./seats";
 export function upcomingLimitOf(userType: UserType): number {
   return userType === "client" || userType === "mainAdmin" || userType === "userAdmin" ? 3 : 1;
 }
+
+/** The first key of the per-user booking lock (pg_advisory_xact_lock(int, int), the user's id second). */
+const BOOKING_LOCK = 0x61707074; // "appt"
 
 /**
  * Books a consultation (spec §5, §7): checks every slot rule at `now` in business time, decides
@@ -64,11 +68,11 @@ export async function bookAppointment(props: {
   try {
     return await retryLostSeat(capacity, () =>
       props.db.prisma.$transaction(async (tx) => {
-        // one booking at a time per user, so two parallel requests cannot both pass the limit
-        const locked = await tx.$queryRaw<
-          { id: number }[]
-        >`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`;
-        const user = locked.length > 0 ? await tx.user.findUnique({ where: { id: userId } }) : null;
+        // one booking at a time per user, so two parallel requests cannot both pass the limit: an
+        // advisory lock of the appointment service's own, keyed by the user (the users row belongs to
+        // the user service, which this service only reads through its face)
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${BOOKING_LOCK}::int, ${userId}::int)`;
+        const user = await findUserContact(tx, userId);
         if (!user) throw new AppointmentError("USER_NOT_FOUND", "User not found");
         const limit = upcomingLimitOf(user.userType);
         const upcoming = await tx.appointment.count({

@@ -6,6 +6,7 @@ import {
 } from "@schema/validation/diagnostics";
 import { services } from "@services/registry";
 import { audit } from "@services/shared/audit";
+import { idCursor } from "@services/shared/cursor";
 import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import { applyEvent } from "@services/shared/events/consumer";
@@ -70,18 +71,13 @@ function view(row: Row): DeadLetterView {
   };
 }
 
-const encodeCursor = (id: number) => Buffer.from(`dl:${id}`).toString("base64url");
-
-function decodeCursor(cursor: string): number {
-  const match = /^dl:(\d{1,10})$/.exec(Buffer.from(cursor, "base64url").toString());
-  const id = match ? Number(match[1]) : Number.NaN;
-  if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) {
-    throw new AppError("VALIDATION_FAILED", DIAGNOSTICS_MESSAGES.cursor, {
+const cursor = idCursor(
+  "dl",
+  () =>
+    new AppError("VALIDATION_FAILED", DIAGNOSTICS_MESSAGES.cursor, {
       details: { errors: { after: [DIAGNOSTICS_MESSAGES.cursor] } },
-    });
-  }
-  return id;
-}
+    }),
+);
 
 /**
  * A page of dead letters (events a consumer gave up on), newest first, by keyset over the id.
@@ -90,14 +86,14 @@ function decodeCursor(cursor: string): number {
 export async function listDeadLetters(props: { db: Db; input: unknown }): Promise<DeadLetterPage> {
   const input = parse(deadLetterPageSchema, props.input);
   const rows = await props.db.prisma.deadLetter.findMany({
-    where: input.after ? { id: { lt: decodeCursor(input.after) } } : {},
+    where: input.after ? { id: { lt: cursor.decode(input.after) } } : {},
     orderBy: { id: "desc" },
     take: input.first + 1,
   });
   const nodes = rows.slice(0, input.first).map(view);
   const last = nodes[nodes.length - 1];
   const hasNextPage = rows.length > input.first;
-  return { nodes, hasNextPage, endCursor: hasNextPage && last ? encodeCursor(last.id) : null };
+  return { nodes, hasNextPage, endCursor: hasNextPage && last ? cursor.encode(last.id) : null };
 }
 
 /**

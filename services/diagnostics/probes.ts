@@ -1,6 +1,7 @@
 import type { Db } from "@services/shared/db";
 import type { EventTransport } from "@services/shared/events/transport";
 import type { ServiceCheck } from "@services/shared/runtime";
+import { withTimeout } from "@services/shared/timeout";
 
 /**
  * What the testing tools probe, from the running process (services/shared/runtime.ts): the database,
@@ -21,16 +22,6 @@ export const PROBE_TIMEOUT_MS = 2000;
  * itself is left behind).
  * @throws the work's error, or Error "no answer within N ms".
  */
-export async function within<T>(work: () => Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      Promise.resolve().then(work),
-      new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function within<T>(work: () => Promise<T>, ms: number): Promise<T> {
+  return withTimeout(work, ms, () => new Error(`no answer within ${ms} ms`));
 }

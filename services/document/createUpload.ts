@@ -7,6 +7,7 @@ import {
 import type { Db } from "@services/shared/db";
 import { AppError, type AppErrorCode } from "@services/shared/errors";
 import type { Upload } from "@services/shared/generated/prisma/client";
+import { findUserContact } from "@services/user";
 import type { DocumentActor } from "./actor";
 import { UPLOAD_TTL_MS } from "./staging";
 import { uploadPolicy } from "./storageSettings";
@@ -121,6 +122,6 @@ async function checkReportClient(db: Db, actor: DocumentActor, clientId: number)
   if (!actor.approve) {
     throw new AppError("FORBIDDEN", "You don't have the necessary permissions to send reports to clients.");
   }
-  const client = await db.prisma.user.findUnique({ where: { id: clientId }, select: { userType: true } });
+  const client = await findUserContact(db, clientId);
   if (client?.userType !== "client") throw new AppError("NOT_FOUND", "Client not found");
 }

@@ -1,7 +1,7 @@
 import { text } from "@schema/validation/primitives";
 import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
-import type { Prisma } from "@services/shared/generated/prisma/client";
+import { type ClientSummary, searchActiveClients } from "@services/user";
 import { z } from "zod";
 import type { DocumentActor } from "./actor";
 
@@ -21,18 +21,7 @@ const clientSearchSchema = z.object({
 });
 
 /** A client as the picker shows it. */
-export interface DocumentClientView {
-  id: number;
-  username: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  companyName: string | null;
-}
-
-function escapeLike(term: string): string {
-  return term.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
+export type DocumentClientView = ClientSummary;
 
 /**
  * Active users of type client, for a reviewer (approve:documents) choosing whom a report is for:
@@ -55,22 +44,5 @@ export async function documentClients(props: {
     throw new AppError("VALIDATION_FAILED", parsed.error.issues[0]?.message ?? "Invalid search");
   }
   const words = (parsed.data.search ?? "").split(/\s+/).filter(Boolean);
-  const where: Prisma.UserWhereInput = {
-    userType: "client",
-    userStatus: "active",
-    AND: words.map((word) => {
-      const contains = escapeLike(word);
-      return {
-        OR: (["username", "email", "firstName", "lastName", "companyName"] as const).map((field) => ({
-          [field]: { contains, mode: "insensitive" as const },
-        })),
-      };
-    }),
-  };
-  return props.db.prisma.user.findMany({
-    where,
-    select: { id: true, username: true, firstName: true, lastName: true, email: true, companyName: true },
-    orderBy: [{ lastName: "asc" }, { firstName: "asc" }, { id: "asc" }],
-    take: parsed.data.first,
-  });
+  return searchActiveClients({ db: props.db, words, first: parsed.data.first });
 }

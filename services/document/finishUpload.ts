@@ -8,6 +8,7 @@ import { AppError } from "@services/shared/errors";
 import { emit } from "@services/shared/events";
 import type { Document, Upload } from "@services/shared/generated/prisma/client";
 import { logger } from "@services/shared/logger";
+import { findUserContact } from "@services/user";
 import type { Inspection } from "./inspectingStore";
 import { documentFileUrl } from "./present";
 import { sniffFile } from "./sniff";
@@ -123,10 +124,7 @@ async function store(
 
 /** The uploader's "First Last". @throws AppError NOT_FOUND when the account is gone. */
 async function uploaderName(tx: Tx, userId: number): Promise<string> {
-  const user = await tx.user.findUnique({
-    where: { id: userId },
-    select: { firstName: true, lastName: true },
-  });
+  const user = await findUserContact(tx, userId);
   if (!user) throw new AppError("NOT_FOUND", "This upload no longer exists");
   return `${user.firstName} ${user.lastName}`.trim();
 }

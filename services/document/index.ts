@@ -24,6 +24,7 @@ export type { DocumentHistoryView, DocumentOwnerView, DocumentVersionView, Docum
 export { previewDocument } from "./previewDocument";
 export type { BulkApproveView } from "./reviewDocument";
 export { approveDocument, approveDocuments, rejectDocument } from "./reviewDocument";
+export { seedDocumentDefaults } from "./seedDocumentDefaults";
 export { STAGING_FOLDER, stagedFilePath, UPLOAD_ID_PATTERN, UPLOAD_TTL_MS } from "./staging";
 export { localDocumentStorage, newStorageKey } from "./storage";
 export type { CloudSettings } from "./storage/s3";
@@ -35,6 +36,5 @@ export {
   updateStorageSettings,
   uploadPolicy,
 } from "./storageSettings";
-
 // The worker entry: the service's event consumers and background work (services/registry.ts).
 export { consumers, startWorkers } from "./worker";

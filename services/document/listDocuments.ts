@@ -1,5 +1,6 @@
 import { DOCUMENT_SORTS, type DocumentFilter, documentFilterSchema } from "@schema/validation/document";
 import { MAX_DB_ID, text } from "@schema/validation/primitives";
+import { decodeCursor, encodeCursor as encodeParts } from "@services/shared/cursor";
 import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import type { Prisma } from "@services/shared/generated/prisma/client";
@@ -65,24 +66,18 @@ export function encodeCursor(
   sort: DocumentSortName,
   row: { id: number; createdAt: Date; title: string },
 ): string {
-  return Buffer.from(JSON.stringify([sort, sortKey(sort, row), row.id])).toString("base64url");
+  return encodeParts([sort, sortKey(sort, row), row.id]);
 }
 
 /** @throws AppError VALIDATION_FAILED when `after` is not a cursor of this sort. */
-function decodeCursor(after: string, sort: DocumentSortName): Cursor {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(after, "base64url").toString("utf8"));
-  } catch {
-    value = null;
-  }
-  const parsed = cursorSchema.safeParse(value);
-  if (!parsed.success) throw new AppError("VALIDATION_FAILED", LIST_MESSAGES.badCursor);
-  const [cursorSort, key, id] = parsed.data;
-  const isDate = !Number.isNaN(Date.parse(key));
-  if (cursorSort !== sort || (sort.startsWith("createdAt") && !isDate)) {
-    throw new AppError("VALIDATION_FAILED", LIST_MESSAGES.badCursor);
-  }
+function cursorAfter(after: string, sort: DocumentSortName): Cursor {
+  const [, key, id] = decodeCursor(
+    after,
+    cursorSchema,
+    () => new AppError("VALIDATION_FAILED", LIST_MESSAGES.badCursor),
+    ([cursorSort, key]) =>
+      cursorSort === sort && (!sort.startsWith("createdAt") || !Number.isNaN(Date.parse(key))),
+  );
   return { sort, key, id };
 }
 
@@ -151,7 +146,7 @@ export async function listDocuments(props: {
   if (scope === "mine" && filter.userId !== undefined && filter.userId !== actor.id) {
     throw new AppError("VALIDATION_FAILED", LIST_MESSAGES.userIdMine);
   }
-  const cursor = filter.after ? decodeCursor(filter.after, filter.sort) : null;
+  const cursor = filter.after ? cursorAfter(filter.after, filter.sort) : null;
   const base = filterWhere(filter, scope === "mine" ? actor.id : undefined);
   const where: Prisma.DocumentWhereInput = {
     AND: [

@@ -3,6 +3,7 @@ import { idSchema } from "@schema/validation/primitives";
 import type { Tx } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import type { DocumentAction, Prisma } from "@services/shared/generated/prisma/client";
+import type { ClientSummary } from "@services/user";
 
 export const DOCUMENT_NOT_FOUND_MESSAGE = "Document not found";
 
@@ -30,14 +31,7 @@ export const DOCUMENT_INCLUDE = {
 export type DocumentRow = Prisma.DocumentGetPayload<{ include: typeof DOCUMENT_INCLUDE }>;
 
 /** The client a document belongs to. */
-export interface DocumentOwnerView {
-  id: number;
-  username: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  companyName: string | null;
-}
+export type DocumentOwnerView = ClientSummary;
 
 export interface DocumentHistoryView {
   version: number;

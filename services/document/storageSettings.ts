@@ -13,6 +13,7 @@ import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import type { StorageConfig } from "@services/shared/generated/prisma/client";
 import { sealSetting, unsealSetting } from "@services/shared/sealed";
+import { withTimeout } from "@services/shared/timeout";
 import { parse } from "@services/shared/validation";
 import type { DocumentActor } from "./actor";
 import {
@@ -206,7 +207,7 @@ export async function testStorageConnection(props: {
     where = "the data directory";
   }
   try {
-    await withDeadline(probe(storage), deadlineMs);
+    await withTimeout(probe(storage), deadlineMs, () => new DeadlineError());
     return {
       ok: true,
       message: `Connected: wrote, read back and deleted a test object in ${where}`,
@@ -255,15 +256,6 @@ async function probe(storage: StoragePort): Promise<void> {
   } finally {
     await storage.delete(key);
   }
-}
-
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DeadlineError()), ms);
-  });
-  work.catch(() => undefined); // a late failure after the deadline is not unhandled
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 const NETWORK_CODES: Record<string, string> = {

@@ -1,4 +1,3 @@
-import { DEFAULT_EMAIL_TEMPLATES } from "@db/emailTemplates";
 import {
   EMAIL_STATUSES,
   emailLogFilterSchema,
@@ -6,12 +5,14 @@ import {
   emailMessageIdSchema,
 } from "@schema/validation/emailTemplates";
 import { audit } from "@services/shared/audit";
+import { idCursor } from "@services/shared/cursor";
 import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import type { EmailMessage, Prisma } from "@services/shared/generated/prisma/client";
 import type { EmailStatus } from "@services/shared/generated/prisma/enums";
 import { parse } from "@services/shared/validation";
 import { parseAttachments } from "./attachments";
+import { DEFAULT_EMAIL_TEMPLATES } from "./defaultTemplates";
 import { redactTokens } from "./sendDueEmails";
 import type { EmailActor } from "./templateAdmin";
 
@@ -80,14 +81,7 @@ function summary(row: EmailMessage): EmailMessageSummary {
   };
 }
 
-const cursorOf = (id: number) => Buffer.from(`m:${id}`).toString("base64url");
-
-function parseCursor(cursor: string): number {
-  const match = /^m:(\d{1,10})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  const id = match ? Number(match[1]) : Number.NaN;
-  if (!Number.isSafeInteger(id) || id < 1) throw new AppError("BAD_REQUEST", "Invalid cursor");
-  return id;
-}
+const cursor = idCursor("m", () => new AppError("BAD_REQUEST", "Invalid cursor"));
 
 /**
  * One page of the log, newest first: `filter` (status, template, part of the recipient, created
@@ -103,7 +97,7 @@ export async function listEmailMessages(props: {
 }): Promise<EmailMessagePage> {
   const filter = parse(emailLogFilterSchema, props.filter);
   const page = parse(emailLogPageSchema, { first: props.first, after: props.after });
-  const before = page.after ? parseCursor(page.after) : undefined;
+  const before = page.after ? cursor.decode(page.after) : undefined;
   const where: Prisma.EmailMessageWhereInput = {
     ...(filter.status ? { status: filter.status } : {}),
     ...(filter.templateKey ? { templateKey: filter.templateKey } : {}),
@@ -125,7 +119,7 @@ export async function listEmailMessages(props: {
   });
   const nodes = rows.slice(0, page.first).map(summary);
   const last = nodes.at(-1);
-  return { nodes, endCursor: last ? cursorOf(last.id) : null, hasNextPage: rows.length > page.first };
+  return { nodes, endCursor: last ? cursor.encode(last.id) : null, hasNextPage: rows.length > page.first };
 }
 
 /**

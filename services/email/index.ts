@@ -6,6 +6,7 @@
  * import from `@services/email` only, never a file inside it.
  */
 export { invitationEmail } from "./consumers/invitationEmail";
+export { DEFAULT_EMAIL_TEMPLATES, type DefaultEmailTemplate } from "./defaultTemplates";
 export type {
   EmailCounts,
   EmailMessageDetail,
@@ -25,6 +26,7 @@ export {
 } from "./emailSettings";
 export type { SmtpVerification } from "./mailTransport";
 export { smtpTransport, targetLabel, verifySmtp } from "./mailTransport";
+export { seedEmailDefaults } from "./seedEmailDefaults";
 export type { EmailSender } from "./sender";
 export { startEmailSender } from "./sender";
 export type {
@@ -46,6 +48,5 @@ export {
 } from "./templateAdmin";
 export type { TemplateVariable } from "./templateCatalog";
 export type { TemplateProblem } from "./templateRules";
-
 // The worker entry: the service's event consumers and background work (services/registry.ts).
 export { consumers, startWorkers } from "./worker";

@@ -1,5 +1,6 @@
 import { format } from "node:util";
 import { config } from "@services/shared/config";
+import { withTimeout } from "@services/shared/timeout";
 import nodemailer, { type SendMailOptions } from "nodemailer";
 import { calendarMethodOf, type EmailAttachment } from "./attachments";
 
@@ -263,14 +264,8 @@ export async function verifySmtp(target: SmtpTarget, timeoutMs = 10_000): Promis
   const label = targetLabel(target);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new SmtpDeadline("no answer")), timeoutMs + 2000);
-  });
-  const verifying = transporter.verify();
-  verifying.catch(ignore); // a late failure after the deadline is not unhandled
   try {
-    await Promise.race([verifying, deadline]);
+    await withTimeout(transporter.verify(), timeoutMs + 2000, () => new SmtpDeadline("no answer"));
     const last = replies.at(-1);
     return {
       ok: true,
@@ -289,7 +284,6 @@ export async function verifySmtp(target: SmtpTarget, timeoutMs = 10_000): Promis
       latencyMs: elapsed(),
     };
   } finally {
-    clearTimeout(timer);
     transporter.close();
   }
 }

@@ -1,6 +1,6 @@
-import { DEFAULT_EMAIL_TEMPLATES } from "@db/emailTemplates";
 import type { Tx } from "@services/shared/db";
 import type { EmailAttachment } from "./attachments";
+import { DEFAULT_EMAIL_TEMPLATES } from "./defaultTemplates";
 import type { MailContext } from "./mailContext";
 import { type EmailTemplateParts, type EmailVariables, renderEmail } from "./renderEmail";
 import { assertCatalogued } from "./templateCatalog";

@@ -1,4 +1,4 @@
-import { DEFAULT_EMAIL_TEMPLATES } from "@db/emailTemplates";
+import { DEFAULT_EMAIL_TEMPLATES } from "./defaultTemplates";
 import { renderEmail } from "./renderEmail";
 import { DEFAULT_RETRY, redactTokens, retryDelayMs } from "./sendDueEmails";
 

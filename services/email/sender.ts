@@ -1,5 +1,6 @@
 import { config } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
+import { startLeaseRunner } from "@services/shared/jobs/leaseRunner";
 import { logger } from "@services/shared/logger";
 import { settingsSmtpServer } from "./emailSettings";
 import { type MailTransport, type OutgoingMail, smtpTransport } from "./mailTransport";
@@ -127,102 +128,77 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Ema
     return current;
   }
 
-  let stopped = false;
-  let stopping: Promise<void> | undefined;
-  /** the queue may hold due messages this sender has not claimed yet */
-  let wanted = false;
-  let claiming: Promise<void> | undefined;
-  const inFlight = new Set<Promise<void>>();
-
-  function deliver(
-    to: Live,
-    email: ClaimedEmail,
-    sender: OutgoingMail["from"],
-    replyTo: string | null,
-  ): void {
+  /** Hands a claimed message to its transport; the runner counts it in flight until it is recorded. */
+  async function deliver(item: {
+    to: Live;
+    email: ClaimedEmail;
+    sender: OutgoingMail["from"];
+    replyTo: string | null;
+  }): Promise<void> {
+    const { to, email } = item;
     to.busy++;
-    const delivery: Promise<void> = deliverClaimedEmail({
-      db,
-      transport: to.transport,
-      email,
-      from: sender,
-      replyTo,
-      retry: options.retry,
-    })
-      .then(
-        () => undefined,
-        (err: unknown) =>
-          log.warn(
-            { err, emailId: email.id },
-            "could not record an email's delivery; due again when its lease ends",
-          ),
-      )
-      .finally(() => {
-        to.busy--;
-        if (to.retired && to.busy === 0 && retiring.delete(to)) to.transport.close();
-        inFlight.delete(delivery);
-        claim();
+    try {
+      await deliverClaimedEmail({
+        db,
+        transport: to.transport,
+        email,
+        from: item.sender,
+        replyTo: item.replyTo,
+        retry: options.retry,
       });
-    inFlight.add(delivery);
-  }
-
-  async function claimWhileRoom(): Promise<void> {
-    while (wanted && !stopped && inFlight.size < concurrency) {
-      wanted = false;
-      try {
-        if (fixed !== null) {
-          const limit = Math.min(batchSize, concurrency - inFlight.size);
-          const taken = await claimDueEmails({ db, limit, leaseMs, needsSmtpSettings: fixed === undefined });
-          if (taken.emails.length > 0) {
-            const live = fixedLive ?? (taken.smtp ? transportFor(taken.smtp) : undefined);
-            if (!live) throw new Error("messages were claimed without an SMTP server");
-            for (const email of taken.emails) deliver(live, email, from ?? taken.from, taken.replyTo);
-          }
-          if (fixed === undefined && !taken.smtp && current) {
-            // the host was removed from the settings: the pool goes once its messages are done
-            retire(current);
-            current = undefined;
-          }
-          if (taken.emails.length >= limit) wanted = true;
-          if (taken.enabled) continue;
-        }
-        // no SMTP, or email switched off in the settings: keep the messages, marked captured
-        const captured = await captureDueEmails({ db, limit: batchSize });
-        if (captured >= batchSize) wanted = true;
-      } catch (err) {
-        log.warn({ err }, "email sender could not claim messages; will try again");
-        return;
-      }
+    } catch (err) {
+      log.warn(
+        { err, emailId: email.id },
+        "could not record an email's delivery; due again when its lease ends",
+      );
+    } finally {
+      to.busy--;
+      if (to.retired && to.busy === 0 && retiring.delete(to)) to.transport.close();
     }
   }
 
-  /** Claims due messages while some may be waiting and there is room; one claim at a time. */
-  function claim(): void {
-    if (stopped || claiming || !wanted || inFlight.size >= concurrency) return;
-    claiming = claimWhileRoom().finally(() => {
-      claiming = undefined;
-      claim();
-    });
+  /** Claims up to `room` due messages (or captures them when there is nowhere to send them). */
+  async function claim(room: number) {
+    const items: Parameters<typeof deliver>[0][] = [];
+    if (fixed !== null) {
+      const limit = Math.min(batchSize, room);
+      const taken = await claimDueEmails({ db, limit, leaseMs, needsSmtpSettings: fixed === undefined });
+      if (taken.emails.length > 0) {
+        const live = fixedLive ?? (taken.smtp ? transportFor(taken.smtp) : undefined);
+        if (!live) throw new Error("messages were claimed without an SMTP server");
+        for (const email of taken.emails) {
+          items.push({ to: live, email, sender: from ?? taken.from, replyTo: taken.replyTo });
+        }
+      }
+      if (fixed === undefined && !taken.smtp && current) {
+        // the host was removed from the settings: the pool goes once its messages are done
+        retire(current);
+        current = undefined;
+      }
+      if (taken.enabled) return { items, more: taken.emails.length >= limit };
+    }
+    // no SMTP, or email switched off in the settings: keep the messages, marked captured
+    const captured = await captureDueEmails({ db, limit: batchSize });
+    return { items, more: captured >= batchSize };
   }
 
-  function wake(): void {
-    wanted = true;
-    claim();
-  }
+  const runner = await startLeaseRunner({
+    db,
+    channel: "email_messages",
+    pollMs: options.pollMs ?? 5000,
+    concurrency,
+    claim,
+    run: deliver,
+    onClaimError: (err) => log.warn({ err }, "email sender could not claim messages; will try again"),
+    // a recorded message frees a place: claim again only while due messages may be waiting
+    wakeAfterEach: false,
+  });
 
-  const unlisten = await db.listen("email_messages", wake);
-  const timer = setInterval(wake, options.pollMs ?? 5000);
-  timer.unref();
-  wake();
-
+  let stopping: Promise<void> | undefined;
   return {
     stop() {
       stopping ??= (async () => {
-        stopped = true;
-        clearInterval(timer);
-        await unlisten().catch(() => undefined);
-        await claiming;
-        while (inFlight.size > 0) await Promise.all(inFlight);
+        await runner.stop();
         for (const live of retiring) live.transport.close();
         retiring.clear();
         current?.transport.close();

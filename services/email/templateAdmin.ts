@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { DEFAULT_EMAIL_TEMPLATES, type DefaultEmailTemplate } from "@db/emailTemplates";
 import {
   templateKeySchema,
   templateUpdateSchema,
@@ -11,6 +10,7 @@ import type { Db, Tx } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import type { EmailTemplateChange } from "@services/shared/generated/prisma/enums";
 import { parse } from "@services/shared/validation";
+import { DEFAULT_EMAIL_TEMPLATES, type DefaultEmailTemplate } from "./defaultTemplates";
 import { loadMailContext } from "./mailContext";
 import { queueEmail } from "./queueEmail";
 import { type EmailTemplateParts, type RenderedEmail, renderEmail } from "./renderEmail";

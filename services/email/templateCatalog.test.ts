@@ -1,5 +1,5 @@
-import { DEFAULT_EMAIL_TEMPLATES } from "@db/emailTemplates";
 import { templateCache } from "mustache";
+import { DEFAULT_EMAIL_TEMPLATES } from "./defaultTemplates";
 import { renderEmail } from "./renderEmail";
 import { assertCatalogued, sampleVariables, TEMPLATE_CATALOG, templateVariables } from "./templateCatalog";
 import { templateProblems } from "./templateRules";

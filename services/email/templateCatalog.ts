@@ -1,4 +1,4 @@
-import { DEFAULT_EMAIL_TEMPLATES } from "@db/emailTemplates";
+import { DEFAULT_EMAIL_TEMPLATES } from "./defaultTemplates";
 import type { EmailVariables } from "./renderEmail";
 
 // The variables each email template is offered (issue 12): one catalog per template key, with a

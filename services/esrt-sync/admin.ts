@@ -1,6 +1,7 @@
 import { uniqueIdSchema } from "@schema/validation/user";
 import { audit } from "@services/shared/audit";
 import { config } from "@services/shared/config";
+import { idCursor } from "@services/shared/cursor";
 import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import type { Prisma } from "@services/shared/generated/prisma/client";
@@ -143,14 +144,7 @@ export interface DeliveryPage {
   totalCount: number;
 }
 
-const cursorOf = (id: number) => Buffer.from(`d:${id}`).toString("base64url");
-
-function idOfCursor(cursor: string): number {
-  const match = /^d:(\d{1,10})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
-  const id = match ? Number(match[1]) : Number.NaN;
-  if (!Number.isSafeInteger(id) || id < 1) throw new AppError("BAD_REQUEST", "Invalid cursor");
-  return id;
-}
+const cursor = idCursor("d", () => new AppError("BAD_REQUEST", "Invalid cursor"));
 
 const deliveryInclude = { endpoint: { select: { url: true } } } as const;
 type DeliveryRow = Prisma.EsrtDeliveryGetPayload<{ include: typeof deliveryInclude }>;
@@ -207,7 +201,7 @@ export async function listDeliveries(db: Db, input: unknown): Promise<DeliveryPa
     where.userId = { in: users.map((u) => u.userId) };
   }
   const paged: Prisma.EsrtDeliveryWhereInput = f.after
-    ? { AND: [where, { id: { lt: idOfCursor(f.after) } }] }
+    ? { AND: [where, { id: { lt: cursor.decode(f.after) } }] }
     : where;
   const [rows, totalCount] = await Promise.all([
     db.prisma.esrtDelivery.findMany({
@@ -221,7 +215,7 @@ export async function listDeliveries(db: Db, input: unknown): Promise<DeliveryPa
   const hasNextPage = rows.length > first;
   const nodes = rows.slice(0, first).map(deliveryView);
   const last = nodes.at(-1);
-  return { nodes, endCursor: last ? cursorOf(last.id) : null, hasNextPage, totalCount };
+  return { nodes, endCursor: last ? cursor.encode(last.id) : null, hasNextPage, totalCount };
 }
 
 /** One delivery, or null. */

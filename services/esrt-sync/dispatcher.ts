@@ -2,6 +2,7 @@ import { USER_SYNC_TYPE } from "@schema/esrt/contract";
 import { config } from "@services/shared/config";
 import type { Db, Tx } from "@services/shared/db";
 import { isAppError } from "@services/shared/errors";
+import { startLeaseRunner } from "@services/shared/jobs/leaseRunner";
 import { logger } from "@services/shared/logger";
 import { unsealSetting } from "@services/shared/sealed";
 import { DELIVERIES_CHANNEL } from "./deliveries";
@@ -272,10 +273,6 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   const timeoutMs = options.timeoutMs ?? cfg.ESRT_WEBHOOK_TIMEOUT_MS;
   const leaseMs = options.leaseMs ?? timeoutMs + 30_000;
   const pauseAfterMs = options.pauseAfterMs ?? cfg.ESRT_PAUSE_AFTER_MS;
-  const inFlight = new Set<Promise<void>>();
-  let stopped = false;
-  let claiming: Promise<void> | undefined;
-  let wanted = true;
   let lastLeaseSweep = 0;
 
   async function attempt(d: Claimed): Promise<AttemptResult> {
@@ -338,66 +335,19 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
     }
   }
 
-  async function claimWhileRoom(): Promise<void> {
-    while (!stopped && wanted && inFlight.size < concurrency) {
-      wanted = false;
-      try {
-        if (Date.now() - lastLeaseSweep > 1000) {
-          lastLeaseSweep = Date.now();
-          await releaseExpiredLeases(db);
-        }
-        const room = concurrency - inFlight.size;
-        const claimed = await claim(db, {
-          limit: room,
-          nats: options.nats !== undefined,
-          leaseMs,
-          pauseAfterMs,
-        });
-        for (const d of claimed) {
-          const p = run(d).finally(() => {
-            inFlight.delete(p);
-            wake();
-          });
-          inFlight.add(p);
-        }
-        if (claimed.length === room) wanted = true;
-      } catch (err) {
-        log().warn({ err }, "could not claim deliveries; will try again");
-        return;
+  return startLeaseRunner<Claimed>({
+    db,
+    channel: DELIVERIES_CHANNEL,
+    pollMs: options.pollMs ?? 500,
+    concurrency,
+    async claim(room) {
+      if (Date.now() - lastLeaseSweep > 1000) {
+        lastLeaseSweep = Date.now();
+        await releaseExpiredLeases(db);
       }
-    }
-  }
-
-  function claimLoop(): void {
-    if (stopped || claiming || !wanted || inFlight.size >= concurrency) return;
-    claiming = claimWhileRoom().finally(() => {
-      claiming = undefined;
-      claimLoop();
-    });
-  }
-
-  function wake(): void {
-    wanted = true;
-    claimLoop();
-  }
-
-  const unlisten = await db.listen(DELIVERIES_CHANNEL, wake);
-  const timer = setInterval(wake, options.pollMs ?? 500);
-  timer.unref();
-  wake();
-
-  let stopping: Promise<void> | undefined;
-  return {
-    wake,
-    stop() {
-      stopping ??= (async () => {
-        stopped = true;
-        clearInterval(timer);
-        await unlisten().catch(() => undefined);
-        await claiming;
-        while (inFlight.size > 0) await Promise.all(inFlight);
-      })();
-      return stopping;
+      return claim(db, { limit: room, nats: options.nats !== undefined, leaseMs, pauseAfterMs });
     },
-  };
+    run,
+    onClaimError: (err) => log().warn({ err }, "could not claim deliveries; will try again"),
+  });
 }

@@ -3,7 +3,13 @@ import { audit } from "@services/shared/audit";
 import { config } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
+import { Prisma } from "@services/shared/generated/prisma/client";
 import type { EsrtJobStatus } from "@services/shared/generated/prisma/enums";
+import {
+  claimLeasedJob,
+  failLeasedJob,
+  startJobRunner as startLeasedJobRunner,
+} from "@services/shared/jobs/leasedJobs";
 import { logger } from "@services/shared/logger";
 import { enqueueUserSync } from "./deliveries";
 import { lockState } from "./state";
@@ -82,18 +88,13 @@ export async function startResyncAll(props: {
 }
 
 /** Claims a queued job, or a running one whose worker's lease ran out. */
-async function claimJob(db: Db): Promise<{ id: number; cursor: number } | null> {
-  const rows = await db.prisma.$queryRaw<{ id: number; cursor: number }[]>`
-    WITH j AS (
-      SELECT id FROM esrt_jobs
-      WHERE kind = ${RESYNC_ALL} AND (status = 'queued' OR (status = 'running' AND "leaseUntil" < now()))
-      ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
-    )
-    UPDATE esrt_jobs x SET status = 'running', "startedAt" = COALESCE(x."startedAt", now()),
-      "leaseUntil" = now() + make_interval(secs => ${LEASE_MS / 1000}::float8)
-    FROM j WHERE x.id = j.id
-    RETURNING x.id, x.cursor`;
-  return rows[0] ?? null;
+function claimJob(db: Db): Promise<{ id: number; cursor: number } | null> {
+  return claimLeasedJob(db, {
+    table: "esrt_jobs",
+    leaseMs: LEASE_MS,
+    where: Prisma.sql`kind = ${RESYNC_ALL}`,
+    returning: Prisma.sql`x.id, x.cursor`,
+  });
 }
 
 /**
@@ -145,46 +146,16 @@ export async function runResyncJob(
   }
 }
 
-/** The job runner of a sync worker: woken by NOTIFY and a timer, one job at a time. */
-export async function startJobRunner(db: Db, pollMs = 5000): Promise<{ stop(): Promise<void> }> {
-  let stopped = false;
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    if (stopped || running) return;
-    running = (async () => {
-      try {
-        for (let job = await claimJob(db); job && !stopped; job = await claimJob(db)) {
-          await runResyncJob(db, job, () => stopped).catch(async (err: unknown) => {
-            log().error({ err, jobId: job?.id }, "resync job failed");
-            if (job) {
-              await db.prisma.esrtJob.update({
-                where: { id: job.id },
-                data: {
-                  status: "failed",
-                  error: "The job stopped on an internal error",
-                  finishedAt: new Date(),
-                },
-              });
-            }
-          });
-        }
-      } catch (err) {
-        log().warn({ err }, "could not claim a job; will try again");
-      }
-    })().finally(() => {
-      running = undefined;
-    });
-  };
-  const unlisten = await db.listen("esrt_jobs", tick);
-  const timer = setInterval(tick, pollMs);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await unlisten().catch(() => undefined);
-      await running;
-    },
-  };
+/** The job runner of a sync worker: the shared job runner, woken by NOTIFY and a timer, one job at a time. */
+export function startJobRunner(db: Db, pollMs = 5000): Promise<{ stop(): Promise<void> }> {
+  return startLeasedJobRunner({
+    db,
+    channel: "esrt_jobs",
+    pollMs,
+    claim: () => claimJob(db),
+    run: (job, isStopped) => runResyncJob(db, job, isStopped),
+    fail: (job) => failLeasedJob(db, "esrt_jobs", job.id),
+    log,
+    what: "resync job",
+  });
 }

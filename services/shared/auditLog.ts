@@ -1,4 +1,7 @@
 import { type AuditFilter, auditFilterSchema, auditPageSchema } from "@schema/validation/audit";
+import { MAX_DB_ID } from "@schema/validation/primitives";
+import { z } from "zod";
+import { decodeCursor, encodeCursor } from "./cursor";
 import type { Db } from "./db";
 import { AppError } from "./errors";
 import { Prisma } from "./generated/prisma/client";
@@ -71,19 +74,22 @@ interface Cursor {
   id: number;
 }
 
-const cursorOf = (e: { createdAt: Date; id: number }) =>
-  Buffer.from(`a:${e.createdAt.toISOString()}:${e.id}`).toString("base64url");
+const cursorSchema = z.tuple([
+  z.literal("a"),
+  z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+  z.number().int().min(1).max(MAX_DB_ID),
+]);
+
+const cursorOf = (e: { createdAt: Date; id: number }) => encodeCursor(["a", e.createdAt.toISOString(), e.id]);
 
 function parseCursor(cursor: string): Cursor {
-  const match = /^a:(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z):(\d{1,10})$/.exec(
-    Buffer.from(cursor, "base64url").toString("utf8"),
+  const [, at, id] = decodeCursor(
+    cursor,
+    cursorSchema,
+    () => new AppError("BAD_REQUEST", "Invalid cursor"),
+    ([, at]) => !Number.isNaN(new Date(at).getTime()),
   );
-  const createdAt = match ? new Date(match[1] ?? "") : new Date(Number.NaN);
-  const id = match ? Number(match[2]) : Number.NaN;
-  if (Number.isNaN(createdAt.getTime()) || !Number.isSafeInteger(id) || id < 1) {
-    throw new AppError("BAD_REQUEST", "Invalid cursor");
-  }
-  return { createdAt, id };
+  return { createdAt: new Date(at), id };
 }
 
 /**

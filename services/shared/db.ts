@@ -7,6 +7,7 @@ import { Client, Pool } from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type Prisma, PrismaClient } from "./generated/prisma/client";
 import { logger } from "./logger";
+import { withTimeout } from "./timeout";
 
 /** A SQL statement that is prepared once per connection, under a name unique to its text. */
 export interface PreparedStatement {
@@ -48,14 +49,6 @@ const LISTEN_BACKOFF_MAX_MS = 5000;
 
 function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
-}
-
-function withTimeout<T>(work: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${timeoutMs} ms`)), timeoutMs);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**

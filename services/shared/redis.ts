@@ -1,6 +1,7 @@
 import { createClient } from "redis";
 import { logger } from "./logger";
 import { redactUrl } from "./net";
+import { withTimeout } from "./timeout";
 
 /** A connected node-redis v5 client as the portal uses it (sessions, rate limits, caches). */
 export type RedisClient = ReturnType<typeof createClient>;
@@ -102,21 +103,12 @@ export function createRedisClient(url: string, options: RedisOptions = {}): Redi
 export async function connectRedis(url: string, options: RedisOptions = {}): Promise<RedisClient> {
   const client = createRedisClient(url, options);
   const timeoutMs = options.initialConnectTimeoutMs ?? 5000;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`Redis at ${redactUrl(url)} did not answer within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
-  });
   try {
-    await Promise.race([client.connect(), timeout]);
+    await withTimeout(client.connect(), timeoutMs, `Redis at ${redactUrl(url)}`);
     return client;
   } catch (err) {
     client.destroy();
     throw err;
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -14,6 +14,7 @@ import { connectNats } from "./nats";
 import { portAnswers, redactUrl } from "./net";
 import { connectRedis, type RedisClient } from "./redis";
 import { createSessionStore } from "./sessionStore";
+import { withTimeout } from "./timeout";
 
 /** How each backing service is provided. */
 export interface Modes {
@@ -79,24 +80,6 @@ const LOCAL = {
   redis: { port: 6379, url: "redis://127.0.0.1:6379" },
   nats: { port: 4222, url: "nats://127.0.0.1:4222" },
 } as const;
-
-/** Rejects when `work` has not settled within CHECK_TIMEOUT_MS (the work itself is left behind). */
-async function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_resolve, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`${what} did not answer within ${CHECK_TIMEOUT_MS} ms`)),
-          CHECK_TIMEOUT_MS,
-        );
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Where one backing service comes from. */
 export type Choice = { kind: "url"; url: string; configured: boolean } | { kind: "embedded" };
@@ -300,7 +283,7 @@ export async function startRuntime(given: Config, options: RuntimeOptions): Prom
         check: async () => {
           if (!redis) return;
           if (!redis.isReady) throw new Error("not connected");
-          await withTimeout(redis.ping(), "Redis");
+          await withTimeout(redis.ping(), CHECK_TIMEOUT_MS, "Redis");
         },
       },
       events: {
@@ -308,7 +291,7 @@ export async function startRuntime(given: Config, options: RuntimeOptions): Prom
         check: async () => {
           if (!nc) return;
           if (nc.isClosed()) throw new Error("connection closed");
-          await withTimeout(nc.flush(), "NATS");
+          await withTimeout(nc.flush(), CHECK_TIMEOUT_MS, "NATS");
         },
       },
     };

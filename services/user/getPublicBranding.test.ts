@@ -1,10 +1,10 @@
 import { migrateDatabase } from "@db/migrate";
-import { DEFAULT_BRANDING } from "@db/seed";
 import { connectPostgres, type Db } from "@services/shared/db";
 import { scratchDatabase } from "@services/shared/testing/db";
 import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import { getPublicBranding } from "./getPublicBranding";
 import { loginUser } from "./loginUser";
+import { DEFAULT_BRANDING } from "./seedUserDefaults";
 
 // A database without its branding row (never seeded, or the row removed) still shows the seed's
 // branding, and the inactive-account message names the same support phone.

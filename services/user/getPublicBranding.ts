@@ -1,7 +1,7 @@
 import type { PublicBranding } from "@schema/api/user";
 import type { Db } from "@services/shared/db";
 
-/** The seed's branding (prisma/seed.ts DEFAULT_BRANDING), for a database without the row. */
+/** The seed's branding (services/user/seedUserDefaults.ts DEFAULT_BRANDING), for a database without the row. */
 export const FALLBACK_BRANDING: PublicBranding = {
   title: "ESRT",
   logoUrl: "/logo.svg",

@@ -62,16 +62,22 @@ export {
   signOutEveryoneElse,
   updateSecuritySettings,
 } from "./securitySettings";
+export { DEFAULT_BRANDING, generatePassword, type SeededAdmin, seedUserDefaults } from "./seedUserDefaults";
 export { setSecurityQuestions } from "./setSecurityQuestions";
 export { storeNewPassword } from "./storeNewPassword";
 export { syncSnapshot } from "./syncSnapshot";
 export { toSafeUser } from "./toSafeUser";
 export { generateUniqueId } from "./uniqueId";
 export { updateNotes } from "./updateNotes";
+export {
+  type ClientSummary,
+  findUserContact,
+  searchActiveClients,
+  type UserContact,
+} from "./userContacts";
 export type { DayCount, UserFigures } from "./userFigures";
 export { userFigures } from "./userFigures";
 export { verifyEmail } from "./verifyEmail";
 export { verifySecurityAnswers } from "./verifySecurityAnswers";
-
 // The worker entry: the service's event consumers and background work (services/registry.ts).
 export { consumers, startWorkers } from "./worker";

@@ -1,4 +1,5 @@
 import { logger } from "@services/shared/logger";
+import { withTimeout } from "@services/shared/timeout";
 import type { Request, Response } from "express";
 
 /** One readiness check: resolves when healthy. With a mode, /readyz also says how it is provided. */
@@ -16,22 +17,14 @@ export const READINESS_TIMEOUT_MS = 500;
 type CheckResult = "ok" | "failed" | "timeout";
 
 async function runCheck(name: string, check: () => Promise<void>, timeoutMs: number): Promise<CheckResult> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<CheckResult>((resolve) => {
-    timer = setTimeout(() => resolve("timeout"), timeoutMs);
-  });
+  const late = new Error("timeout");
   try {
-    return await Promise.race([
-      Promise.resolve()
-        .then(check)
-        .then((): CheckResult => "ok"),
-      timeout,
-    ]);
+    await withTimeout(check, timeoutMs, () => late);
+    return "ok";
   } catch (err) {
+    if (err === late) return "timeout";
     logger("readiness").warn({ check: name, err }, "readiness check failed");
     return "failed";
-  } finally {
-    clearTimeout(timer);
   }
 }
 

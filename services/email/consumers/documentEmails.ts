@@ -1,27 +1,14 @@
-import type { Tx } from "@services/shared/db";
 import { defineConsumer } from "@services/shared/events/consumer";
 import { logger } from "@services/shared/logger";
+import { findUserContact } from "@services/user";
 import { loadMailContext } from "../mailContext";
 import { queueEmail } from "../queueEmail";
 
 // Document emails (issue 9): the team's address hears of each document a client sends (a new one or a
 // resubmission), the client of each decision (a rejection with its reason) and of each report the
-// team sends. Document events name the client by id only, so the client's address and name are read
-// from the users table at send time, read-only, as the branding is (mailContext.ts): the email goes to
+// team sends. Document events name the client by id only, so the client's address and name are asked
+// of the user service at send time (findUserContact, its face's contract): the email goes to
 // the address the client has now. The email service writes only its own tables.
-
-interface Contact {
-  email: string;
-  firstName: string;
-  lastName: string;
-  companyName: string | null;
-}
-
-async function contactOf(tx: Tx, userId: number): Promise<Contact | null> {
-  const [row] = await tx.$queryRaw<Contact[]>`
-    SELECT email, "firstName", "lastName", "companyName" FROM users WHERE id = ${userId}`;
-  return row ?? null;
-}
 
 const TEMPLATES = {
   teamUploaded: "team_document_uploaded",
@@ -61,7 +48,7 @@ export const documentEmails = defineConsumer({
     const fromTeam = envelope.type === "document.uploaded" && envelope.payload.fromTeam;
     const template = templateOf(envelope.type, fromTeam);
     const context = await loadMailContext(tx, [template.key]);
-    const client = await contactOf(tx, payload.userId);
+    const client = await findUserContact(tx, payload.userId);
     if (!client) {
       // the client's account is gone (its documents went with it): nobody to tell, nothing to name
       logger("email").info(

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { seed } from "@db/seed";
+import { seed } from "@services/seed";
 import { config, setConfig } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
 import { startConsumers } from "@services/shared/events/consumer";

@@ -4,6 +4,7 @@ import {
   userFilterSchema,
   userSortSchema,
 } from "@schema/validation/userDirectory";
+import { decodeCursor, encodeCursor } from "@services/shared/cursor";
 import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import { Prisma } from "@services/shared/generated/prisma/client";
@@ -99,8 +100,8 @@ interface Cursor {
   id: number;
 }
 
-function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([c.by, c.direction, c.key, c.id])).toString("base64url");
+function cursorText(c: Cursor): string {
+  return encodeCursor([c.by, c.direction, c.key, c.id]);
 }
 
 const cursorSchema = z.tuple([
@@ -114,24 +115,19 @@ const cursorSchema = z.tuple([
  * The cursor's position, which must have been made for the same sort.
  * @throws AppError VALIDATION_FAILED for anything that is not such a cursor.
  */
-function decodeCursor(text: string, sort: UserSort): Cursor {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
-  } catch {
-    throw new AppError("VALIDATION_FAILED", INVALID_CURSOR);
-  }
-  const parsed = cursorSchema.safeParse(raw);
-  if (!parsed.success) throw new AppError("VALIDATION_FAILED", INVALID_CURSOR);
-  const [by, direction, key, id] = parsed.data;
-  const shapeOk =
-    by === "name"
-      ? key.length === 2 && key.every((k) => k !== null)
-      : key.length === 1 &&
-        (key[0] === null ? by === "lastLoginAt" : !Number.isNaN(Date.parse(key[0] as string)));
-  if (by !== sort.by || direction !== sort.direction || !shapeOk) {
-    throw new AppError("VALIDATION_FAILED", INVALID_CURSOR);
-  }
+function cursorAfter(text: string, sort: UserSort): Cursor {
+  const [by, direction, key, id] = decodeCursor(
+    text,
+    cursorSchema,
+    () => new AppError("VALIDATION_FAILED", INVALID_CURSOR),
+    ([by, direction, key]) =>
+      by === sort.by &&
+      direction === sort.direction &&
+      (by === "name"
+        ? key.length === 2 && key.every((k) => k !== null)
+        : key.length === 1 &&
+          (key[0] === null ? by === "lastLoginAt" : !Number.isNaN(Date.parse(key[0] as string)))),
+  );
   return { by, direction, key, id };
 }
 
@@ -361,13 +357,13 @@ export async function directoryPage(
     reading?: Reading;
   },
 ): Promise<DirectoryPage> {
-  const after = props.after ? decodeCursor(props.after, props.sort) : null;
+  const after = props.after ? cursorAfter(props.after, props.sort) : null;
   const found = await pageRows(db, props.filter, props.sort, props.first + 1, after, props.reading);
   const page = found.slice(0, props.first);
   const last = page.at(-1);
   return {
     nodes: page.map(({ nameKey: _key, ...user }) => user),
-    endCursor: last ? encodeCursor(cursorOf(last, props.sort)) : null,
+    endCursor: last ? cursorText(cursorOf(last, props.sort)) : null,
     hasNextPage: found.length > props.first,
   };
 }

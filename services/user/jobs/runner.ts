@@ -1,13 +1,14 @@
 import { newUserSchema } from "@schema/validation/userAdmin";
 import { audit } from "@services/shared/audit";
 import type { Db } from "@services/shared/db";
-import type { User } from "@services/shared/generated/prisma/client";
+import { Prisma, type User } from "@services/shared/generated/prisma/client";
 import type {
   AccessLevel,
   UserJobItemOutcome,
   UserStatus,
   UserType,
 } from "@services/shared/generated/prisma/enums";
+import { claimLeasedJob, failLeasedJob, startJobRunner } from "@services/shared/jobs/leasedJobs";
 import { logger } from "@services/shared/logger";
 import { changeAccessLevel } from "../changeAccessLevel";
 import { assertMayChangeAccount } from "../changeUserAccount";
@@ -44,17 +45,11 @@ interface ClaimedJob {
 
 /** Claims a queued job, or a running one whose worker's lease ran out. */
 export async function claimUserJob(db: Db): Promise<ClaimedJob | null> {
-  const rows = await db.prisma.$queryRaw<ClaimedJob[]>`
-    WITH j AS (
-      SELECT id FROM user_jobs
-      WHERE status = 'queued' OR (status = 'running' AND "leaseUntil" < now())
-      ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED
-    )
-    UPDATE user_jobs x SET status = 'running', "startedAt" = COALESCE(x."startedAt", now()),
-      "leaseUntil" = now() + make_interval(secs => ${LEASE_MS / 1000}::float8)
-    FROM j WHERE x.id = j.id
-    RETURNING x.id, x.kind, x.action, x.value, x."actorId", x.ip, x."startedAt"`;
-  return rows[0] ?? null;
+  return claimLeasedJob<ClaimedJob>(db, {
+    table: "user_jobs",
+    leaseMs: LEASE_MS,
+    returning: Prisma.sql`x.id, x.kind, x.action, x.value, x."actorId", x.ip, x."startedAt"`,
+  });
 }
 
 interface Outcome {
@@ -265,51 +260,22 @@ export async function runUserJob(
 }
 
 /**
- * The user-job runner of a worker: woken by NOTIFY user_jobs and a timer, one job at a time.
- * `afterChange` runs after each status or type change (the gateway ends the user's sessions there;
- * without it, the change's sessionsValidAfter refuses them on their next request).
+ * The user-job runner of a worker: the shared job runner, woken by NOTIFY user_jobs and a timer, one
+ * job at a time. `afterChange` runs after each status or type change (the gateway ends the user's
+ * sessions there; without it, the change's sessionsValidAfter refuses them on their next request).
  */
 export async function startUserJobRunner(
   db: Db,
   options: { pollMs?: number; afterChange?: AfterAccountChange } = {},
 ): Promise<{ stop(): Promise<void> }> {
-  let stopped = false;
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    if (stopped || running) return;
-    running = (async () => {
-      try {
-        for (let job = await claimUserJob(db); job && !stopped; job = await claimUserJob(db)) {
-          const claimed = job;
-          await runUserJob(db, claimed, () => stopped, options.afterChange).catch(async (err: unknown) => {
-            log().error({ err, jobId: claimed.id }, "user job failed");
-            await db.prisma.userJob.update({
-              where: { id: claimed.id },
-              data: {
-                status: "failed",
-                error: "The job stopped on an internal error",
-                finishedAt: new Date(),
-              },
-            });
-          });
-        }
-      } catch (err) {
-        log().warn({ err }, "could not claim a user job; will try again");
-      }
-    })().finally(() => {
-      running = undefined;
-    });
-  };
-  const unlisten = await db.listen("user_jobs", tick);
-  const timer = setInterval(tick, options.pollMs ?? 5000);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await unlisten().catch(() => undefined);
-      await running;
-    },
-  };
+  return startJobRunner<ClaimedJob>({
+    db,
+    channel: "user_jobs",
+    pollMs: options.pollMs ?? 5000,
+    claim: () => claimUserJob(db),
+    run: (job, isStopped) => runUserJob(db, job, isStopped, options.afterChange),
+    fail: (job) => failLeasedJob(db, "user_jobs", job.id),
+    log,
+    what: "user job",
+  });
 }

@@ -6,6 +6,7 @@ import {
 } from "@schema/validation/userAdmin";
 import type { UserFilter } from "@schema/validation/userDirectory";
 import { audit } from "@services/shared/audit";
+import { idCursor } from "@services/shared/cursor";
 import type { Db, Tx } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import { Prisma } from "@services/shared/generated/prisma/client";
@@ -234,6 +235,9 @@ export interface UserJobItemPage {
   totalCount: number;
 }
 
+/** The cursor of a job's results: the last item's position. */
+const itemCursor = idCursor("p", () => new AppError("VALIDATION_FAILED", "The cursor is not valid"), 0);
+
 /**
  * A page of a job's results in item order (keyset on position: pass endCursor as `after`),
  * optionally only some outcomes.
@@ -244,30 +248,11 @@ export async function listUserJobItems(
   props: { jobId: number; outcomes?: UserJobItemOutcome[]; after?: string; first?: number },
 ): Promise<UserJobItemPage> {
   const first = Math.min(Math.max(props.first ?? 50, 1), 200);
-  let after = 0;
-  if (props.after !== undefined) {
-    const decoded = /^[A-Za-z0-9_-]{1,16}$/.test(props.after)
-      ? Buffer.from(props.after, "base64url").toString()
-      : "";
-    after = /^\d{1,10}$/.test(decoded) ? Number(decoded) : -1;
-    if (after < 0 || after > 2_147_483_647) {
-      throw new AppError("VALIDATION_FAILED", "The cursor is not valid");
-    }
-  }
+  const after = props.after === undefined ? 0 : itemCursor.decode(props.after);
   const outcomes = props.outcomes?.length
     ? Prisma.sql`AND i.outcome::text IN (${Prisma.join(props.outcomes)})`
     : Prisma.empty;
-  const rows = await db.prisma.$queryRaw<
-    {
-      position: number;
-      userId: number | null;
-      username: string | null;
-      email: string | null;
-      name: string | null;
-      outcome: UserJobItemOutcome;
-      message: string | null;
-    }[]
-  >`
+  const rows = await db.prisma.$queryRaw<UserJobItemView[]>`
     SELECT i.position, i."userId",
       COALESCE(u.username, i.data->>'username') AS username,
       COALESCE(u.email, i.data->>'email') AS email,
@@ -283,7 +268,7 @@ export async function listUserJobItems(
   const last = nodes[nodes.length - 1];
   return {
     nodes,
-    endCursor: last ? Buffer.from(String(last.position)).toString("base64url") : null,
+    endCursor: last ? itemCursor.encode(last.position) : null,
     hasNextPage: rows.length > first,
     totalCount: counted?.count ?? 0,
   };

@@ -1,7 +1,6 @@
-import { DEFAULT_EMAIL_TEMPLATES } from "@db/emailTemplates";
 import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { EMAIL_TEMPLATE_MESSAGES } from "@schema/validation/emailTemplates";
-import { type EmailSender, smtpTransport, startEmailSender } from "@services/email";
+import { DEFAULT_EMAIL_TEMPLATES, type EmailSender, smtpTransport, startEmailSender } from "@services/email";
 import { startTestSmtp, type TestSmtp } from "@services/email/testing";
 import type { Db } from "@services/shared/db";
 import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";

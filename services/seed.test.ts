@@ -1,10 +1,10 @@
+import { migrateDatabase } from "@db/migrate";
+import { DEFAULT_EMAIL_TEMPLATES } from "@services/email";
 import { parseConfig } from "@services/shared/config";
 import { connectPostgres, type Db } from "@services/shared/db";
 import { scratchDatabase } from "@services/shared/testing/db";
-import { verifyPassword } from "@services/user";
-import { DEFAULT_EMAIL_TEMPLATES } from "./emailTemplates";
-import { migrateDatabase } from "./migrate";
-import { DEFAULT_BRANDING, seed } from "./seed";
+import { DEFAULT_BRANDING, verifyPassword } from "@services/user";
+import { seed } from "./seed";
 
 // Each test seeds its own empty database: seeding is about what a brand-new portal holds.
 
@@ -21,6 +21,16 @@ afterEach(async () => {
   await db.close();
   await scratch.drop();
 });
+
+/** What one seed (or any number of them) leaves in an empty database. */
+const SEEDED_ONCE = {
+  users: 1,
+  branding: 1,
+  storage: 1,
+  security: 1,
+  email: 1,
+  templates: DEFAULT_EMAIL_TEMPLATES.length,
+};
 
 async function counts(): Promise<Record<string, number>> {
   const p = db.prisma;
@@ -46,14 +56,7 @@ describe("seed", () => {
     expect(first.admin.generatedPassword).toBeUndefined();
     expect(first.templatesCreated.sort()).toEqual(DEFAULT_EMAIL_TEMPLATES.map((t) => t.key).sort());
     const after = await counts();
-    expect(after).toEqual({
-      users: 1,
-      branding: 1,
-      storage: 1,
-      security: 1,
-      email: 1,
-      templates: DEFAULT_EMAIL_TEMPLATES.length,
-    });
+    expect(after).toEqual(SEEDED_ONCE);
 
     const admin = await db.prisma.user.findUniqueOrThrow({ where: { username: "boss" } });
     expect(admin).toMatchObject({
@@ -125,13 +128,6 @@ describe("seed", () => {
     } finally {
       await other.close();
     }
-    expect(await counts()).toEqual({
-      users: 1,
-      branding: 1,
-      storage: 1,
-      security: 1,
-      email: 1,
-      templates: DEFAULT_EMAIL_TEMPLATES.length,
-    });
+    expect(await counts()).toEqual(SEEDED_ONCE);
   });
 });
