@@ -1,7 +1,7 @@
 import type { Config } from "@services/shared/config";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { type DocumentNode, Kind, parse } from "graphql";
-import { isCrossSite, refuseCrossSite } from "../rest/guards";
+import { isCrossSite, refuseCrossSite } from "../http/csrf";
 import { GRAPHQL_MAX_TOKENS } from "./server";
 
 /** The query document of a GraphQL POST body, or null when there is none or it does not parse. */
