@@ -1,5 +1,6 @@
 import { builder } from "@gateway/graphql/builder";
 import type { GraphQLContext } from "@gateway/graphql/context";
+import { keysetPage } from "@gateway/graphql/keysetPage";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
 import { type AuditEntryView, type AuditPage, listAuditEntries } from "@services/shared/auditLog";
@@ -30,13 +31,9 @@ export const AuditEntryRef = builder.objectRef<AuditEntryView>("AuditEntry").imp
   }),
 });
 
-const AuditPageRef = builder.objectRef<AuditPage>("AuditPage").implement({
+const AuditPageRef = keysetPage<AuditEntryView, AuditPage>("AuditPage", {
+  node: AuditEntryRef,
   description: "One page of the audit log, newest first (keyset pages: pass endCursor as `after`).",
-  fields: (t) => ({
-    nodes: t.field({ type: [AuditEntryRef], resolve: (p) => p.nodes }),
-    endCursor: t.exposeString("endCursor", { nullable: true }),
-    hasNextPage: t.exposeBoolean("hasNextPage"),
-  }),
 });
 
 const AuditFilterInput = builder.inputType("AuditFilter", {

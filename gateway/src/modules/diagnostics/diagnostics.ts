@@ -1,5 +1,6 @@
 import { builder } from "@gateway/graphql/builder";
 import type { GraphQLContext } from "@gateway/graphql/context";
+import { keysetPage } from "@gateway/graphql/keysetPage";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
 import {
@@ -113,13 +114,9 @@ const DeadLetterRef = builder.objectRef<DeadLetterView>("DeadLetter").implement(
   }),
 });
 
-const DeadLetterConnectionRef = builder.objectRef<DeadLetterPage>("DeadLetterConnection").implement({
+const DeadLetterConnectionRef = keysetPage<DeadLetterView, DeadLetterPage>("DeadLetterConnection", {
+  node: DeadLetterRef,
   description: "One page of dead letters, newest first (keyset pages: pass endCursor as `after`).",
-  fields: (t) => ({
-    nodes: t.field({ type: [DeadLetterRef], resolve: (p) => p.nodes }),
-    endCursor: t.exposeString("endCursor", { nullable: true }),
-    hasNextPage: t.exposeBoolean("hasNextPage"),
-  }),
 });
 
 const RetryOutcomeEnum = builder.enumType("DeadLetterRetryOutcome", {

@@ -1,5 +1,6 @@
 import { builder } from "@gateway/graphql/builder";
 import { caller, originOf } from "@gateway/graphql/context";
+import { keysetPage } from "@gateway/graphql/keysetPage";
 import { runIdentity } from "@gateway/graphql/run";
 import { parseId } from "@gateway/input";
 import { DOCUMENT_SORTS, DOCUMENT_STATUSES } from "@schema/validation/document";
@@ -132,13 +133,11 @@ const DocumentStatusCountsRef = builder
     }),
   });
 
-const DocumentConnectionRef = builder.objectRef<DocumentConnectionView>("DocumentConnection").implement({
+const DocumentConnectionRef = keysetPage<DocumentView, DocumentConnectionView>("DocumentConnection", {
+  node: DocumentRef,
   description: "One page of documents (keyset pages: pass endCursor as `after` for the next).",
+  totalCount: "matching the filter",
   fields: (t) => ({
-    nodes: t.field({ type: [DocumentRef], resolve: (c) => c.nodes }),
-    endCursor: t.exposeString("endCursor", { nullable: true }),
-    hasNextPage: t.exposeBoolean("hasNextPage"),
-    totalCount: t.exposeInt("totalCount", { description: "matching the filter" }),
     counts: t.field({
       type: DocumentStatusCountsRef,
       description: "per status, for the filter without its status",

@@ -1,5 +1,6 @@
 import { builder } from "@gateway/graphql/builder";
 import { caller } from "@gateway/graphql/context";
+import { keysetPage } from "@gateway/graphql/keysetPage";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
 import { EMAIL_STATUSES } from "@schema/validation/emailTemplates";
@@ -162,13 +163,9 @@ const EmailMessageDetailRef = builder.objectRef<EmailMessageDetail>("EmailMessag
   }),
 });
 
-const EmailMessagePageRef = builder.objectRef<EmailMessagePage>("EmailMessagePage").implement({
+const EmailMessagePageRef = keysetPage<EmailMessageSummary, EmailMessagePage>("EmailMessagePage", {
+  node: EmailMessageRef,
   description: "One page of the delivery log, newest first (keyset pages: pass endCursor as `after`).",
-  fields: (t) => ({
-    nodes: t.field({ type: [EmailMessageRef], resolve: (p) => p.nodes }),
-    endCursor: t.exposeString("endCursor", { nullable: true }),
-    hasNextPage: t.exposeBoolean("hasNextPage"),
-  }),
 });
 
 const EmailCountsRef = builder.objectRef<EmailCounts>("EmailCounts").implement({

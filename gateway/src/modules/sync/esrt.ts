@@ -1,5 +1,6 @@
 import { builder } from "@gateway/graphql/builder";
 import { actedBy, type GraphQLContext } from "@gateway/graphql/context";
+import { keysetPage } from "@gateway/graphql/keysetPage";
 import { runIdentity } from "@gateway/graphql/run";
 import { parseId, parseInput, withoutNulls } from "@gateway/input";
 import { text } from "@schema/validation/primitives";
@@ -158,14 +159,10 @@ const EsrtDeliveryRef = builder.objectRef<DeliveryView>("EsrtDelivery").implemen
   }),
 });
 
-const EsrtDeliveryConnectionRef = builder.objectRef<DeliveryPage>("EsrtDeliveryConnection").implement({
+const EsrtDeliveryConnectionRef = keysetPage<DeliveryView, DeliveryPage>("EsrtDeliveryConnection", {
+  node: EsrtDeliveryRef,
   description: "One page of deliveries, newest first (keyset pages: pass endCursor as `after`).",
-  fields: (t) => ({
-    nodes: t.field({ type: [EsrtDeliveryRef], resolve: (p) => p.nodes }),
-    endCursor: t.exposeString("endCursor", { nullable: true }),
-    hasNextPage: t.exposeBoolean("hasNextPage"),
-    totalCount: t.exposeInt("totalCount"),
-  }),
+  totalCount: true,
 });
 
 const EsrtJobRef = builder.objectRef<JobView>("EsrtJob").implement({

@@ -1,5 +1,6 @@
 import { permissionsOf } from "@gateway/auth/permissions";
 import { builder } from "@gateway/graphql/builder";
+import { type KeysetPage, keysetPage } from "@gateway/graphql/keysetPage";
 import { runIdentity } from "@gateway/graphql/run";
 import { parseArgs, withoutNulls } from "@gateway/input";
 import type { SafeUser } from "@schema/api/user";
@@ -71,16 +72,10 @@ function nodeOf(u: DirectoryUser): SafeUser {
   };
 }
 
-const UserDirectoryPageRef = builder
-  .objectRef<{ nodes: SafeUser[]; endCursor: string | null; hasNextPage: boolean }>("UserDirectoryPage")
-  .implement({
-    description: "One page of the user directory: pass endCursor as `after` for the next.",
-    fields: (t) => ({
-      nodes: t.field({ type: [UserRef], resolve: (p) => p.nodes }),
-      endCursor: t.exposeString("endCursor", { nullable: true }),
-      hasNextPage: t.exposeBoolean("hasNextPage"),
-    }),
-  });
+const UserDirectoryPageRef = keysetPage<SafeUser, KeysetPage<SafeUser>>("UserDirectoryPage", {
+  node: UserRef,
+  description: "One page of the user directory: pass endCursor as `after` for the next.",
+});
 
 const FacetCountRef = builder.objectRef<{ value: string; count: number }>("UserFacetCount").implement({
   fields: (t) => ({ value: t.exposeString("value"), count: t.exposeInt("count") }),

@@ -1,5 +1,6 @@
 import { builder, PUBLIC } from "@gateway/graphql/builder";
 import { caller } from "@gateway/graphql/context";
+import { keysetPage } from "@gateway/graphql/keysetPage";
 import { runIdentity } from "@gateway/graphql/run";
 import { parseId, parseInput } from "@gateway/input";
 import {
@@ -104,14 +105,10 @@ const UserJobItemRef = builder.objectRef<UserJobItemView>("UserJobItem").impleme
   }),
 });
 
-const UserJobItemConnectionRef = builder.objectRef<UserJobItemPage>("UserJobItemConnection").implement({
+const UserJobItemConnectionRef = keysetPage<UserJobItemView, UserJobItemPage>("UserJobItemConnection", {
+  node: UserJobItemRef,
   description: "One page of a job's results in item order (keyset pages: pass endCursor as `after`).",
-  fields: (t) => ({
-    nodes: t.field({ type: [UserJobItemRef], resolve: (p) => p.nodes }),
-    endCursor: t.exposeString("endCursor", { nullable: true }),
-    hasNextPage: t.exposeBoolean("hasNextPage"),
-    totalCount: t.exposeInt("totalCount"),
-  }),
+  totalCount: true,
 });
 
 const UserJobRef = builder.objectRef<UserJobView>("UserJob").implement({
