@@ -103,3 +103,11 @@ export function callerOf(res: Response): Actor | null {
 export function requireCaller(res: Response): Actor {
   return signedIn(callerOf(res));
 }
+
+/**
+ * The signed-in caller of a REST request holding `permission`.
+ * @throws AppError UNAUTHENTICATED when nobody is signed in, FORBIDDEN (`message`) without it.
+ */
+export function requirePermitted(res: Response, permission: Permission, message?: string): Actor {
+  return permitted(callerOf(res), permission, message);
+}

@@ -67,3 +67,6 @@ export const builder = new SchemaBuilder<BuilderTypes>({
   },
   errors: { defaultTypes: [] },
 });
+
+/** The builder's schema types, for helpers that take Pothos field builders (./keysetPage...). */
+export type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;

@@ -1,5 +1,5 @@
-import type { ObjectFieldsShape, ObjectRef, SchemaTypes } from "@pothos/core";
-import { builder } from "./builder";
+import type { ObjectFieldsShape, ObjectRef } from "@pothos/core";
+import { builder, type Types } from "./builder";
 
 /** One page of a keyset-paged list as the services return it. */
 export interface KeysetPage<Node> {
@@ -8,8 +8,6 @@ export interface KeysetPage<Node> {
   endCursor: string | null;
   hasNextPage: boolean;
 }
-
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T extends SchemaTypes> ? T : never;
 
 /**
  * The GraphQL type of a keyset page (the one helper every paged list uses): `nodes`, `endCursor`,

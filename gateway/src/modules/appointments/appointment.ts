@@ -1,5 +1,5 @@
 import { builder } from "@gateway/graphql/builder";
-import type { GraphQLContext } from "@gateway/graphql/context";
+import { caller } from "@gateway/graphql/context";
 import { runIdentity } from "@gateway/graphql/run";
 import { parseId } from "@gateway/input";
 import { APPOINTMENT_STATUSES, APPOINTMENT_TYPES } from "@schema/validation/appointment";
@@ -58,18 +58,12 @@ const AvailabilityDayRef = builder.objectRef<AvailabilityDay>("AvailabilityDay")
   }),
 });
 
-/** The signed-in user id. @throws AppError UNAUTHENTICATED (the scopes already refuse it). */
-function actorId(ctx: GraphQLContext): number {
-  if (!ctx.currentUser) throw new AppError("UNAUTHENTICATED", "Unauthorized - Please log in");
-  return ctx.currentUser.id;
-}
-
 builder.queryField("myAppointments", (t) =>
   t.field({
     type: [AppointmentRef],
     description: "The signed-in user's upcoming appointments, soonest first.",
     authScopes: { loggedIn: true },
-    resolve: (_root, _args, ctx) => listMyAppointments({ db: ctx.db, userId: actorId(ctx) }),
+    resolve: (_root, _args, ctx) => listMyAppointments({ db: ctx.db, userId: caller(ctx).id }),
   }),
 );
 
@@ -125,10 +119,7 @@ builder.mutationField("bookAppointment", (t) =>
       runIdentity(() =>
         bookAppointment({
           db: ctx.db,
-          actor: {
-            id: actorId(ctx),
-            manages: ctx.currentUser?.permissions.includes("manage:appointments") ?? false,
-          },
+          actor: caller(ctx),
           input: {
             userId: args.userId ?? undefined,
             appointmentType: args.appointmentType,
@@ -150,7 +141,7 @@ builder.mutationField("cancelMyAppointment", (t) =>
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) =>
       runIdentity(async () =>
-        cancelMyAppointment({ db: ctx.db, userId: actorId(ctx), appointmentId: parseId(args.id) }),
+        cancelMyAppointment({ db: ctx.db, userId: caller(ctx).id, appointmentId: parseId(args.id) }),
       ),
   }),
 );
@@ -164,7 +155,7 @@ builder.mutationField("confirmAppointment", (t) =>
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) =>
       runIdentity(async () =>
-        confirmAppointment({ db: ctx.db, adminId: actorId(ctx), appointmentId: parseId(args.id) }),
+        confirmAppointment({ db: ctx.db, adminId: caller(ctx).id, appointmentId: parseId(args.id) }),
       ),
   }),
 );
@@ -180,7 +171,7 @@ builder.mutationField("adminCancelAppointment", (t) =>
       runIdentity(async () =>
         adminCancelAppointment({
           db: ctx.db,
-          adminId: actorId(ctx),
+          adminId: caller(ctx).id,
           appointmentId: parseId(args.id),
           reason: args.reason,
         }),
@@ -199,7 +190,7 @@ builder.mutationField("rescheduleAppointment", (t) =>
       runIdentity(async () =>
         rescheduleAppointment({
           db: ctx.db,
-          adminId: actorId(ctx),
+          adminId: caller(ctx).id,
           appointmentId: parseId(args.id),
           dateTime: args.dateTime,
         }),

@@ -1,4 +1,4 @@
-import { permissionsOf } from "@gateway/auth/permissions";
+import { requireCaller, requirePermitted } from "@gateway/auth/actor";
 import { csrfGuard } from "@gateway/http/csrf";
 import { handle } from "@gateway/http/handle";
 import { parsePathId } from "@gateway/input";
@@ -14,27 +14,7 @@ import {
 } from "@services/appointment";
 import type { Config } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
-import { AppError } from "@services/shared/errors";
-import type { User } from "@services/shared/generated/prisma/client";
 import { type Request, Router } from "express";
-import { requireUser } from "../identity/session";
-
-const FORBIDDEN_MESSAGE = "You don't have the necessary permissions to access this area.";
-
-/** Whether a user holds manage:appointments. */
-export function managesAppointments(user: Pick<User, "userType">): boolean {
-  return permissionsOf(user.userType).includes("manage:appointments");
-}
-
-/**
- * The signed-in user holding manage:appointments.
- * @throws AppError UNAUTHENTICATED signed out, FORBIDDEN without the permission.
- */
-function requireManager(res: Parameters<typeof requireUser>[0]): User {
-  const user = requireUser(res);
-  if (!managesAppointments(user)) throw new AppError("FORBIDDEN", FORBIDDEN_MESSAGE);
-  return user;
-}
 
 /**
  * The id of the `:id` route parameter (the shared idSchema: 1 to 2147483647).
@@ -64,11 +44,11 @@ export function appointmentsRouter(deps: { db: Db; config: Config }): Router {
     "/appointments",
     guard,
     handle(async (req, res) => {
-      const user = requireUser(res);
+      const actor = requireCaller(res);
       const body: unknown = req.body;
       const appointment = await bookAppointment({
         db,
-        actor: { id: user.id, manages: managesAppointments(user) },
+        actor,
         input: body,
         // the body's timeZone, else the X-Time-Zone header; the use case validates either
         timeZone:
@@ -84,7 +64,7 @@ export function appointmentsRouter(deps: { db: Db; config: Config }): Router {
     "/appointments/mine",
     handle(async (_req, res) => {
       res.setHeader("Cache-Control", "no-store");
-      const user = requireUser(res);
+      const user = requireCaller(res);
       res.json(await listMyAppointments({ db, userId: user.id }));
     }),
   );
@@ -93,7 +73,7 @@ export function appointmentsRouter(deps: { db: Db; config: Config }): Router {
     "/appointments/availability",
     handle(async (req, res) => {
       res.setHeader("Cache-Control", "no-store");
-      requireUser(res);
+      requireCaller(res);
       const from = queryString(req, "from") ?? "";
       res.json(await getAvailability({ db, from, to: queryString(req, "to") }));
     }),
@@ -103,7 +83,7 @@ export function appointmentsRouter(deps: { db: Db; config: Config }): Router {
     "/appointments/:id/cancel",
     guard,
     handle(async (req, res) => {
-      const user = requireUser(res);
+      const user = requireCaller(res);
       res.json(await cancelMyAppointment({ db, userId: user.id, appointmentId: appointmentId(req) }));
     }),
   );
@@ -112,7 +92,7 @@ export function appointmentsRouter(deps: { db: Db; config: Config }): Router {
     "/admin/appointments",
     handle(async (req, res) => {
       res.setHeader("Cache-Control", "no-store");
-      requireManager(res);
+      requirePermitted(res, "manage:appointments");
       const filters = Object.fromEntries(
         ["from", "to", "status", "userId", "sort"].map((name) => [name, queryString(req, name)]),
       );
@@ -124,7 +104,7 @@ export function appointmentsRouter(deps: { db: Db; config: Config }): Router {
     "/admin/appointments/:id/confirm",
     guard,
     handle(async (req, res) => {
-      const admin = requireManager(res);
+      const admin = requirePermitted(res, "manage:appointments");
       res.json(await confirmAppointment({ db, adminId: admin.id, appointmentId: appointmentId(req) }));
     }),
   );
@@ -133,7 +113,7 @@ export function appointmentsRouter(deps: { db: Db; config: Config }): Router {
     "/admin/appointments/:id/cancel",
     guard,
     handle(async (req, res) => {
-      const admin = requireManager(res);
+      const admin = requirePermitted(res, "manage:appointments");
       const body: unknown = req.body;
       const reason = typeof body === "object" && body !== null && "reason" in body ? body.reason : undefined;
       res.json(
@@ -146,7 +126,7 @@ export function appointmentsRouter(deps: { db: Db; config: Config }): Router {
     "/admin/appointments/:id/reschedule",
     guard,
     handle(async (req, res) => {
-      const admin = requireManager(res);
+      const admin = requirePermitted(res, "manage:appointments");
       const body: unknown = req.body;
       const dateTime =
         typeof body === "object" && body !== null && "dateTime" in body ? body.dateTime : undefined;

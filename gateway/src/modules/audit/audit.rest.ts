@@ -1,5 +1,6 @@
 import { once } from "node:events";
-import { isAdminType, permissionsOf } from "@gateway/auth/permissions";
+import { FORBIDDEN_MESSAGE, requireCaller } from "@gateway/auth/actor";
+import { isAdminType } from "@gateway/auth/permissions";
 import { handle } from "@gateway/http/handle";
 import { audit } from "@services/shared/audit";
 import { auditEntriesInBatches, parseAuditFilter } from "@services/shared/auditLog";
@@ -7,7 +8,6 @@ import { csvWriter } from "@services/shared/csv";
 import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import { type Request, type Response, Router } from "express";
-import { requireUser } from "../identity/session";
 
 export const AUDIT_EXPORT_PATH = "/admin/audit/export.csv";
 
@@ -49,12 +49,10 @@ export function auditRouter(deps: { db: Db }): Router {
   router.get(
     AUDIT_EXPORT_PATH,
     handle(async (req: Request, res: Response) => {
-      const user = requireUser(res);
-      if (!isAdminType(user.userType)) {
-        throw new AppError("FORBIDDEN", "You don't have the necessary permissions to access this area.");
-      }
+      const user = requireCaller(res);
+      if (!isAdminType(user.userType)) throw new AppError("FORBIDDEN", FORBIDDEN_MESSAGE);
       const filter = parseAuditFilter(filterOf(req));
-      const readerPermissions = permissionsOf(user.userType);
+      const readerPermissions = user.permissions;
       await audit(deps.db.prisma, {
         action: "audit.exported",
         actorId: user.id,

@@ -1,5 +1,5 @@
 import { builder } from "@gateway/graphql/builder";
-import type { GraphQLContext } from "@gateway/graphql/context";
+import { caller } from "@gateway/graphql/context";
 import { keysetPage } from "@gateway/graphql/keysetPage";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
@@ -132,12 +132,6 @@ const RetryOutcomeRef = builder.objectRef<RetryOutcome>("DeadLetterRetry").imple
   }),
 });
 
-/** The signed-in admin's id. @throws AppError UNAUTHENTICATED */
-function actorId(ctx: GraphQLContext): number {
-  if (!ctx.currentUser) throw new AppError("UNAUTHENTICATED", "Unauthorized - Please log in");
-  return ctx.currentUser.id;
-}
-
 builder.queryField("systemHealth", (t) =>
   t.field({
     type: SystemHealthRef,
@@ -190,7 +184,7 @@ builder.mutationField("startEventRoundTrip", (t) =>
     errors: { types: [AppError] },
     resolve: (_root, _args, ctx) =>
       runIdentity(async () => {
-        const eventId = await startRoundTrip({ db: ctx.db, actorId: actorId(ctx) });
+        const eventId = await startRoundTrip({ db: ctx.db, actorId: caller(ctx).id });
         return roundTripResult({ db: ctx.db, input: { eventId } });
       }),
   }),
@@ -204,7 +198,7 @@ builder.mutationField("retryDeadLetter", (t) =>
     errors: { types: [AppError] },
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) =>
-      runIdentity(() => retryDeadLetter({ db: ctx.db, input: { id: args.id }, actorId: actorId(ctx) })),
+      runIdentity(() => retryDeadLetter({ db: ctx.db, input: { id: args.id }, actorId: caller(ctx).id })),
   }),
 );
 
@@ -242,7 +236,7 @@ builder.mutationField("generateDemoData", (t) =>
     authScopes: SCOPE,
     errors: { types: [AppError] },
     resolve: (_root, _args, ctx) =>
-      runIdentity(() => generateDemoData({ db: ctx.db, actorId: actorId(ctx) })),
+      runIdentity(() => generateDemoData({ db: ctx.db, actorId: caller(ctx).id })),
   }),
 );
 
@@ -253,6 +247,7 @@ builder.mutationField("removeDemoData", (t) =>
       "Removes the demo clients and all of theirs, nothing else; never in production (manage:config).",
     authScopes: SCOPE,
     errors: { types: [AppError] },
-    resolve: (_root, _args, ctx) => runIdentity(() => removeDemoData({ db: ctx.db, actorId: actorId(ctx) })),
+    resolve: (_root, _args, ctx) =>
+      runIdentity(() => removeDemoData({ db: ctx.db, actorId: caller(ctx).id })),
   }),
 );

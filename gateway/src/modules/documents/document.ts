@@ -195,31 +195,38 @@ function filterInput(filter: Record<string, unknown> | null | undefined): Record
   );
 }
 
-builder.queryField("myDocuments", (t) =>
-  t.field({
-    type: DocumentConnectionRef,
+const DOCUMENT_LISTS = {
+  myDocuments: {
+    scope: "mine",
     description: "The signed-in client's own documents, reports from the team included (client-only).",
     authScopes: { client: true },
-    args: { filter: t.arg({ type: DocumentFilterInput }) },
-    resolve: (_root, args, ctx) =>
-      runIdentity(() =>
-        listDocuments({ db: ctx.db, actor: caller(ctx), scope: "mine", filter: filterInput(args.filter) }),
-      ),
-  }),
-);
-
-builder.queryField("documents", (t) =>
-  t.field({
-    type: DocumentConnectionRef,
+  },
+  documents: {
+    scope: "all",
     description: "Every client's documents, filtered, sorted and paged (read:all_documents).",
     authScopes: { readAllDocuments: true },
-    args: { filter: t.arg({ type: DocumentFilterInput }) },
-    resolve: (_root, args, ctx) =>
-      runIdentity(() =>
-        listDocuments({ db: ctx.db, actor: caller(ctx), scope: "all", filter: filterInput(args.filter) }),
-      ),
-  }),
-);
+  },
+} as const;
+
+for (const [name, list] of Object.entries(DOCUMENT_LISTS)) {
+  builder.queryField(name, (t) =>
+    t.field({
+      type: DocumentConnectionRef,
+      description: list.description,
+      authScopes: list.authScopes,
+      args: { filter: t.arg({ type: DocumentFilterInput }) },
+      resolve: (_root, args, ctx) =>
+        runIdentity(() =>
+          listDocuments({
+            db: ctx.db,
+            actor: caller(ctx),
+            scope: list.scope,
+            filter: filterInput(args.filter),
+          }),
+        ),
+    }),
+  );
+}
 
 builder.queryField("document", (t) =>
   t.field({

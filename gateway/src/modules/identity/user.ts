@@ -1,4 +1,4 @@
-import { builder, PUBLIC } from "@gateway/graphql/builder";
+import { builder, PUBLIC, type Types } from "@gateway/graphql/builder";
 import { runIdentity } from "@gateway/graphql/run";
 import { parseArgs, parseInput } from "@gateway/input";
 import type { SafeUser, SecurityChallenge } from "@schema/api/user";
@@ -63,15 +63,22 @@ builder.queryField("me", (t) =>
   }),
 );
 
-const RegisterInput = builder.inputType("RegisterInput", {
-  fields: (t) => ({
+/** The profile fields every user form shares: registration, an administrator's edit, a new user. */
+export function profileInputFields(t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">) {
+  return {
     username: t.string({ required: true }),
     email: t.string({ required: true }),
-    password: t.string({ required: true }),
     firstName: t.string({ required: true }),
     lastName: t.string({ required: true }),
     phone: t.string(),
     companyName: t.string(),
+  };
+}
+
+const RegisterInput = builder.inputType("RegisterInput", {
+  fields: (t) => ({
+    ...profileInputFields(t),
+    password: t.string({ required: true }),
     notes: t.string(),
     userType: t.string(),
   }),

@@ -7,6 +7,7 @@ import type {
   securityAnswersSchema,
 } from "@schema/validation/user";
 import { AppError } from "@services/shared/errors";
+import type { User } from "@services/shared/generated/prisma/client";
 import {
   isPortalSessionStore,
   markNotActivity,
@@ -29,7 +30,6 @@ import {
   clientIp,
   endSession,
   type IdentityDeps,
-  present,
   requireUser,
   restampSession,
   revokeSessions,
@@ -43,6 +43,11 @@ import {
 
 /** How long an enhanced sign-in may wait for its security answer. */
 const PENDING_SECURITY_MS = 10 * 60 * 1000;
+
+/** Grants `user` a new session and answers with the user. @throws when the store fails. */
+async function grant(deps: IdentityDeps, req: Request, res: Response, user: User): Promise<SafeUser> {
+  return grant(deps, req, res, user);
+}
 
 /** The enhanced sign-in of `userId` pending in this session (asked under ten minutes ago), or null. */
 function pendingFor(req: Request, userId: number): { questionIndex: number } | null {
@@ -79,8 +84,7 @@ export async function signIn(
     await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
     return { needsSecurityAnswer: true, userId: outcome.user.id, question: outcome.question };
   }
-  await startSession(deps, req, res, outcome.user);
-  return present(outcome.user);
+  return grant(deps, req, res, outcome.user);
 }
 
 /**
@@ -94,8 +98,7 @@ export async function register(
   input: Registration,
 ): Promise<SafeUser> {
   const user = await signUp({ db: deps.db, limiter: deps.limiter, input, ip: clientIp(req) });
-  await startSession(deps, req, res, user);
-  return present(user);
+  return grant(deps, req, res, user);
 }
 
 /**
@@ -187,8 +190,7 @@ export async function answerSecurityQuestions(
     ip: clientIp(req),
   });
   if (outcome.kind === "verified") return { verified: true };
-  await startSession(deps, req, res, outcome.user);
-  return present(outcome.user);
+  return grant(deps, req, res, outcome.user);
 }
 
 /**

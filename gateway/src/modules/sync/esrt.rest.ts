@@ -1,4 +1,4 @@
-import { callerOf, permitted, requireCaller } from "@gateway/auth/actor";
+import { requireCaller, requirePermitted } from "@gateway/auth/actor";
 import { csrfGuard } from "@gateway/http/csrf";
 import { handle } from "@gateway/http/handle";
 import { parseInput } from "@gateway/input";
@@ -135,7 +135,7 @@ export function esrtRouter(deps: EsrtRestDeps): Router {
     "/esrt/ack",
     ...deps.session,
     handle(async (req, res) => {
-      permitted(callerOf(res), "manage:esrt_sync", "You do not have permission to acknowledge syncs");
+      requirePermitted(res, "manage:esrt_sync", "You do not have permission to acknowledge syncs");
       const { uniqueId, version } = parseInput(apiAckSchema, req.body);
       res.json(await acknowledge(db, { uniqueId, version, via: "api" }));
     }),

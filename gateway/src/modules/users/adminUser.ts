@@ -35,7 +35,7 @@ import { z } from "zod";
 import { AppointmentRef } from "../appointments/appointment";
 import { DocumentRef } from "../documents/document";
 import { clientIp, present, revokeSessions } from "../identity/session";
-import { UserRef, UserTypeEnum } from "../identity/user";
+import { profileInputFields, UserRef, UserTypeEnum } from "../identity/user";
 import { listUserSessions, revokeUserSession, type UserSessionView } from "../identity/userSessions";
 
 // One user as an administrator (manage:users) sees and changes them (issue 11): the drawer's
@@ -182,14 +182,7 @@ builder.queryField("grantableUserTypes", (t) =>
 
 const AdminUserProfileInput = builder.inputType("AdminUserProfileInput", {
   description: "A user's profile as an administrator edits it (the registration form's rules).",
-  fields: (t) => ({
-    username: t.string({ required: true }),
-    email: t.string({ required: true }),
-    firstName: t.string({ required: true }),
-    lastName: t.string({ required: true }),
-    phone: t.string(),
-    companyName: t.string(),
-  }),
+  fields: (t) => profileInputFields(t),
 });
 
 builder.mutationField("adminUpdateUserProfile", (t) =>

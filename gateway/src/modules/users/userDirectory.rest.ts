@@ -1,5 +1,5 @@
 import { once } from "node:events";
-import { permissionsOf } from "@gateway/auth/permissions";
+import { requirePermitted } from "@gateway/auth/actor";
 import { handle } from "@gateway/http/handle";
 import { parseInput } from "@gateway/input";
 import {
@@ -10,11 +10,10 @@ import {
 } from "@schema/validation/userDirectory";
 import { csvWriter } from "@services/shared/csv";
 import type { Db } from "@services/shared/db";
-import { AppError } from "@services/shared/errors";
 import { logger } from "@services/shared/logger";
 import { auditExport, DIRECTORY_COLUMNS, exportBatches } from "@services/user";
 import { type Request, type Response, Router } from "express";
-import { clientIp, requireUser } from "../identity/session";
+import { clientIp } from "../identity/session";
 
 // GET /api/admin/users/export.csv (issue 11, manage:users): the user directory's current filter and
 // order as a CSV download, streamed in keyset batches, cells escaped against formula injection, and
@@ -79,10 +78,7 @@ export function userDirectoryRouter(deps: { db: Db }): Router {
   router.get(
     "/admin/users/export.csv",
     handle(async (req: Request, res: Response) => {
-      const actor = requireUser(res);
-      if (!permissionsOf(actor.userType).includes("manage:users")) {
-        throw new AppError("FORBIDDEN", EXPORT_FORBIDDEN_MESSAGE);
-      }
+      const actor = requirePermitted(res, "manage:users", EXPORT_FORBIDDEN_MESSAGE);
       const { filter, sort } = exportParams(req.query);
       const day = new Date().toISOString().slice(0, 10);
       res.setHeader("Cache-Control", "no-store");

@@ -1,13 +1,12 @@
-import { permissionsOf } from "@gateway/auth/permissions";
+import { requirePermitted } from "@gateway/auth/actor";
 import { csrfGuard } from "@gateway/http/csrf";
 import { handle } from "@gateway/http/handle";
 import { parseInput } from "@gateway/input";
 import { IMPORT_MAX_BYTES } from "@schema/validation/userAdmin";
-import { AppError } from "@services/shared/errors";
 import { importClients } from "@services/user";
 import express, { type Request, type Response, Router } from "express";
 import { z } from "zod";
-import { clientIp, type IdentityDeps, requireUser } from "../identity/session";
+import { clientIp, type IdentityDeps } from "../identity/session";
 
 /** Where the client import is posted; mounted before the app's small JSON body limit applies. */
 export const USER_IMPORT_PATH = "/api/admin/users/import";
@@ -34,10 +33,7 @@ export function userImportRouter(deps: IdentityDeps): Router {
     csrfGuard(deps.config),
     express.json({ limit: BODY_LIMIT }),
     handle(async (req: Request, res: Response) => {
-      const user = requireUser(res);
-      if (!permissionsOf(user.userType).includes("manage:users")) {
-        throw new AppError("FORBIDDEN", "You don't have the necessary permissions to access this area.");
-      }
+      const user = requirePermitted(res, "manage:users");
       const body = parseInput(importBodySchema, req.body);
       res.setHeader("Cache-Control", "no-store");
       res.json(

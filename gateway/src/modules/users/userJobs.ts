@@ -23,7 +23,7 @@ import {
 } from "@services/user";
 import { z } from "zod";
 import { clientIp } from "../identity/session";
-import { UserTypeEnum } from "../identity/user";
+import { profileInputFields, UserTypeEnum } from "../identity/user";
 import { parseUserFilter, UserFilterInput } from "./userDirectory";
 
 // Creating users with an invitation, bulk changes and the jobs of client imports (issue 11; manage:users on
@@ -179,12 +179,7 @@ const InvitationAcceptedRef = builder
 
 const NewUserInput = builder.inputType("NewUserInput", {
   fields: (t) => ({
-    username: t.string({ required: true }),
-    email: t.string({ required: true }),
-    firstName: t.string({ required: true }),
-    lastName: t.string({ required: true }),
-    phone: t.string(),
-    companyName: t.string(),
+    ...profileInputFields(t),
     userType: t.field({ type: UserTypeEnum, required: true }),
   }),
 });
