@@ -163,7 +163,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     ? [redisGrace(redis), sessionMiddleware(cfg, deps.sessionStore)]
     : [sessionMiddleware(cfg, deps.sessionStore)];
 
-  // The Pro app's API keys open two routes (./rest/esrt) and nothing else: a Bearer header anywhere
+  // The Pro app's API keys open two routes (./modules/sync/esrt.rest) and nothing else: a Bearer header anywhere
   // else under /api (uploads included) or at /graphql is refused 401.
   app.use(["/api", "/graphql"], refuseApiKeysElsewhere());
   // tus uploads stream their bodies to the staging area: before the JSON parser and compression

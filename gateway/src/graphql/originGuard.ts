@@ -21,7 +21,7 @@ function holdsMutation(document: DocumentNode): boolean {
 }
 
 /**
- * The REST shims' same-origin rule (rest/guards.ts) for GraphQL mutations: a POST that another site
+ * The REST shims' same-origin rule (../http/csrf.ts) for GraphQL mutations: a POST that another site
  * sent gets 403 'Cross-site request refused' unless its document parses and holds no mutation, so a
  * cross-site query still answers and nothing a cross-site page sends can change anything. Same-origin
  * requests pass without being parsed here. Apollo's CSRF prevention still refuses simple requests.

@@ -9,7 +9,7 @@ import { deviceLabel } from "./deviceLabel";
 
 // A user's sessions as an administrator sees them, in the embedded mode (sessions and their index in
 // this process's memory): listed with device and address, one revoked, then all. The same over
-// Redis is in graphql/types/adminUser.test.ts.
+// Redis is in modules/users/adminUser.test.ts.
 
 describe("deviceLabel", () => {
   it.each([

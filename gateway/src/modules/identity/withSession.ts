@@ -30,6 +30,7 @@ import {
   clientIp,
   endSession,
   type IdentityDeps,
+  present,
   requireUser,
   restampSession,
   revokeSessions,
@@ -46,7 +47,8 @@ const PENDING_SECURITY_MS = 10 * 60 * 1000;
 
 /** Grants `user` a new session and answers with the user. @throws when the store fails. */
 async function grant(deps: IdentityDeps, req: Request, res: Response, user: User): Promise<SafeUser> {
-  return grant(deps, req, res, user);
+  await startSession(deps, req, res, user);
+  return present(user);
 }
 
 /** The enhanced sign-in of `userId` pending in this session (asked under ten minutes ago), or null. */

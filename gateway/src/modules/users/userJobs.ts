@@ -28,7 +28,7 @@ import { parseUserFilter, UserFilterInput } from "./userDirectory";
 
 // Creating users with an invitation, bulk changes and the jobs of client imports (issue 11; manage:users on
 // every field but acceptInvitation, which the invited person calls with the emailed token). The
-// import file itself is posted to POST /api/admin/users/import (gateway/src/rest/userImport.ts), as
+// import file itself is posted to POST /api/admin/users/import (modules/users/userImport.rest.ts), as
 // it can be larger than a GraphQL request body may be.
 
 const SCOPE = { manageUsers: true } as const;
