@@ -1,10 +1,10 @@
 import { builder } from "@gateway/graphql/builder";
+import { caller } from "@gateway/graphql/context";
 import { runIdentity } from "@gateway/graphql/run";
 import { parseId, parseInput } from "@gateway/input";
 import { createApiKeySchema } from "@schema/esrt/apiKeys";
 import { type ApiKeyView, createApiKey, listApiKeys, revokeApiKey } from "@services/esrt-sync";
 import { AppError } from "@services/shared/errors";
-import { requireUser } from "../identity/session";
 
 // The Pro app's API keys (issue 10; manage:esrt_sync): listed without their secret, made (the key is
 // returned this once), revoked. A key opens GET /api/users/by-uniqueid and POST /api/esrt/ack only.
@@ -49,7 +49,7 @@ builder.mutationField("createEsrtApiKey", (t) =>
     resolve: (_root, args, ctx) =>
       runIdentity(() => {
         const input = parseInput(createApiKeySchema, { name: args.name });
-        return createApiKey({ db: ctx.db, name: input.name, actorId: requireUser(ctx.res).id });
+        return createApiKey({ db: ctx.db, name: input.name, actorId: caller(ctx).id });
       }),
   }),
 );
@@ -62,6 +62,6 @@ builder.mutationField("revokeEsrtApiKey", (t) =>
     errors: { types: [AppError] },
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) =>
-      runIdentity(() => revokeApiKey({ db: ctx.db, id: parseId(args.id), actorId: requireUser(ctx.res).id })),
+      runIdentity(() => revokeApiKey({ db: ctx.db, id: parseId(args.id), actorId: caller(ctx).id })),
   }),
 );
