@@ -1,4 +1,4 @@
-import { builder } from "@gateway/graphql/builder";
+import { builder, type Types } from "@gateway/graphql/builder";
 import { caller, originOf } from "@gateway/graphql/context";
 import { keysetPage } from "@gateway/graphql/keysetPage";
 import { runIdentity } from "@gateway/graphql/run";
@@ -43,16 +43,21 @@ export const DocumentStatusEnum = builder.enumType("DocumentStatus", { values: D
 export const DocumentSortEnum = builder.enumType("DocumentSort", { values: DOCUMENT_SORTS });
 export const DocumentActionEnum = builder.enumType("DocumentAction", { values: DOCUMENT_ACTIONS });
 
+/** A client as documents show them: the owner, or a report's recipient. */
+function clientFields<S extends DocumentClientView>(t: PothosSchemaTypes.ObjectFieldBuilder<Types, S>) {
+  return {
+    id: t.int({ resolve: (c) => c.id }),
+    username: t.string({ resolve: (c) => c.username }),
+    firstName: t.string({ resolve: (c) => c.firstName }),
+    lastName: t.string({ resolve: (c) => c.lastName }),
+    email: t.string({ resolve: (c) => c.email }),
+    companyName: t.string({ nullable: true, resolve: (c) => c.companyName }),
+  };
+}
+
 const DocumentOwnerRef = builder.objectRef<DocumentOwnerView>("DocumentOwner").implement({
   description: "The client a document belongs to.",
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    username: t.exposeString("username"),
-    firstName: t.exposeString("firstName"),
-    lastName: t.exposeString("lastName"),
-    email: t.exposeString("email"),
-    companyName: t.exposeString("companyName", { nullable: true }),
-  }),
+  fields: clientFields,
 });
 
 const DocumentHistoryEntryRef = builder.objectRef<DocumentHistoryView>("DocumentHistoryEntry").implement({
@@ -148,14 +153,7 @@ const DocumentConnectionRef = keysetPage<DocumentView, DocumentConnectionView>("
 
 const DocumentClientRef = builder.objectRef<DocumentClientView>("DocumentClient").implement({
   description: "A client a report may be sent to.",
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    username: t.exposeString("username"),
-    firstName: t.exposeString("firstName"),
-    lastName: t.exposeString("lastName"),
-    email: t.exposeString("email"),
-    companyName: t.exposeString("companyName", { nullable: true }),
-  }),
+  fields: clientFields,
 });
 
 const BulkApproveFailureRef = builder

@@ -1,4 +1,4 @@
-import { builder, PUBLIC } from "@gateway/graphql/builder";
+import { builder, PUBLIC, type Types } from "@gateway/graphql/builder";
 import { caller } from "@gateway/graphql/context";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
@@ -11,25 +11,26 @@ import {
   updateBranding,
 } from "@services/user";
 
+/** The public branding's fields, shared by the public type and the administrators' settings. */
+function brandingFields<S extends PublicBranding>(t: PothosSchemaTypes.ObjectFieldBuilder<Types, S>) {
+  return {
+    title: t.string({ resolve: (b) => b.title }),
+    logoUrl: t.string({ resolve: (b) => b.logoUrl }),
+    supportPhone: t.string({ resolve: (b) => b.supportPhone }),
+    consultationEmail: t.string({ resolve: (b) => b.consultationEmail }),
+    businessHours: t.string({ resolve: (b) => b.businessHours }),
+  };
+}
+
 const BrandingRef = builder.objectRef<PublicBranding>("Branding").implement({
   description: "The public branding (DECISIONS.md, Branding).",
-  fields: (t) => ({
-    title: t.exposeString("title"),
-    logoUrl: t.exposeString("logoUrl"),
-    supportPhone: t.exposeString("supportPhone"),
-    consultationEmail: t.exposeString("consultationEmail"),
-    businessHours: t.exposeString("businessHours"),
-  }),
+  fields: brandingFields,
 });
 
 const BrandingSettingsRef = builder.objectRef<BrandingSettingsView>("BrandingSettings").implement({
   description: "The branding as its administrators edit it, with who changed it last and when (issue 12).",
   fields: (t) => ({
-    title: t.exposeString("title"),
-    logoUrl: t.exposeString("logoUrl"),
-    supportPhone: t.exposeString("supportPhone"),
-    consultationEmail: t.exposeString("consultationEmail"),
-    businessHours: t.exposeString("businessHours"),
+    ...brandingFields(t),
     updatedAt: t.field({ type: "DateTime", resolve: (s) => s.updatedAt }),
     updatedBy: t.exposeString("updatedBy", { nullable: true }),
   }),
