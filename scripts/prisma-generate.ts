@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 // `prisma generate` refuses to run unless a schema engine binary exists, but it only checks that the
@@ -27,7 +27,9 @@ export function ensureEngineStandIn(): string {
 }
 
 /**
- * Runs `prisma generate` (Prisma client and Pothos types) without any engine download.
+ * Runs `prisma generate` (the Prisma client) without any engine download. The Pothos Prisma types
+ * an earlier schema generated are removed: the GraphQL builder no longer loads that plugin, and
+ * their global types would ask it for the plugin's options.
  * @throws never; exits the process with prisma's status when it fails.
  */
 export function generate(): void {
@@ -38,6 +40,7 @@ export function generate(): void {
     PRISMA_HIDE_UPDATE_MESSAGE: "1",
     CHECKPOINT_DISABLE: "1",
   };
+  rmSync(path.join(root, "services", "shared", "generated", "pothos-prisma-types.ts"), { force: true });
   const cli = path.join(root, "node_modules", "prisma", "build", "index.js");
   const result = spawnSync(process.execPath, [cli, "generate"], { cwd: root, env, stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);

@@ -11,14 +11,11 @@ import { RedisStore } from "connect-redis";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { Store } from "express-session";
 import type { Logger } from "pino";
-import { type IdentityDeps, loadSessionUser, sessionUser } from "./auth/identity";
-import { permissionsOf } from "./auth/permissions";
-import { createSessionIndex } from "./auth/sessionIndex";
+import { actorOf } from "./auth/actor";
 import { graphiqlRouter } from "./graphiql/router";
 import type { GraphQLContext } from "./graphql/context";
 import { graphqlOriginGuard } from "./graphql/originGuard";
 import { createGraphQLServer } from "./graphql/server";
-import { currentServerConfig } from "./graphql/types/serverConfig";
 import { apiNotFound, errorHandler } from "./http/errorHandler";
 import { createMetrics } from "./http/metrics";
 import { type ReadinessChecks, readinessHandler } from "./http/readiness";
@@ -28,17 +25,20 @@ import { requestLog } from "./http/requestLog";
 import { securityHeaders } from "./http/security";
 import { sessionMiddleware } from "./http/session";
 import { DEFAULT_WEB_DIST, webAppRouter } from "./http/webApp";
-import { accountRouter } from "./rest/account";
-import { appointmentsRouter } from "./rest/appointments";
-import { auditRouter } from "./rest/audit";
-import { authRouter } from "./rest/auth";
-import { brandingRouter } from "./rest/branding";
-import { documentsRouter } from "./rest/documents";
-import { esrtRouter, refuseApiKeysElsewhere } from "./rest/esrt";
-import { passwordPolicyRouter } from "./rest/passwordPolicy";
-import { UPLOADS_PATH, uploadsHandler } from "./rest/uploads";
-import { userDirectoryRouter } from "./rest/userDirectory";
-import { USER_IMPORT_PATH, userImportRouter } from "./rest/userImport";
+import { appointmentsRouter } from "./modules/appointments/appointments.rest";
+import { auditRouter } from "./modules/audit/audit.rest";
+import { currentServerConfig } from "./modules/diagnostics/serverConfig";
+import { documentsRouter } from "./modules/documents/documents.rest";
+import { UPLOADS_PATH, uploadsHandler } from "./modules/documents/uploads.rest";
+import { accountRouter } from "./modules/identity/account.rest";
+import { authRouter } from "./modules/identity/auth.rest";
+import { type IdentityDeps, loadSessionUser, sessionUser } from "./modules/identity/session";
+import { createSessionIndex } from "./modules/identity/sessionIndex";
+import { brandingRouter } from "./modules/settings/branding.rest";
+import { passwordPolicyRouter } from "./modules/settings/passwordPolicy.rest";
+import { esrtRouter, refuseApiKeysElsewhere } from "./modules/sync/esrt.rest";
+import { userDirectoryRouter } from "./modules/users/userDirectory.rest";
+import { USER_IMPORT_PATH, userImportRouter } from "./modules/users/userImport.rest";
 
 export interface AppDeps {
   config: Config;
@@ -163,7 +163,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     ? [redisGrace(redis), sessionMiddleware(cfg, deps.sessionStore)]
     : [sessionMiddleware(cfg, deps.sessionStore)];
 
-  // The Pro app's API keys open two routes (./rest/esrt) and nothing else: a Bearer header anywhere
+  // The Pro app's API keys open two routes (./modules/sync/esrt.rest) and nothing else: a Bearer header anywhere
   // else under /api (uploads included) or at /graphql is refused 401.
   app.use(["/api", "/graphql"], refuseApiKeysElsewhere());
   // tus uploads stream their bodies to the staging area: before the JSON parser and compression
@@ -229,9 +229,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
           db: deps.db,
           requestId: String(req.id),
           identity,
-          currentUser: user
-            ? { id: user.id, userType: user.userType, permissions: permissionsOf(user.userType) }
-            : null,
+          currentUser: user ? actorOf(user) : null,
           probes,
         };
       },

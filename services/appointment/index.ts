@@ -18,7 +18,7 @@ export { isAppointmentError, SLOT_TAKEN_MESSAGE } from "./errors";
 export type { AvailabilityDay, AvailabilitySlot } from "./getAvailability";
 export { getAvailability } from "./getAvailability";
 export { listMyAppointments } from "./listMyAppointments";
-export type { AppointmentView } from "./present";
+export type { AppointmentActor, AppointmentView } from "./present";
 export { claimDueReminders } from "./reminders";
 export { rescheduleAppointment } from "./rescheduleAppointment";
 

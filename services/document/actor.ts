@@ -1,6 +1,6 @@
 /**
  * Who is acting on documents, as the document service needs to know it. The gateway builds it from
- * the signed-in user and the permission matrix (gateway/src/auth/documentActor.ts); the use cases
+ * the signed-in user and the permission matrix (gateway/src/auth/actor.ts); the use cases
  * check it, so every surface (GraphQL, REST, tus) applies the same rules.
  */
 export interface DocumentActor {

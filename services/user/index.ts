@@ -7,13 +7,21 @@
  * import from `@services/user` only, never a file inside it.
  */
 export { acceptInvitation } from "./acceptInvitation";
+// The identity steps the gateway's two surfaces share (rate limits, audit, the use case); the
+// gateway's identity module adds the session around them (gateway/src/modules/identity).
+export { answerSecurityQuestions } from "./answerSecurityQuestions";
+export { askPasswordReset } from "./askPasswordReset";
+export { askVerificationEmail } from "./askVerificationEmail";
 export type { BrandingActor, BrandingSettingsView } from "./brandingSettings";
 export { getBrandingSettings, updateBranding } from "./brandingSettings";
 export { changeAccessLevel } from "./changeAccessLevel";
+export { changeOwnPassword } from "./changeOwnPassword";
 export { changePassword } from "./changePassword";
 export { changeUserStatus } from "./changeUserStatus";
 export { changeUserType } from "./changeUserType";
 export { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./commonPasswords";
+export { confirmEmail } from "./confirmEmail";
+export { confirmPasswordReset } from "./confirmPasswordReset";
 export { esrtSyncStateConsumer } from "./consumers/esrtSyncState";
 export { createInvitedUser, invitationPendingOf, resendInvitation } from "./createInvitedUser";
 export { createDemoClients, demoClientIds, removeDemoClients } from "./demoClients";
@@ -36,6 +44,7 @@ export { startUserJobRunner } from "./jobs/runner";
 export type { UserJobItemPage, UserJobItemView, UserJobView } from "./jobs/userJobs";
 export { getUserJob, listUserJobItems, listUserJobs, startUserBulkJob } from "./jobs/userJobs";
 export { findLoginAccount, loginUser, recordLogin } from "./loginUser";
+export { lookUpUser } from "./lookUpUser";
 export type { AccountActionResult, NoteHistoryView } from "./manageUser";
 export {
   clearSecurityQuestions,
@@ -48,10 +57,14 @@ export {
 } from "./manageUser";
 export { issueToken } from "./oneTimeTokens";
 export { hashPassword, verifyPassword } from "./passwords";
+export type { QuestionReader } from "./readSecurityQuestions";
+export { readSecurityQuestions } from "./readSecurityQuestions";
+export { recordSignOut } from "./recordSignOut";
 export { registerUser } from "./registerUser";
 export { requestPasswordReset } from "./requestPasswordReset";
 export { resendVerification } from "./resendVerification";
 export { resetPassword } from "./resetPassword";
+export { saveOwnSecurityQuestions } from "./saveOwnSecurityQuestions";
 export type { SecurityActor, SecuritySettingsView } from "./securitySettings";
 export {
   getSecuritySettings,
@@ -64,6 +77,8 @@ export {
 } from "./securitySettings";
 export { DEFAULT_BRANDING, generatePassword, type SeededAdmin, seedUserDefaults } from "./seedUserDefaults";
 export { setSecurityQuestions } from "./setSecurityQuestions";
+export { signIn } from "./signIn";
+export { signUp } from "./signUp";
 export { storeNewPassword } from "./storeNewPassword";
 export { syncSnapshot } from "./syncSnapshot";
 export { toSafeUser } from "./toSafeUser";

@@ -1,18 +1,16 @@
 import SchemaBuilder from "@pothos/core";
 import ErrorsPlugin from "@pothos/plugin-errors";
-import PrismaPlugin from "@pothos/plugin-prisma";
-import RelayPlugin from "@pothos/plugin-relay";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
-import ValidationPlugin from "@pothos/plugin-validation";
 import { AppError } from "@services/shared/errors";
-import type PrismaTypes from "@services/shared/generated/pothos-prisma-types";
-import { getDatamodel } from "@services/shared/generated/pothos-prisma-types";
+import { FORBIDDEN_MESSAGE, holds, UNAUTHORIZED_MESSAGE } from "../auth/actor";
 import { isAdminType, isClientType, type Permission, type PermissionScope } from "../auth/permissions";
 import type { GraphQLContext } from "./context";
 
 /**
  * The Pothos schema builder. It sets up plugins, scalars' TypeScript shapes and auth scopes, and
- * defines no GraphQL types: each type lives in its own file under ./types.
+ * defines no GraphQL types: each type lives in its domain's module (../modules/<domain>/), and
+ * ./schema.ts imports them. Loaded plugins: scope-auth (every root field states its authScopes) and
+ * errors (expected failures as AppError results).
  *
  * Auth scopes: `public` (always granted), `loggedIn`, `admin` (mainAdmin or userAdmin), `client`
  * (client, mainAdmin, userAdmin) and one per permission of spec §6 (manage:users → manageUsers...).
@@ -27,7 +25,6 @@ type AuthScopes = { public: boolean; loggedIn: boolean; admin: boolean; client: 
 export interface BuilderTypes {
   Context: GraphQLContext;
   AuthScopes: AuthScopes;
-  PrismaTypes: PrismaTypes;
   DefaultFieldNullability: false;
   Scalars: {
     ID: { Input: string; Output: string | number };
@@ -43,12 +40,12 @@ export interface BuilderTypes {
 export const PUBLIC = { public: true } as const;
 
 export const builder = new SchemaBuilder<BuilderTypes>({
-  plugins: [ScopeAuthPlugin, PrismaPlugin, ErrorsPlugin, ValidationPlugin, RelayPlugin],
+  plugins: [ScopeAuthPlugin, ErrorsPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     authScopes: (ctx) => {
       const user = ctx.currentUser;
-      const has = (permission: Permission) => user?.permissions.includes(permission) ?? false;
+      const has = (permission: Permission) => holds(user, permission);
       return {
         public: true,
         loggedIn: user !== null,
@@ -65,32 +62,11 @@ export const builder = new SchemaBuilder<BuilderTypes>({
     },
     unauthorizedError: (_parent, ctx) =>
       ctx.currentUser
-        ? new AppError("FORBIDDEN", "You don't have the necessary permissions to access this area.")
-        : new AppError("UNAUTHENTICATED", "Unauthorized - Please log in"),
-  },
-  prisma: {
-    client: (ctx) => ctx.db.prisma,
-    dmmf: getDatamodel(),
-    exposeDescriptions: false,
-    filterConnectionTotalCount: true,
-    onUnusedQuery: process.env.NODE_ENV === "production" ? null : "warn",
+        ? new AppError("FORBIDDEN", FORBIDDEN_MESSAGE)
+        : new AppError("UNAUTHENTICATED", UNAUTHORIZED_MESSAGE),
   },
   errors: { defaultTypes: [] },
-  validation: {
-    validationError: (failure) =>
-      new AppError("VALIDATION_FAILED", failure.issues[0]?.message ?? "Invalid input", {
-        details: {
-          issues: failure.issues.map((issue) => ({
-            message: issue.message,
-            path: (issue.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)),
-          })),
-        },
-      }),
-  },
-  relay: {
-    clientMutationId: "omit",
-    cursorType: "String",
-    nodeQueryOptions: { authScopes: { loggedIn: true } },
-    nodesQueryOptions: { authScopes: { loggedIn: true } },
-  },
 });
+
+/** The builder's schema types, for helpers that take Pothos field builders (./keysetPage...). */
+export type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;

@@ -1,17 +1,9 @@
+import { type Actor, signedIn } from "@gateway/auth/actor";
+import { clientIp, type IdentityDeps } from "@gateway/modules/identity/session";
 import type { SystemProbes } from "@services/diagnostics";
 import type { Config } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
-import type { UserType } from "@services/shared/generated/prisma/enums";
 import type { Request, Response } from "express";
-import type { IdentityDeps } from "../auth/identity";
-import type { Permission } from "../auth/permissions";
-
-/** The signed-in user as resolvers see it. */
-export interface CurrentUser {
-  id: number;
-  userType: UserType;
-  permissions: readonly Permission[];
-}
 
 /** What every resolver receives. `currentUser` is null until a session carries a user. */
 export interface GraphQLContext {
@@ -22,7 +14,23 @@ export interface GraphQLContext {
   requestId: string;
   /** sessions, rate limits and the rest the identity operations need */
   identity: IdentityDeps;
-  currentUser: CurrentUser | null;
+  /** the caller, resolved once per request from the session (../auth/actor) */
+  currentUser: Actor | null;
   /** the process's backing services, for the testing tools' health checks */
   probes: SystemProbes;
+}
+
+/** The signed-in caller. @throws AppError UNAUTHENTICATED when nobody is signed in. */
+export function caller(ctx: GraphQLContext): Actor {
+  return signedIn(ctx.currentUser);
+}
+
+/** Where the request came from, for audit rows: the client's address and the request's id. */
+export function originOf(ctx: GraphQLContext): { ip: string; requestId: string } {
+  return { ip: clientIp(ctx.req), requestId: ctx.requestId };
+}
+
+/** The caller's id and address, as the audited use cases of the Pro-app sync take them. */
+export function actedBy(ctx: GraphQLContext): { actorId: number; ip: string } {
+  return { actorId: caller(ctx).id, ip: clientIp(ctx.req) };
 }

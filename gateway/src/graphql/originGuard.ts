@@ -1,7 +1,7 @@
 import type { Config } from "@services/shared/config";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { type DocumentNode, Kind, parse } from "graphql";
-import { isCrossSite, refuseCrossSite } from "../rest/guards";
+import { isCrossSite, refuseCrossSite } from "../http/csrf";
 import { GRAPHQL_MAX_TOKENS } from "./server";
 
 /** The query document of a GraphQL POST body, or null when there is none or it does not parse. */
@@ -21,7 +21,7 @@ function holdsMutation(document: DocumentNode): boolean {
 }
 
 /**
- * The REST shims' same-origin rule (rest/guards.ts) for GraphQL mutations: a POST that another site
+ * The REST shims' same-origin rule (../http/csrf.ts) for GraphQL mutations: a POST that another site
  * sent gets 403 'Cross-site request refused' unless its document parses and holds no mutation, so a
  * cross-site query still answers and nothing a cross-site page sends can change anything. Same-origin
  * requests pass without being parsed here. Apollo's CSRF prevention still refuses simple requests.

@@ -1,6 +1,6 @@
 import { runInRequest } from "@services/shared/requestContext";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { clientIp } from "../auth/identity";
+import { clientIp } from "../modules/identity/session";
 
 /**
  * Runs the rest of the request inside its request context (services/shared/requestContext): its id

@@ -1,9 +1,0 @@
-import { builder, PUBLIC } from "../builder";
-
-builder.queryField("health", (t) =>
-  t.string({
-    description: "Answers ok while the API is serving requests.",
-    authScopes: PUBLIC,
-    resolve: () => "ok",
-  }),
-);

@@ -1,0 +1,194 @@
+import { type IsolatedApp, isolatedApp } from "@gateway/testing/appHarness";
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import { DOCUMENT_MESSAGES, unknownFileTypeMessage } from "@schema/validation/document";
+import type { Db } from "@services/shared/db";
+import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
+import { type RunningS3rver, startS3rver } from "@services/shared/testing/s3rver";
+import type { Express } from "express";
+import request from "supertest";
+
+// The storage settings fields on a database of their own (storage_config is read by every upload
+// test of the run) and a real S3-protocol server for the connection test.
+
+const SECRET = "Gql-Secret-Key-7f3a9c1e5b";
+let app: Express;
+let db: Db;
+let server: RunningS3rver;
+const bodies: string[] = [];
+
+let harness: IsolatedApp;
+
+beforeAll(async () => {
+  harness = await isolatedApp();
+  ({ app, db } = harness);
+  server = await startS3rver();
+});
+afterAll(async () => {
+  await server.stop();
+  await harness.close();
+});
+
+interface GqlError {
+  message?: string;
+  extensions?: { code?: string };
+}
+
+async function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
+  const res = await request(app).post("/graphql").set("Cookie", cookie).send({ query, variables });
+  bodies.push(res.text);
+  return { data: res.body.data ?? null, errors: res.body.errors as GqlError[] | undefined };
+}
+
+async function signIn(userType: "client" | "prospect" | "userAdmin" | "mainAdmin"): Promise<string> {
+  const user = await createUser(db, { userType, firstName: "Maria", lastName: `${userType} Admin` });
+  const res = await request(app).post("/api/login").send({ login: user.username, password: TEST_PASSWORD });
+  const cookie = sessionCookieOf(res);
+  if (!cookie) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
+  return cookie;
+}
+
+const SETTINGS = "{ storageSettings { storageType maxFileSize allowedFileTypes cloudSecretSet } }";
+const UPDATE = `mutation ($input: StorageSettingsInput!) { updateStorageSettings(input: $input) {
+  __typename
+  ... on AppError { code message }
+  ... on MutationUpdateStorageSettingsSuccess { data { storageType maxFileSize allowedFileTypes knownFileTypes
+    cloudEndpoint cloudRegion cloudBucket cloudForcePathStyle cloudAccessKeyId cloudSecretSet updatedAt updatedBy
+    usage { backend documents bytes } } }
+} }`;
+const TEST = `mutation ($input: StorageSettingsInput!) { testStorageConnection(input: $input) {
+  __typename
+  ... on AppError { code message }
+  ... on MutationTestStorageConnectionSuccess { data { ok message latencyMs } }
+} }`;
+
+function cloudInput(overrides: Record<string, unknown> = {}) {
+  const s = server.settings;
+  return {
+    storageType: "cloud",
+    maxFileSize: 25_000_000,
+    allowedFileTypes: ["pdf", "docx"],
+    cloudEndpoint: s.endpoint,
+    cloudRegion: s.region,
+    cloudBucket: s.bucket,
+    cloudForcePathStyle: true,
+    cloudAccessKeyId: s.accessKeyId,
+    cloudSecretAccessKey: s.secretAccessKey,
+    ...overrides,
+  };
+}
+
+const localInput = (overrides: Record<string, unknown> = {}) => ({
+  storageType: "local",
+  maxFileSize: 10_000_000,
+  allowedFileTypes: ["pdf"],
+  ...overrides,
+});
+
+/** The refusal's code, whether answered as a top-level error or as a typed AppError result. */
+function refusal(
+  res: { data: Record<string, { __typename?: string; code?: string }> | null; errors?: GqlError[] },
+  field: string,
+) {
+  const typed = res.data?.[field];
+  if (typed?.__typename === "AppError") return typed.code;
+  return res.errors?.[0]?.extensions?.code;
+}
+
+describe("storage settings over GraphQL", () => {
+  it("refuses the signed out, and users without manage:config", async () => {
+    const cases: [string, string][] = [["", "UNAUTHENTICATED"]];
+    for (const userType of ["client", "prospect", "userAdmin"] as const) {
+      cases.push([await signIn(userType), "FORBIDDEN"]);
+    }
+    for (const [cookie, code] of cases) {
+      expect(refusal(await gql(SETTINGS, cookie), "storageSettings")).toBe(code);
+      const update = await gql(UPDATE, cookie, { input: localInput() });
+      expect(refusal(update, "updateStorageSettings")).toBe(code);
+      const test = await gql(TEST, cookie, { input: cloudInput() });
+      expect(refusal(test, "testStorageConnection")).toBe(code);
+    }
+    // nothing was changed by the refused calls
+    expect(await db.prisma.auditLog.count({ where: { action: "storage.settings_updated" } })).toBe(0);
+  });
+
+  it("answers the upload policy to clients (client, userAdmin, mainAdmin) but not prospects", async () => {
+    const POLICY = "{ uploadPolicy { endpoint maxFileSize allowedFileTypes } }";
+    expect(refusal(await gql(POLICY), "uploadPolicy")).toBe("UNAUTHENTICATED");
+    expect(refusal(await gql(POLICY, await signIn("prospect")), "uploadPolicy")).toBe("FORBIDDEN");
+    for (const userType of ["client", "userAdmin", "mainAdmin"] as const) {
+      const res = await gql(POLICY, await signIn(userType));
+      expect(res.data?.uploadPolicy).toEqual({
+        endpoint: "/api/uploads",
+        maxFileSize: expect.any(Number),
+        allowedFileTypes: expect.any(Array),
+      });
+    }
+  });
+
+  it("refuses invalid settings with the shared schema's messages", async () => {
+    const admin = await signIn("mainAdmin");
+    const cases: [Record<string, unknown>, string][] = [
+      [localInput({ maxFileSize: 999_999 }), "Maximum file size must be at least 1,000,000 bytes"],
+      [localInput({ allowedFileTypes: [] }), "At least one file type must be allowed"],
+      [localInput({ allowedFileTypes: ["pdf", "exe"] }), unknownFileTypeMessage("exe")],
+      [cloudInput({ cloudSecretAccessKey: null }), DOCUMENT_MESSAGES.secretRequired],
+      [cloudInput({ cloudBucket: "" }), DOCUMENT_MESSAGES.bucketRequired],
+    ];
+    for (const [input, message] of cases) {
+      const res = await gql(UPDATE, admin, { input });
+      expect(res.data?.updateStorageSettings).toEqual({
+        __typename: "AppError",
+        code: "VALIDATION_FAILED",
+        message,
+      });
+    }
+    expect(unknownFileTypeMessage("exe")).toMatch(/^\.exe is not a file type the portal can verify/);
+  });
+
+  it("lets a mainAdmin switch to cloud and test the connection; the secret never comes back", async () => {
+    const admin = await signIn("mainAdmin");
+    const saved = await gql(UPDATE, admin, { input: cloudInput({ cloudSecretAccessKey: SECRET }) });
+    expect(saved.errors).toBeUndefined();
+    expect(saved.data?.updateStorageSettings).toMatchObject({
+      __typename: "MutationUpdateStorageSettingsSuccess",
+      data: {
+        storageType: "cloud",
+        maxFileSize: 25_000_000,
+        allowedFileTypes: ["pdf", "docx"],
+        cloudBucket: server.settings.bucket,
+        cloudSecretSet: true,
+        updatedBy: "Maria mainAdmin Admin",
+        usage: [
+          { backend: "local", documents: 0, bytes: 0 },
+          { backend: "cloud", documents: 0, bytes: 0 },
+        ],
+      },
+    });
+    const read = await gql(SETTINGS, admin);
+    expect(read.data?.storageSettings).toEqual({
+      storageType: "cloud",
+      maxFileSize: 25_000_000,
+      allowedFileTypes: ["pdf", "docx"],
+      cloudSecretSet: true,
+    });
+
+    const tested = await gql(TEST, admin, { input: cloudInput() });
+    expect(tested.data?.testStorageConnection).toEqual({
+      __typename: "MutationTestStorageConnectionSuccess",
+      data: {
+        ok: true,
+        message: `Connected: wrote, read back and deleted a test object in bucket ${server.settings.bucket}`,
+        latencyMs: expect.any(Number),
+      },
+    });
+    const wrongBucket = await gql(TEST, admin, { input: cloudInput({ cloudBucket: "missing-bucket" }) });
+    expect(wrongBucket.data?.testStorageConnection.data).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^NoSuchBucket: /),
+    });
+
+    // a userAdmin cannot read it either; and no answer ever carried the secret
+    expect(refusal(await gql(SETTINGS, await signIn("userAdmin")), "storageSettings")).toBe("FORBIDDEN");
+    expect(bodies.filter((body) => body.includes(SECRET))).toEqual([]);
+  });
+});

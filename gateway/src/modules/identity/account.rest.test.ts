@@ -1,0 +1,360 @@
+import {
+  type IdentityApp,
+  identityApp,
+  leakedSecrets,
+  sessionCookieOf,
+} from "@gateway/testing/identityHarness";
+import type { Db } from "@services/shared/db";
+import { unseal } from "@services/shared/sealed";
+import { testDb } from "@services/shared/testing/db";
+import {
+  createAdmin,
+  createSecurityQuestions,
+  createUser,
+  TEST_PASSWORD,
+  TEST_SECURITY_ANSWERS,
+  uniqueSuffix,
+} from "@services/shared/testing/factories";
+import request from "supertest";
+
+let h: IdentityApp;
+let db: Db;
+const tokens: string[] = [];
+
+beforeAll(async () => {
+  db = await testDb();
+  h = await identityApp({
+    resetEmail: { points: 2, durationSec: 60 },
+    securityAnswers: { free: 1, maxDelaySec: 1, memorySec: 60 },
+  });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+async function call(test: request.Test): Promise<request.Response> {
+  const res = await test;
+  h.bodies.push(res.text);
+  return res;
+}
+
+async function signIn(username: string): Promise<string> {
+  const res = await call(
+    request(h.app).post("/api/login").send({ login: username, password: TEST_PASSWORD }),
+  );
+  expect(res.status).toBe(200);
+  return sessionCookieOf(res) ?? "";
+}
+
+async function lastEvent(type: string, userId: number): Promise<Record<string, unknown> | undefined> {
+  const rows = await db.prisma.outboxEvent.findMany({ where: { type }, orderBy: { createdAt: "desc" } });
+  return rows
+    .map((r) => (r.envelope as { payload: Record<string, unknown> }).payload)
+    .find((p) => p.userId === userId);
+}
+
+async function tokenFrom(type: string, userId: number): Promise<string> {
+  const payload = await lastEvent(type, userId);
+  const token = unseal(String(payload?.sealedToken));
+  tokens.push(token);
+  return token;
+}
+
+describe("password reset", () => {
+  const message = "If an account exists with this email, you will receive reset instructions.";
+
+  it("refuses an invalid email with 400", async () => {
+    const res = await call(request(h.app).post("/api/reset-password").send({ email: "not-an-email" }));
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("Please enter a valid email address");
+  });
+
+  it("answers the same for an unknown email and emits nothing", async () => {
+    const res = await call(
+      request(h.app)
+        .post("/api/reset-password")
+        .send({ email: `ghost_${uniqueSuffix()}@example.test` }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ message });
+  });
+
+  it("refuses a bad token, then sets the password with the emailed one (single use) and ends every session", async () => {
+    const user = await createUser(db);
+    const cookieA = await signIn(user.username);
+    const cookieB = await signIn(user.username);
+
+    const bad = await call(
+      request(h.app)
+        .post("/api/reset-password/confirm")
+        .send({ token: "x".repeat(43), password: "New-Secret-77!" }),
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe("This reset link is invalid or has expired");
+
+    const asked = await call(
+      request(h.app).post("/api/reset-password").send({ email: user.email.toUpperCase() }),
+    );
+    expect(asked.body).toEqual({ message });
+    const event = await lastEvent("user.password_reset_requested", user.id);
+    expect(event).toMatchObject({ userId: user.id, email: user.email });
+    const token = await tokenFrom("user.password_reset_requested", user.id);
+
+    const ok = await call(
+      request(h.app).post("/api/reset-password/confirm").send({ token, password: "New-Secret-77!" }),
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.body.message).toBe("Password updated");
+    expect(await lastEvent("user.password_changed", user.id)).toMatchObject({ via: "reset" });
+    expect(
+      await db.prisma.auditLog.count({
+        where: { action: "user.password_changed", targetId: String(user.id) },
+      }),
+    ).toBe(1);
+
+    // revocation: both earlier sessions are gone
+    expect((await call(request(h.app).get("/api/user").set("Cookie", cookieA))).status).toBe(401);
+    expect((await call(request(h.app).get("/api/user").set("Cookie", cookieB))).status).toBe(401);
+
+    const again = await call(
+      request(h.app).post("/api/reset-password/confirm").send({ token, password: "Other-Secret-78!" }),
+    );
+    expect(again.status).toBe(400);
+    const login = await call(
+      request(h.app).post("/api/login").send({ login: user.username, password: "New-Secret-77!" }),
+    );
+    expect(login.status).toBe(200);
+  });
+
+  it("limits reset requests per email with 429", async () => {
+    const user = await createUser(db);
+    await call(request(h.app).post("/api/reset-password").send({ email: user.email }));
+    await call(request(h.app).post("/api/reset-password").send({ email: user.email }));
+    const res = await call(request(h.app).post("/api/reset-password").send({ email: user.email }));
+    expect(res.status).toBe(429);
+    expect(res.headers["retry-after"]).toBeDefined();
+  });
+});
+
+describe("POST /api/verify-email", () => {
+  it("refuses a missing or unknown token, then verifies with the registration's token", async () => {
+    expect((await call(request(h.app).post("/api/verify-email").send({}))).status).toBe(400);
+    const unknown = await call(
+      request(h.app)
+        .post("/api/verify-email")
+        .send({ token: "y".repeat(43) }),
+    );
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toBe("This verification link is invalid or has expired");
+
+    const s = uniqueSuffix();
+    const reg = await call(
+      request(h.app)
+        .post("/api/register")
+        .send({
+          username: `ver_${s}`,
+          email: `ver_${s}@example.test`,
+          password: TEST_PASSWORD,
+          firstName: "Vera",
+          lastName: "Verify",
+          userType: "prospect",
+        }),
+    );
+    expect(reg.status).toBe(201);
+    const token = await tokenFrom("user.registered", reg.body.id);
+    const ok = await call(request(h.app).post("/api/verify-email").send({ token }));
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ message: "Email verified", emailVerified: true });
+    expect(await lastEvent("user.email_verified", reg.body.id)).toMatchObject({ userId: reg.body.id });
+    expect((await call(request(h.app).post("/api/verify-email").send({ token }))).status).toBe(400);
+  });
+});
+
+describe("security questions", () => {
+  const questions = [
+    { question: "What was your first car?", answer: "Beetle" },
+    { question: "Where did you meet your spouse?", answer: "Paris" },
+    { question: "What is your grandmother's name?", answer: "Ada" },
+  ];
+
+  it("refuses signed-out, invalid and someone else's set-up", async () => {
+    const user = await createUser(db);
+    const other = await createUser(db);
+    expect(
+      (await call(request(h.app).post("/api/security-questions").send({ userId: user.id, questions })))
+        .status,
+    ).toBe(401);
+    const cookie = await signIn(user.username);
+    const invalid = await call(
+      request(h.app)
+        .post("/api/security-questions")
+        .set("Cookie", cookie)
+        .send({ userId: user.id, questions: [{ question: "Hi", answer: "x" }] }),
+    );
+    expect(invalid.status).toBe(400);
+    const forbidden = await call(
+      request(h.app)
+        .post("/api/security-questions")
+        .set("Cookie", cookie)
+        .send({ userId: other.id, questions }),
+    );
+    expect(forbidden.status).toBe(403);
+    expect(
+      (await call(request(h.app).get(`/api/security-questions/${other.id}`).set("Cookie", cookie))).status,
+    ).toBe(403);
+    expect((await call(request(h.app).get(`/api/security-questions/${user.id}`))).status).toBe(401);
+  });
+
+  it("saves, reads back without answers, and answers 404 when none are set", async () => {
+    const user = await createUser(db);
+    const cookie = await signIn(user.username);
+    expect(
+      (await call(request(h.app).get(`/api/security-questions/${user.id}`).set("Cookie", cookie))).status,
+    ).toBe(404);
+    const saved = await call(
+      request(h.app)
+        .post("/api/security-questions")
+        .set("Cookie", cookie)
+        .send({ userId: user.id, questions }),
+    );
+    expect(saved.status).toBe(200);
+    expect(saved.body.message).toBe("Security questions saved");
+    expect(await lastEvent("user.security_questions_set", user.id)).toMatchObject({ userId: user.id });
+    const read = await call(request(h.app).get(`/api/security-questions/${user.id}`).set("Cookie", cookie));
+    expect(read.body).toEqual({ userId: user.id, questions: questions.map((q) => q.question) });
+    expect(read.text).not.toContain("Beetle");
+    const me = await call(request(h.app).get("/api/user").set("Cookie", cookie));
+    expect(me.body.securityQuestionsSet).toBe(true);
+
+    const admin = await createAdmin(db, { userType: "userAdmin" });
+    const adminCookie = await signIn(admin.username);
+    expect(
+      (await call(request(h.app).get(`/api/security-questions/${user.id}`).set("Cookie", adminCookie)))
+        .status,
+    ).toBe(200);
+  });
+
+  it("asks an enhanced-security user a question before granting the session", async () => {
+    const user = await createUser(db, { securityLevel: "enhanced" });
+    await createSecurityQuestions(db, user.id);
+    const first = await call(
+      request(h.app).post("/api/login").send({ login: user.username, password: TEST_PASSWORD }),
+    );
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ needsSecurityAnswer: true, userId: user.id });
+    const index: number = first.body.question.index;
+    const pendingCookie = sessionCookieOf(first) ?? "";
+    expect((await call(request(h.app).get("/api/user").set("Cookie", pendingCookie))).status).toBe(401);
+    const asked = await call(
+      request(h.app).get(`/api/security-questions/${user.id}`).set("Cookie", pendingCookie),
+    );
+    expect(asked.status).toBe(200);
+
+    const wrong = await call(
+      request(h.app)
+        .post("/api/verify-security-answers")
+        .set("Cookie", pendingCookie)
+        .send({ userId: user.id, answers: [{ questionIndex: index, answer: "nope" }] }),
+    );
+    expect(wrong.status).toBe(401);
+    expect(wrong.body.message).toBe("Security verification failed");
+    await new Promise((r) => setTimeout(r, 1100));
+
+    const answer = ` ${(TEST_SECURITY_ANSWERS[index] ?? "").toUpperCase()} `;
+    const right = await call(
+      request(h.app)
+        .post("/api/verify-security-answers")
+        .set("Cookie", pendingCookie)
+        .send({ userId: user.id, answers: [{ questionIndex: index, answer }] }),
+    );
+    expect(right.status).toBe(200);
+    expect(right.body).toMatchObject({ id: user.id, username: user.username });
+    const granted = sessionCookieOf(right) ?? "";
+    expect(granted).not.toBe(pendingCookie);
+    expect((await call(request(h.app).get("/api/user").set("Cookie", granted))).body.id).toBe(user.id);
+  });
+
+  it("refuses answers for a user nobody is signing in as", async () => {
+    const user = await createUser(db);
+    await createSecurityQuestions(db, user.id);
+    const res = await call(
+      request(h.app)
+        .post("/api/verify-security-answers")
+        .send({ userId: user.id, answers: [{ questionIndex: 0, answer: "Rex" }] }),
+    );
+    expect(res.status).toBe(401);
+  });
+});
+
+describe("POST /api/user/notes", () => {
+  it("refuses signed-out and over-long notes, then saves with history and an event", async () => {
+    expect((await call(request(h.app).post("/api/user/notes").send({ notes: "hello" }))).status).toBe(401);
+    const user = await createUser(db);
+    const cookie = await signIn(user.username);
+    const long = await call(
+      request(h.app)
+        .post("/api/user/notes")
+        .set("Cookie", cookie)
+        .send({ notes: "word ".repeat(251) }),
+    );
+    expect(long.status).toBe(400);
+    expect(long.body.error).toBe("Notes are limited to 250 words.");
+
+    const ok = await call(
+      request(h.app).post("/api/user/notes").set("Cookie", cookie).send({ notes: "Please call me back" }),
+    );
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ notes: "Please call me back", wordCount: 4, message: "Notes saved" });
+    expect((await db.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).notes).toBe(
+      "Please call me back",
+    );
+    expect(await db.prisma.noteHistory.count({ where: { userId: user.id } })).toBe(1);
+    expect(await lastEvent("user.notes_updated", user.id)).toMatchObject({
+      notes: "Please call me back",
+      wordCount: 4,
+    });
+  });
+});
+
+describe("GET /api/users/by-uniqueid/:uniqueId", () => {
+  it("answers 401 signed out, 403 for someone else, 404 unknown for admins, and the card for self", async () => {
+    const user = await createUser(db, { companyName: "Acme" });
+    const other = await createUser(db);
+    expect((await call(request(h.app).get(`/api/users/by-uniqueid/${user.uniqueId}`))).status).toBe(401);
+    const cookie = await signIn(user.username);
+    expect(
+      (await call(request(h.app).get(`/api/users/by-uniqueid/${other.uniqueId}`).set("Cookie", cookie)))
+        .status,
+    ).toBe(403);
+    expect(
+      (await call(request(h.app).get("/api/users/by-uniqueid/ESRT-NOPE").set("Cookie", cookie))).status,
+    ).toBe(403);
+    const self = await call(
+      request(h.app).get(`/api/users/by-uniqueid/${user.uniqueId}`).set("Cookie", cookie),
+    );
+    expect(self.status).toBe(200);
+    expect(self.body).toEqual({
+      id: user.id,
+      uniqueId: user.uniqueId,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      companyName: "Acme",
+      esrtSynced: false,
+    });
+    const admin = await createAdmin(db);
+    const adminCookie = await signIn(admin.username);
+    expect(
+      (await call(request(h.app).get(`/api/users/by-uniqueid/${other.uniqueId}`).set("Cookie", adminCookie)))
+        .status,
+    ).toBe(200);
+    expect(
+      (await call(request(h.app).get("/api/users/by-uniqueid/ESRT-NOPE").set("Cookie", adminCookie))).status,
+    ).toBe(404);
+  });
+});
+
+describe("answers", () => {
+  it("never carried a password, hash, token or security answer", () => {
+    expect(leakedSecrets(h.bodies, [...tokens, "New-Secret-77!", "$argon2id"])).toEqual([]);
+  });
+});

@@ -1,0 +1,162 @@
+import { permissionsOf } from "@gateway/auth/permissions";
+import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from "@gateway/http/session";
+import type { SafeUser } from "@schema/api/user";
+import type { Config } from "@services/shared/config";
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import type { User } from "@services/shared/generated/prisma/client";
+import { logger } from "@services/shared/logger";
+import type { RateLimiter } from "@services/shared/rateLimit";
+import { findSessionUser, toSafeUser } from "@services/user";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { Store } from "express-session";
+import { deviceLabel } from "./deviceLabel";
+import type { SessionIndex } from "./sessionIndex";
+
+/** What the identity surface (REST shims and GraphQL resolvers alike) works with. */
+export interface IdentityDeps {
+  config: Config;
+  db: Db;
+  store: Store;
+  sessions: SessionIndex;
+  limiter: RateLimiter;
+}
+
+const log = () => logger("identity");
+
+export const UNAUTHORIZED_MESSAGE = "Unauthorized - Please log in";
+
+/** A user as answers show it, with the permissions of the matrix. */
+export function present(user: User): SafeUser {
+  return toSafeUser({ user, permissions: permissionsOf(user.userType) });
+}
+
+const SESSIONS_UNAVAILABLE = "Sessions are temporarily unavailable. Please try again shortly.";
+
+/** Runs a session-store call; a failing store becomes 503 UNAVAILABLE. */
+function promisify(run: (cb: (err?: unknown) => void) => void): Promise<void> {
+  return new Promise((resolve, reject) =>
+    run((err) =>
+      err ? reject(new AppError("UNAVAILABLE", SESSIONS_UNAVAILABLE, { cause: err })) : resolve(),
+    ),
+  );
+}
+
+/** Runs a session-index call; a failing Redis becomes 503 UNAVAILABLE. */
+async function indexed<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    throw new AppError("UNAVAILABLE", SESSIONS_UNAVAILABLE, { cause: err });
+  }
+}
+
+/**
+ * Loads the signed-in user of the request's session into `res.locals.user` (or null). A session past
+ * its 12-hour absolute lifetime, whose user is gone or no longer active, or granted before the
+ * user's sessionsValidAfter (a password, status or type change, even if Redis missed the
+ * revocation), is ended.
+ */
+export function loadSessionUser(deps: IdentityDeps): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    res.locals.user = null;
+    try {
+      const userId = req.session?.userId;
+      if (userId === undefined) return next();
+      const loginAt = req.session.loginAt ?? 0;
+      const found =
+        Date.now() - loginAt < SESSION_ABSOLUTE_MS ? await findSessionUser({ db: deps.db, userId }) : null;
+      const issuedAt = req.session.issuedAt ?? loginAt;
+      const revoked = found?.sessionsValidAfter ? issuedAt < found.sessionsValidAfter.getTime() : false;
+      const user = found?.userStatus === "active" && !revoked ? found : null;
+      if (!user) {
+        await deps.sessions.remove(userId, req.sessionID).catch(() => undefined);
+        await promisify((cb) => req.session.destroy(cb));
+        res.clearCookie(SESSION_COOKIE, { path: "/" });
+        return next();
+      }
+      res.locals.user = user;
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+/** The signed-in user loaded by {@link loadSessionUser}, or null. */
+export function sessionUser(res: Response): User | null {
+  const user: unknown = res.locals.user;
+  return user && typeof user === "object" ? (user as User) : null;
+}
+
+/**
+ * The signed-in user.
+ * @throws AppError UNAUTHENTICATED when nobody is signed in.
+ */
+export function requireUser(res: Response): User {
+  const user = sessionUser(res);
+  if (!user) throw new AppError("UNAUTHENTICATED", UNAUTHORIZED_MESSAGE);
+  return user;
+}
+
+/**
+ * Grants a session to `user`: a new session id (no fixation), userId and loginAt stored (kept from
+ * the old session with `keepLoginAt`, so a renewal does not extend the 12-hour lifetime), the id
+ * added to the user's session index. @throws when the store fails.
+ */
+export async function startSession(
+  deps: IdentityDeps,
+  req: Request,
+  res: Response,
+  user: User,
+  options: { keepLoginAt?: boolean } = {},
+): Promise<void> {
+  const previous = req.session?.loginAt;
+  await promisify((cb) => req.session.regenerate(cb));
+  req.session.userId = user.id;
+  req.session.loginAt = options.keepLoginAt && previous !== undefined ? previous : Date.now();
+  req.session.issuedAt = Date.now();
+  req.session.device = deviceLabel(req.get("user-agent"));
+  req.session.ip = clientIp(req);
+  await promisify((cb) => req.session.save(cb));
+  await indexed(() => deps.sessions.add(user.id, req.sessionID));
+  res.locals.user = user;
+}
+
+/**
+ * Re-stamps the request's session after a change that set the user's sessionsValidAfter, so that
+ * the session that made the change stays valid. @throws AppError UNAVAILABLE when the store fails.
+ */
+export async function restampSession(req: Request): Promise<void> {
+  req.session.issuedAt = Date.now();
+  await promisify((cb) => req.session.save(cb));
+}
+
+/** Ends the request's session (store entry destroyed, cookie cleared). @throws when the store fails. */
+export async function endSession(deps: IdentityDeps, req: Request, res: Response): Promise<void> {
+  const userId = req.session?.userId;
+  if (userId !== undefined) await indexed(() => deps.sessions.remove(userId, req.sessionID));
+  if (req.session) await promisify((cb) => req.session.destroy(cb));
+  res.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax" });
+  res.locals.user = null;
+}
+
+/**
+ * Ends the sessions of `userId` (after a password, status or type change), except `keepSid` (the
+ * session of the person who made the change, when it is theirs). Returns how many ended. Never
+ * throws: when the store or Redis fails, the user's sessionsValidAfter still refuses those sessions.
+ */
+export async function revokeSessions(deps: IdentityDeps, userId: number, keepSid?: string): Promise<number> {
+  try {
+    return await deps.sessions.revokeOthers({ store: deps.store, userId, keepSid });
+  } catch (err) {
+    // the change is committed and its sessionsValidAfter already refuses the old sessions
+    log().warn({ err, userId }, "could not destroy a user's other sessions; they are refused on load");
+    return 0;
+  }
+}
+
+/** The client's address for rate limits and the audit log. */
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? "unknown";
+}

@@ -1,0 +1,104 @@
+import { type IdentityApp, identityApp, sessionCookieOf } from "@gateway/testing/identityHarness";
+import type { Db } from "@services/shared/db";
+import { testDb } from "@services/shared/testing/db";
+import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
+import request from "supertest";
+
+// The server side of the session rules: a session-check is not activity, so the 30-minute idle
+// expiry holds on the server even when the browser keeps checking.
+
+let h: IdentityApp;
+let db: Db;
+
+beforeAll(async () => {
+  db = await testDb();
+  h = await identityApp();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+async function signIn(login: string): Promise<string> {
+  const res = await request(h.app).post("/api/login").send({ login, password: TEST_PASSWORD });
+  expect(res.status).toBe(200);
+  return sessionCookieOf(res) ?? "";
+}
+
+/** The Redis key of the session a `portal.sid=s:<sid>.<sig>` cookie names. */
+function storeKey(cookie: string): string {
+  const sid =
+    decodeURIComponent(cookie.split("=")[1] ?? "")
+      .slice(2)
+      .split(".")[0] ?? "";
+  return `${process.env.REDIS_PREFIX ?? "portal:"}sess:${sid}`;
+}
+
+describe("GET /api/session-check", () => {
+  it("answers the real expiry and does not extend an idle session, which then ends", async () => {
+    const user = await createUser(db);
+    const cookie = await signIn(user.username);
+    const key = storeKey(cookie);
+    // the session has been idle for almost 30 minutes: 1.5 s remain
+    const stored = JSON.parse((await h.redis.get(key)) ?? "{}");
+    const expiresAt = new Date(Date.now() + 1500);
+    stored.cookie.expires = expiresAt.toISOString();
+    await h.redis.set(key, JSON.stringify(stored), { PX: 1500 });
+
+    const check = await request(h.app).get("/api/session-check").set("Cookie", cookie);
+    expect(check.status).toBe(200);
+    expect(check.headers["cache-control"]).toBe("no-store");
+    expect(Math.abs(new Date(check.body.expiresAt).getTime() - expiresAt.getTime())).toBeLessThan(1000);
+    // the store keeps whole seconds: at most the 1.5 s rounded up, never a new 30 minutes
+    expect(await h.redis.pTTL(key)).toBeLessThanOrEqual(2000);
+
+    await new Promise((r) => setTimeout(r, 2100));
+    const later = await request(h.app).get("/api/session-check").set("Cookie", cookie);
+    expect(later.status).toBe(401);
+    expect(later.body.message).toBe("Session expired");
+    expect((await request(h.app).get("/api/user").set("Cookie", cookie)).status).toBe(401);
+  });
+
+  it("lets real activity renew the idle expiry", async () => {
+    const user = await createUser(db);
+    const cookie = await signIn(user.username);
+    const key = storeKey(cookie);
+    await h.redis.pExpire(key, 1500);
+    expect((await request(h.app).get("/api/user").set("Cookie", cookie)).status).toBe(200);
+    expect(await h.redis.pTTL(key)).toBeGreaterThan(29 * 60 * 1000);
+  });
+});
+
+describe("revocation when Redis missed it", () => {
+  it("refuses a session older than the user's password change even if it was never destroyed", async () => {
+    const user = await createUser(db);
+    const old = await signIn(user.username);
+    const mine = await signIn(user.email);
+    // Redis loses the session index (failover, eviction): the change cannot find the old session
+    await h.redis.del(`${process.env.REDIS_PREFIX ?? "portal:"}user-sessions:${user.id}`);
+    const changed = await request(h.app)
+      .post("/api/user/password")
+      .set("Cookie", mine)
+      .send({ currentPassword: TEST_PASSWORD, newPassword: "Quiet-Harbour-64!" });
+    expect(changed.status).toBe(200);
+    expect(await h.redis.exists(storeKey(old))).toBe(1);
+    const row = await db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
+    expect(row.sessionsValidAfter).toBeInstanceOf(Date);
+
+    expect((await request(h.app).get("/api/user").set("Cookie", old)).status).toBe(401);
+    expect(await h.redis.exists(storeKey(old))).toBe(0);
+    const renewed = sessionCookieOf(changed) ?? "";
+    expect((await request(h.app).get("/api/user").set("Cookie", renewed)).status).toBe(200);
+  });
+
+  it("refuses sessions older than a status or type change made directly in the database", async () => {
+    const user = await createUser(db, { userType: "prospect" });
+    const cookie = await signIn(user.username);
+    expect((await request(h.app).get("/api/user").set("Cookie", cookie)).status).toBe(200);
+    await db.prisma.user.update({
+      where: { id: user.id },
+      data: { userType: "client", sessionsValidAfter: new Date(Date.now() + 5) },
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    expect((await request(h.app).get("/api/user").set("Cookie", cookie)).status).toBe(401);
+  });
+});

@@ -1,0 +1,43 @@
+import { type IdentityApp, identityApp } from "@gateway/testing/identityHarness";
+import type { Db } from "@services/shared/db";
+import { testDb } from "@services/shared/testing/db";
+import { getPublicBranding } from "@services/user";
+import request from "supertest";
+
+let h: IdentityApp;
+let db: Db;
+
+beforeAll(async () => {
+  db = await testDb();
+  h = await identityApp();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe("GET /api/branding", () => {
+  it("answers anyone, signed out, with the branding, revalidated on every read", async () => {
+    const res = await request(h.app).get("/api/branding");
+    expect(res.status).toBe(200);
+    expect(res.headers["cache-control"]).toBe("no-cache");
+    expect(res.headers.etag).toBeTruthy();
+    expect(res.body).toEqual(await getPublicBranding({ db }));
+    expect(res.body.title.length).toBeGreaterThan(0);
+    expect(Object.keys(res.body).sort()).toEqual([
+      "businessHours",
+      "consultationEmail",
+      "logoUrl",
+      "supportPhone",
+      "title",
+    ]);
+  });
+
+  it("is the same over GraphQL, signed out", async () => {
+    const res = await request(h.app)
+      .post("/graphql")
+      .send({ query: "{ branding { title logoUrl supportPhone consultationEmail businessHours } }" });
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.branding).toEqual(await getPublicBranding({ db }));
+  });
+});

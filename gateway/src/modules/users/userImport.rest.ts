@@ -1,0 +1,51 @@
+import { requirePermitted } from "@gateway/auth/actor";
+import { csrfGuard } from "@gateway/http/csrf";
+import { handle } from "@gateway/http/handle";
+import { parseInput } from "@gateway/input";
+import { IMPORT_MAX_BYTES } from "@schema/validation/userAdmin";
+import { importClients } from "@services/user";
+import express, { type Request, type Response, Router } from "express";
+import { z } from "zod";
+import { clientIp, type IdentityDeps } from "../identity/session";
+
+/** Where the client import is posted; mounted before the app's small JSON body limit applies. */
+export const USER_IMPORT_PATH = "/api/admin/users/import";
+
+// a 2 MB file grows when written as a JSON string (quotes and line ends escaped)
+const BODY_LIMIT = IMPORT_MAX_BYTES * 2 + 64 * 1024;
+
+const importBodySchema = z.object({
+  csv: z
+    .string({ error: "Choose a CSV file" })
+    .max(IMPORT_MAX_BYTES, "The file is larger than 2 MB. Please split it into smaller files."),
+  dryRun: z.boolean({ error: "dryRun must be true or false" }),
+});
+
+/**
+ * POST /api/admin/users/import (manage:users), JSON `{ csv, dryRun }`: checks a CSV file of clients
+ * and answers the report of every row's errors; unless dryRun, also the job that creates the
+ * accepted rows as clients and invites them (its progress: the userBulkJob GraphQL query).
+ */
+export function userImportRouter(deps: IdentityDeps): Router {
+  const router = Router();
+  router.post(
+    "/",
+    csrfGuard(deps.config),
+    express.json({ limit: BODY_LIMIT }),
+    handle(async (req: Request, res: Response) => {
+      const user = requirePermitted(res, "manage:users");
+      const body = parseInput(importBodySchema, req.body);
+      res.setHeader("Cache-Control", "no-store");
+      res.json(
+        await importClients({
+          db: deps.db,
+          actor: { id: user.id, userType: user.userType },
+          csv: body.csv,
+          dryRun: body.dryRun,
+          ip: clientIp(req),
+        }),
+      );
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,52 @@
+import type { Db } from "@services/shared/db";
+import { AppError } from "@services/shared/errors";
+import type { User } from "@services/shared/generated/prisma/client";
+import type { RateLimiter } from "@services/shared/rateLimit";
+import { recordLogin } from "./loginUser";
+import { verifySecurityAnswers } from "./verifySecurityAnswers";
+
+/**
+ * Checks security answers under the user's backoff: completes a pending enhanced sign-in (the
+ * sign-in recorded, the user returned to be granted a session), or confirms a signed-in user's
+ * identity.
+ * @throws AppError UNAUTHENTICATED (neither pending nor the caller), RATE_LIMITED; UserError
+ * SECURITY_VERIFICATION_FAILED.
+ */
+export async function answerSecurityQuestions(props: {
+  db: Db;
+  limiter: RateLimiter;
+  userId: number;
+  answers: Parameters<typeof verifySecurityAnswers>[0]["answers"];
+  /** the signed-in caller's id, if any */
+  callerId: number | undefined;
+  /** the pending enhanced sign-in of this user in the caller's session, with the question it asked */
+  pending: { questionIndex: number } | null;
+  ip: string;
+}): Promise<{ kind: "signedIn"; user: User } | { kind: "verified" }> {
+  const { db, limiter, pending } = props;
+  if (!pending && props.callerId !== props.userId) {
+    throw new AppError("UNAUTHENTICATED", "Security verification failed");
+  }
+  const key = String(props.userId);
+  await limiter.checkBackoff("securityAnswers", key);
+  try {
+    await verifySecurityAnswers({
+      db,
+      userId: props.userId,
+      answers: props.answers,
+      requiredIndex: pending ? pending.questionIndex : undefined,
+      ip: props.ip,
+    });
+  } catch (err) {
+    await limiter.fail("securityAnswers", key);
+    throw err;
+  }
+  await limiter.succeed(["securityAnswers", key]);
+  if (!pending) return { kind: "verified" };
+  const user = await recordLogin({
+    db,
+    user: await db.prisma.user.findUniqueOrThrow({ where: { id: props.userId } }),
+    ip: props.ip,
+  });
+  return { kind: "signedIn", user };
+}
