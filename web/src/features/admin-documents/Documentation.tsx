@@ -23,7 +23,7 @@ import {
   formatBytes,
   KNOWN_FILE_TYPE_NAMES,
 } from "@schema/validation/document";
-import { DocumentStatusTag, useDebounced } from "@web/features/documents/DocumentParts";
+import { DocumentStatusTag } from "@web/features/documents/DocumentParts";
 import {
   appendPage,
   approvableSelection,
@@ -40,6 +40,7 @@ import {
   ReviewDocumentsDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { useDebounced } from "@web/ui/hooks";
 import { useEffect, useId, useMemo, useState } from "react";
 import { ClientPicker, type PickedClient } from "./ClientPicker";
 import { RejectDialog, ReportDialog, toastDecision } from "./ReviewDialogs";

@@ -29,14 +29,9 @@ import {
   type UploadPolicyQuery,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { useDebounced, useReturnFocus } from "@web/ui/hooks";
 import { useId, useState } from "react";
-import {
-  DocumentStatusTag,
-  HistoryDialog,
-  PreviewDialog,
-  useDebounced,
-  useReturnFocus,
-} from "./DocumentParts";
+import { DocumentStatusTag, HistoryDialog, PreviewDialog } from "./DocumentParts";
 import { appendPage, formatDate, formatDateTime } from "./documents";
 import { DropZone, UploadList } from "./UploadPanel";
 import { useUploads } from "./useUploads";

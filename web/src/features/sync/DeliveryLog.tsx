@@ -14,7 +14,6 @@ import {
   Spinner,
 } from "@blueprintjs/core";
 import { FilterRemove, History, Inbox, Refresh, Repeat, Search, Updated } from "@blueprintjs/icons";
-import { useDebounced } from "@web/features/documents/DocumentParts";
 import { appendPage } from "@web/features/documents/documents";
 import {
   type EsrtChannel,
@@ -23,10 +22,12 @@ import {
   type EsrtEndpointFieldsFragment,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { useDebounced } from "@web/ui/hooks";
+import { LoadError } from "@web/ui/LoadError";
 import { useId, useMemo, useState } from "react";
 import { type SyncAction, SyncActionDialog } from "./DeliveryDialogs";
 import { DeliveryPanel } from "./DeliveryPanel";
-import { DeliveryStatusTag, LoadError } from "./EsrtParts";
+import { DeliveryStatusTag } from "./EsrtParts";
 import {
   CHANNEL_LABELS,
   canRedeliver,

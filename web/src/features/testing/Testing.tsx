@@ -3,7 +3,6 @@ import "./testing.css";
 import { useApolloClient, useMutation, useQuery } from "@apollo/client/react";
 import { Alert, Button, Callout, Classes, H1, H2, HTMLTable, Intent, Spinner, Tag } from "@blueprintjs/core";
 import { Play, Refresh, Trash } from "@blueprintjs/icons";
-import { LoadError, ScrollRegion } from "@web/features/sync/EsrtParts";
 import { formatInstant } from "@web/features/sync/esrtSync";
 import {
   DeadLettersDocument,
@@ -22,6 +21,8 @@ import {
   SystemHealthDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { LoadError } from "@web/ui/LoadError";
+import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { useCallback, useEffect, useState } from "react";
 
 /** How often a running round trip is read back, and how long the page waits at most. */

@@ -13,11 +13,12 @@ import {
   Spinner,
 } from "@blueprintjs/core";
 import { Download, FilterRemove, History, Refresh } from "@blueprintjs/icons";
-import { useDebounced } from "@web/features/documents/DocumentParts";
 import { appendPage, formatDateTime } from "@web/features/documents/documents";
-import { LoadError, ScrollRegion } from "@web/features/sync/EsrtParts";
 import { type AuditEntryFieldsFragment, AuditLogDocument } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { useDebounced } from "@web/ui/hooks";
+import { LoadError } from "@web/ui/LoadError";
+import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { type ReactNode, useId, useState } from "react";
 import {
   ACTION_AREAS,

@@ -1,12 +1,13 @@
 import { useQuery } from "@apollo/client/react";
 import { Button, HTMLTable, NonIdealState, Spinner, Tag } from "@blueprintjs/core";
 import { DRAWER_LIST_MAX, DRAWER_LIST_STEP } from "@schema/validation/adminUser";
-import { LoadError, ScrollRegion } from "@web/features/sync/EsrtParts";
 import {
   AdminUserAppointmentsDocument,
   AdminUserDocumentsDocument,
   AdminUserNotesDocument,
 } from "@web/generated/graphql";
+import { LoadError } from "@web/ui/LoadError";
+import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { type ReactNode, useState } from "react";
 import { formatWhen } from "./userDrawer";
 

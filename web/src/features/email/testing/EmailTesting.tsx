@@ -19,10 +19,8 @@ import {
 } from "@blueprintjs/core";
 import { Envelope, FilterRemove, Inbox, Refresh, SendMessage } from "@blueprintjs/icons";
 import { emailSchema } from "@schema/validation/user";
-import { useDebounced } from "@web/features/documents/DocumentParts";
 import { appendPage, dayRange, formatDateTime } from "@web/features/documents/documents";
 import { EMAIL_STATUS_OPTIONS, EmailFrame, EmailStatusTag } from "@web/features/email/EmailParts";
-import { LoadError, ScrollRegion } from "@web/features/sync/EsrtParts";
 import {
   EmailCountsDocument,
   type EmailLogFilter,
@@ -35,6 +33,9 @@ import {
   SendTestEmailDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { useDebounced } from "@web/ui/hooks";
+import { LoadError } from "@web/ui/LoadError";
+import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { useId, useRef, useState } from "react";
 
 const PAGE_SIZE = 50;
