@@ -21,6 +21,7 @@ import {
   SystemHealthDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { KeysetList } from "@web/ui/KeysetList";
 import { LoadError } from "@web/ui/LoadError";
 import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { useCallback, useEffect, useState } from "react";
@@ -397,14 +398,17 @@ function DeadLetters() {
           Oldest unpublished event: {formatInstant(figures.oldestUnpublishedAt)}
         </p>
       ) : null}
-      {letters.error && !page ? (
-        <LoadError title="The dead letters could not be loaded" error={letters.error} onRetry={refresh} />
-      ) : !page ? (
-        <Spinner size={24} aria-label="Loading the dead letters" />
-      ) : nodes.length === 0 ? (
-        <p>No dead letters: every event was handled.</p>
-      ) : (
-        <>
+      <KeysetList
+        error={page ? undefined : letters.error}
+        errorTitle="The dead letters could not be loaded"
+        onRetry={refresh}
+        loading={!page}
+        loadingLabel="Loading the dead letters"
+        rows={nodes}
+        empty={<p>No dead letters: every event was handled.</p>}
+        more={hasNext ? { text: "Load more", loading: loadingMore, onClick: () => void handleMore() } : null}
+      >
+        {(rows) => (
           <ScrollRegion className="esrt-table-scroll" label="Dead letters">
             <HTMLTable compact className="esrt-table" aria-label="Dead letters">
               <thead>
@@ -420,7 +424,7 @@ function DeadLetters() {
                 </tr>
               </thead>
               <tbody>
-                {nodes.map((d) => (
+                {rows.map((d) => (
                   <tr key={d.id}>
                     <th scope="row" className="esrt-url">
                       {d.type}
@@ -445,11 +449,8 @@ function DeadLetters() {
               </tbody>
             </HTMLTable>
           </ScrollRegion>
-          {hasNext ? (
-            <Button text="Load more" loading={loadingMore} onClick={() => void handleMore()} />
-          ) : null}
-        </>
-      )}
+        )}
+      </KeysetList>
     </section>
   );
 }
