@@ -58,27 +58,50 @@ function precompress(): Plugin {
 
 const NO_ICON_PATHS = "\0portal-no-icon-paths";
 
+const NO_ICON_LOADER = "\0portal-no-icon-loader";
+
+/** What an icon asked for by name says (a console error, which the browser tests report). */
+const ICON_BY_NAME_ERROR =
+  '"Blueprint icon \'" + name + "\' was asked for by name: pass an icon element from @blueprintjs/icons"';
+
 /**
  * Keeps Blueprint's icon path sets (two chunks of every icon's SVG paths, about 100 KB gzipped each)
- * out of the build. Blueprint loads them only to draw an icon given by name (`icon="cross"`); the
- * portal passes icon elements imported one by one from @blueprintjs/icons, so the loaders are
- * replaced by one that draws nothing and says which icon was asked for by name (a console error,
- * which the browser tests report).
+ * out of the build, and its icon loader with them (the loader needs the table of every icon's name,
+ * about 27 KB, and a case-conversion library: weight on the first page for nothing). Blueprint loads
+ * paths only to draw an icon given by name (`icon="cross"`); the portal passes icon elements imported
+ * one by one from @blueprintjs/icons, so the loader is replaced by one that draws nothing and says
+ * which icon was asked for by name.
  */
 function noIconPathLoaders(): Plugin {
   return {
     name: "portal-no-icon-paths",
     enforce: "pre",
     resolveId(source, importer) {
-      if (!importer?.includes("@blueprintjs/icons") || !/\/paths-loaders\//.test(source)) {
-        return null;
-      }
-      return NO_ICON_PATHS;
+      if (!importer?.includes("@blueprintjs/icons")) return null;
+      if (/^\.\/iconLoader(\.js)?$/.test(source)) return NO_ICON_LOADER;
+      if (/\/paths-loaders\//.test(source)) return NO_ICON_PATHS;
+      return null;
     },
     load(id) {
+      if (id === NO_ICON_LOADER) {
+        return `export class Icons {
+  static setLoaderOptions() {}
+  static async load(icons) {
+    for (const name of Array.isArray(icons) ? icons : [icons]) console.error(${ICON_BY_NAME_ERROR});
+  }
+  static async loadAll() {}
+  static getPaths() {
+    return undefined;
+  }
+  static isValidIconName() {
+    return false;
+  }
+}
+`;
+      }
       if (id !== NO_ICON_PATHS) return null;
       return `const loader = async (name) => {
-  console.error("Blueprint icon '" + name + "' was asked for by name: pass an icon element from @blueprintjs/icons");
+  console.error(${ICON_BY_NAME_ERROR});
   return undefined;
 };
 export const allPathsLoader = loader;

@@ -1,61 +1,7 @@
-import { ACTIVITY_EVENTS, checkServerSession, outcomeOf, renewServerSession } from "./sessionTracking";
+import { ACTIVITY_EVENTS } from "./sessionTracking";
 
-const answering = (status: number): typeof fetch => jest.fn(async () => new Response(null, { status }));
-
-describe("the server session check (spec §4)", () => {
+describe("the session tracker (spec §4)", () => {
   it("listens to the spec's activity events", () => {
     expect(ACTIVITY_EVENTS).toEqual(["mousedown", "mousemove", "keypress", "scroll", "touchstart"]);
-  });
-
-  it("reads a refused check as an expired session", async () => {
-    await expect(checkServerSession(answering(401))).resolves.toBe("expired");
-  });
-
-  it("ignores a network error, treating the session as valid", async () => {
-    const offline = jest.fn(async () => {
-      throw new TypeError("Failed to fetch");
-    });
-    await expect(checkServerSession(offline)).resolves.toBe("unknown");
-  });
-
-  it("asks without caching and with the cookie, and reads 200 as active", async () => {
-    const fetchImpl = answering(200);
-    await expect(checkServerSession(fetchImpl)).resolves.toBe("active");
-    expect(fetchImpl).toHaveBeenCalledWith("/api/session-check", {
-      credentials: "include",
-      cache: "no-store",
-      headers: { Accept: "application/json" },
-    });
-  });
-
-  it("renews the session through GET /api/user (session-check does not renew it)", async () => {
-    const fetchImpl = answering(200);
-    await expect(renewServerSession(fetchImpl)).resolves.toBe("active");
-    expect(fetchImpl).toHaveBeenCalledWith("/api/user", {
-      credentials: "include",
-      cache: "no-store",
-      headers: { Accept: "application/json" },
-    });
-    await expect(renewServerSession(answering(401))).resolves.toBe("expired");
-  });
-
-  it("reads every answer's body, so no check is left open in the browser", async () => {
-    for (const [check, status] of [
-      [checkServerSession, 200],
-      [checkServerSession, 401],
-      [renewServerSession, 200],
-      [renewServerSession, 401],
-    ] as const) {
-      const res = new Response(JSON.stringify({ message: "checked" }), { status });
-      await check(jest.fn(async () => res));
-      expect(res.bodyUsed).toBe(true);
-    }
-  });
-
-  it("reads a refusal as expired but a server error as unknown (a brief outage signs nobody out)", async () => {
-    await expect(checkServerSession(answering(503))).resolves.toBe("unknown");
-    await expect(renewServerSession(answering(503))).resolves.toBe("unknown");
-    expect(outcomeOf(403)).toBe("expired");
-    expect(outcomeOf(204)).toBe("active");
   });
 });

@@ -1,5 +1,5 @@
-import { discardBody } from "@web/data/api";
 import { setCurrentUser } from "@web/data/rest";
+import { checkServerSession, renewServerSession, sendExpiredLogout } from "@web/data/session";
 import { useEffect, useRef } from "react";
 import { useNavigate } from "react-router-dom";
 import {
@@ -9,7 +9,6 @@ import {
   type IdleState,
   recordActivity,
   SERVER_CHECK_INTERVAL_MS,
-  type SessionCheckOutcome,
   settleExpiryCheck,
   startIdleTimer,
 } from "./idleTimer";
@@ -63,52 +62,6 @@ function shareActivity(at: number): void {
   }
 }
 
-/**
- * GET /api/session-check with caching disabled; the body is read and dropped, never used. A non-OK answer means the
- * session is gone; a network error is ignored ('unknown', treated as valid).
- */
-export async function checkServerSession(fetchImpl: typeof fetch = fetch): Promise<SessionCheckOutcome> {
-  try {
-    const res = await fetchImpl("/api/session-check", {
-      credentials: "include",
-      cache: "no-store",
-      headers: { Accept: "application/json" },
-    });
-    await discardBody(res);
-    return outcomeOf(res.status);
-  } catch {
-    return "unknown";
-  }
-}
-
-/**
- * GET /api/user, which renews the rolling server session (session-check does not): sent when the
- * person was active, so the server's 30-minute idle clock follows their activity, not page loads.
- */
-export async function renewServerSession(fetchImpl: typeof fetch = fetch): Promise<SessionCheckOutcome> {
-  try {
-    const res = await fetchImpl("/api/user", {
-      credentials: "include",
-      cache: "no-store",
-      headers: { Accept: "application/json" },
-    });
-    await discardBody(res);
-    return outcomeOf(res.status);
-  } catch {
-    return "unknown";
-  }
-}
-
-/**
- * A refusal (401/403) means the session is gone; a server error (5xx, e.g. Redis briefly away) is
- * treated like a network error: nothing is known, and the idle rule alone decides.
- */
-export function outcomeOf(status: number): SessionCheckOutcome {
-  if (status >= 200 && status < 300) return "active";
-  if (status >= 500) return "unknown";
-  return "expired";
-}
-
 /** Props of the session tracker. */
 export interface SessionTrackingProps {
   /** track only while a user is signed in */
@@ -151,15 +104,7 @@ export function useSessionTracking({ enabled, clock = browserClock }: SessionTra
         description: "Your session has expired. Please log in again.",
         intent: "destructive",
       });
-      void fetch("/api/logout", {
-        method: "POST",
-        credentials: "include",
-        // finishes even if the tab closes right after
-        keepalive: true,
-        headers: { Accept: "application/json" },
-      })
-        .then(discardBody)
-        .catch(() => undefined);
+      void sendExpiredLogout();
       navigateRef.current("/auth", { replace: true });
     };
 

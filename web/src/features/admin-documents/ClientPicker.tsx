@@ -1,9 +1,9 @@
 import { useQuery } from "@apollo/client/react";
 import { FormGroup, HTMLSelect, InputGroup, Intent } from "@blueprintjs/core";
 import { Search } from "@blueprintjs/icons";
-import { useDebounced } from "@web/features/documents/DocumentParts";
 import { clientLabel } from "@web/features/documents/documents";
 import { DocumentClientsDocument, type DocumentClientsQuery } from "@web/generated/graphql";
+import { useDebounced } from "@web/ui/hooks";
 import { useId, useState } from "react";
 
 /** A client the picker lists. */

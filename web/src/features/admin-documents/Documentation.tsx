@@ -23,7 +23,7 @@ import {
   formatBytes,
   KNOWN_FILE_TYPE_NAMES,
 } from "@schema/validation/document";
-import { DocumentStatusTag, useDebounced } from "@web/features/documents/DocumentParts";
+import { DocumentStatusTag } from "@web/features/documents/DocumentParts";
 import {
   appendPage,
   approvableSelection,
@@ -40,6 +40,8 @@ import {
   ReviewDocumentsDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { useDebounced } from "@web/ui/hooks";
+import { useLoadMore } from "@web/ui/KeysetList";
 import { useEffect, useId, useMemo, useState } from "react";
 import { ClientPicker, type PickedClient } from "./ClientPicker";
 import { RejectDialog, ReportDialog, toastDecision } from "./ReviewDialogs";
@@ -81,7 +83,6 @@ function ReviewQueue() {
   const [current, setCurrent] = useState<ReviewDocumentFieldsFragment | null>(null);
   const [rejecting, setRejecting] = useState<ReviewDocumentFieldsFragment | null>(null);
   const [reporting, setReporting] = useState(false);
-  const [loadingMore, setLoadingMore] = useState(false);
   const query = useDebounced(search.trim());
   const range = dayRange(from, to);
 
@@ -163,21 +164,18 @@ function ReviewQueue() {
     }
   };
 
-  const loadMore = async () => {
+  const more = useLoadMore("More documents could not be loaded");
+  const loadMore = () => {
     if (!page?.endCursor) return;
-    setLoadingMore(true);
-    try {
-      await fetchMore({
-        variables: { filter: { ...filter, after: page.endCursor } },
+    const after = page.endCursor;
+    void more.load(() =>
+      fetchMore({
+        variables: { filter: { ...filter, after } },
         updateQuery: (earlier, { fetchMoreResult }) => ({
           documents: appendPage(earlier.documents, fetchMoreResult.documents),
         }),
-      });
-    } catch {
-      showToast({ title: "More documents could not be loaded", intent: "destructive" });
-    } finally {
-      setLoadingMore(false);
-    }
+      }),
+    );
   };
 
   const toggle = (id: number, on: boolean) =>
@@ -388,8 +386,8 @@ function ReviewQueue() {
             <Button
               className="documents-load-more"
               text="Load more"
-              loading={loadingMore}
-              onClick={() => void loadMore()}
+              loading={more.loading}
+              onClick={loadMore}
             />
           )}
         </div>

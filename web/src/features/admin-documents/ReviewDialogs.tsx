@@ -11,7 +11,6 @@ import {
 } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { KNOWN_FILE_TYPE_NAMES, REASON_MAX, rejectDocumentSchema } from "@schema/validation/document";
-import { useReturnFocus } from "@web/features/documents/DocumentParts";
 import { personName } from "@web/features/documents/documents";
 import { DropZone, UploadList } from "@web/features/documents/UploadPanel";
 import { useUploads } from "@web/features/documents/useUploads";
@@ -22,6 +21,7 @@ import {
   UploadPolicyDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { useReturnFocus } from "@web/ui/hooks";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";

@@ -1,7 +1,5 @@
 import { useMutation, useQuery } from "@apollo/client/react";
 import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, Intent } from "@blueprintjs/core";
-import { useReturnFocus } from "@web/features/documents/DocumentParts";
-import { ServerProblem } from "@web/features/sync/EsrtParts";
 import { readAnswer, thrownMessage } from "@web/features/sync/esrtSync";
 import {
   GrantableUserTypesDocument,
@@ -10,6 +8,8 @@ import {
   type UserFilter,
   type UserType,
 } from "@web/generated/graphql";
+import { ServerProblem } from "@web/ui/ConfirmDialog";
+import { useReturnFocus } from "@web/ui/hooks";
 import { JobProgress } from "@web/ui/jobs/JobProgress";
 import {
   BULK_ACTION_LABELS,

@@ -12,12 +12,12 @@ import {
 } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { type NewUser, type NewUserInput, newUserSchema } from "@schema/validation/userAdmin";
-import { useReturnFocus } from "@web/features/documents/DocumentParts";
-import { ServerProblem } from "@web/features/sync/EsrtParts";
 import { thrownMessage } from "@web/features/sync/esrtSync";
 import { CreateUserDocument, GrantableUserTypesDocument, type UserType } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { ServerProblem } from "@web/ui/ConfirmDialog";
 import { FormField } from "@web/ui/FormField";
+import { useReturnFocus } from "@web/ui/hooks";
 import { readFieldsAnswer, USER_TYPE_LABELS } from "@web/ui/jobs/userJobs";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";

@@ -11,11 +11,12 @@ import {
 } from "@blueprintjs/core";
 import { IMPORT_MAX_BYTES } from "@schema/validation/userAdmin";
 import { useRestSend } from "@web/data/rest";
-import { useReturnFocus } from "@web/features/documents/DocumentParts";
-import { ScrollRegion, ServerProblem } from "@web/features/sync/EsrtParts";
 import { serverMessage } from "@web/lib/apiErrors";
+import { ServerProblem } from "@web/ui/ConfirmDialog";
+import { useReturnFocus } from "@web/ui/hooks";
 import { JobProgress } from "@web/ui/jobs/JobProgress";
 import { IMPORT_HEADER, type ImportReport } from "@web/ui/jobs/userJobs";
+import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { useCallback, useId, useState } from "react";
 import "@web/ui/jobs/userJobs.css";
 

@@ -14,8 +14,8 @@ import {
 } from "@blueprintjs/core";
 import { Cross } from "@blueprintjs/icons";
 import { AuditTrail } from "@web/features/admin-dashboard/audit/AuditTrail";
-import { LoadError } from "@web/features/sync/EsrtParts";
 import { AdminUserDocument } from "@web/generated/graphql";
+import { LoadError } from "@web/ui/LoadError";
 import { type JSX, useCallback, useEffect, useId, useRef, useState } from "react";
 import { AccountActions } from "./drawer/AccountActions";
 import { AppointmentsTab, DocumentsTab, NotesTab } from "./drawer/HistoryTabs";

@@ -21,9 +21,9 @@ import {
   People,
   Search,
 } from "@blueprintjs/icons";
-import { useDebounced } from "@web/features/documents/DocumentParts";
-import { LoadError } from "@web/features/sync/EsrtParts";
 import { UserDirectoryDocument, UserDirectoryFacetsDocument } from "@web/generated/graphql";
+import { useDebounced } from "@web/ui/hooks";
+import { LoadError } from "@web/ui/LoadError";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { useSearchParams } from "react-router-dom";
 import { BulkActionsDialog, type BulkSelection } from "./BulkActionsDialog";

@@ -13,7 +13,6 @@ import {
 import { Document as DocumentIcon, Download } from "@blueprintjs/icons";
 import { formatBytes } from "@schema/validation/document";
 import type { DocumentFieldsFragment, DocumentStatus } from "@web/generated/graphql";
-import { useEffect, useState } from "react";
 import { DOCUMENT_STATUS_TAGS, formatDateTime, HISTORY_ACTION_LABELS, previewKind } from "./documents";
 import { PdfPreview } from "./PdfPreview";
 
@@ -25,35 +24,6 @@ export function DocumentStatusTag({ status }: { status: DocumentStatus }) {
       {tag.text}
     </Tag>
   );
-}
-
-/**
- * Gives focus back, when the component unmounts, to what had it when the component mounted: a
- * dialog shown only while open cannot return focus itself (Blueprint does on its closing transition).
- */
-export function useReturnFocus(): void {
-  const [opener] = useState(() =>
-    document.activeElement instanceof HTMLElement ? document.activeElement : null,
-  );
-  useEffect(
-    () => () => {
-      // after React has finished removing the dialog
-      window.setTimeout(() => {
-        if (opener?.isConnected) opener.focus();
-      }, 0);
-    },
-    [opener],
-  );
-}
-
-/** `value`, once it has not changed for `ms` milliseconds (a search box's query). */
-export function useDebounced<T>(value: T, ms = 300): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setSettled(value), ms);
-    return () => window.clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
 }
 
 type PreviewDocument = Pick<

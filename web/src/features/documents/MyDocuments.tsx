@@ -29,14 +29,10 @@ import {
   type UploadPolicyQuery,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { useDebounced, useReturnFocus } from "@web/ui/hooks";
+import { useLoadMore } from "@web/ui/KeysetList";
 import { useId, useState } from "react";
-import {
-  DocumentStatusTag,
-  HistoryDialog,
-  PreviewDialog,
-  useDebounced,
-  useReturnFocus,
-} from "./DocumentParts";
+import { DocumentStatusTag, HistoryDialog, PreviewDialog } from "./DocumentParts";
 import { appendPage, formatDate, formatDateTime } from "./documents";
 import { DropZone, UploadList } from "./UploadPanel";
 import { useUploads } from "./useUploads";
@@ -74,7 +70,6 @@ export function MyDocumentList({ fromTeam, heading, policy }: MyDocumentListProp
     variables: { filter },
     fetchPolicy: "cache-and-network",
   });
-  const [loadingMore, setLoadingMore] = useState(false);
   const [preview, setPreview] = useState<DocumentFieldsFragment | null>(null);
   const [history, setHistory] = useState<DocumentFieldsFragment | null>(null);
   const [resubmit, setResubmit] = useState<DocumentFieldsFragment | null>(null);
@@ -83,21 +78,18 @@ export function MyDocumentList({ fromTeam, heading, policy }: MyDocumentListProp
   const documents = page?.nodes ?? [];
   const filtered = Boolean(query || status);
 
-  const loadMore = async () => {
+  const more = useLoadMore("More documents could not be loaded");
+  const loadMore = () => {
     if (!page?.endCursor) return;
-    setLoadingMore(true);
-    try {
-      await fetchMore({
-        variables: { filter: { ...filter, after: page.endCursor } },
+    const after = page.endCursor;
+    void more.load(() =>
+      fetchMore({
+        variables: { filter: { ...filter, after } },
         updateQuery: (earlier, { fetchMoreResult }) => ({
           myDocuments: appendPage(earlier.myDocuments, fetchMoreResult.myDocuments),
         }),
-      });
-    } catch {
-      showToast({ title: "More documents could not be loaded", intent: "destructive" });
-    } finally {
-      setLoadingMore(false);
-    }
+      }),
+    );
   };
 
   return (
@@ -182,12 +174,7 @@ export function MyDocumentList({ fromTeam, heading, policy }: MyDocumentListProp
         </ul>
       )}
       {page?.hasNextPage && (
-        <Button
-          className="documents-load-more"
-          text="Load more"
-          loading={loadingMore}
-          onClick={() => void loadMore()}
-        />
+        <Button className="documents-load-more" text="Load more" loading={more.loading} onClick={loadMore} />
       )}
       <PreviewDialog document={preview} onClose={() => setPreview(null)} />
       <HistoryDialog document={history} onClose={() => setHistory(null)} />

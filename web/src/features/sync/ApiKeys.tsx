@@ -16,7 +16,6 @@ import {
 } from "@blueprintjs/core";
 import { Key, Plus } from "@blueprintjs/icons";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useReturnFocus } from "@web/features/documents/DocumentParts";
 import {
   CreateEsrtApiKeyDocument,
   type EsrtApiKeyFieldsFragment,
@@ -24,10 +23,13 @@ import {
   RevokeEsrtApiKeyDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { ConfirmDialog, ServerProblem } from "@web/ui/ConfirmDialog";
+import { useReturnFocus } from "@web/ui/hooks";
+import { LoadError } from "@web/ui/LoadError";
+import { OneTimeSecret } from "@web/ui/OneTimeSecret";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
-import { ConfirmDialog, LoadError, OneTimeSecret, ServerProblem } from "./EsrtParts";
 import { apiKeyFormSchema, formatInstant, readAnswer, thrownMessage } from "./esrtSync";
 
 /**

@@ -9,7 +9,6 @@ import {
   InputGroup,
   Intent,
 } from "@blueprintjs/core";
-import { useReturnFocus } from "@web/features/documents/DocumentParts";
 import {
   EsrtDeliveriesDocument,
   EsrtDeliveryDocument,
@@ -23,8 +22,9 @@ import {
   ResyncEsrtUserDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { ConfirmDialog, ServerProblem } from "@web/ui/ConfirmDialog";
+import { useReturnFocus } from "@web/ui/hooks";
 import { useId, useState } from "react";
-import { ConfirmDialog, ServerProblem } from "./EsrtParts";
 import {
   deliveryTarget,
   deliveryUserLabel,

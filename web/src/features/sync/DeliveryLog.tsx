@@ -11,10 +11,8 @@ import {
   InputGroup,
   Intent,
   NonIdealState,
-  Spinner,
 } from "@blueprintjs/core";
 import { FilterRemove, History, Inbox, Refresh, Repeat, Search, Updated } from "@blueprintjs/icons";
-import { useDebounced } from "@web/features/documents/DocumentParts";
 import { appendPage } from "@web/features/documents/documents";
 import {
   type EsrtChannel,
@@ -22,11 +20,12 @@ import {
   type EsrtDeliveryRowFieldsFragment,
   type EsrtEndpointFieldsFragment,
 } from "@web/generated/graphql";
-import { showToast } from "@web/lib/toast";
+import { useDebounced } from "@web/ui/hooks";
+import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
 import { useId, useMemo, useState } from "react";
 import { type SyncAction, SyncActionDialog } from "./DeliveryDialogs";
 import { DeliveryPanel } from "./DeliveryPanel";
-import { DeliveryStatusTag, LoadError } from "./EsrtParts";
+import { DeliveryStatusTag } from "./EsrtParts";
 import {
   CHANNEL_LABELS,
   canRedeliver,
@@ -62,7 +61,6 @@ export function DeliveryLog({ endpoints, jobRunning, onChanged }: DeliveryLogPro
   const [form, setForm] = useState<DeliveryFilterForm>(EMPTY_DELIVERY_FILTER);
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const [action, setAction] = useState<SyncAction | null>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
   const user = useDebounced(form.user);
   const filter = deliveryFilterVariables({ ...form, user });
   const set = <K extends keyof DeliveryFilterForm>(key: K, value: DeliveryFilterForm[K]) =>
@@ -85,21 +83,18 @@ export function DeliveryLog({ endpoints, jobRunning, onChanged }: DeliveryLogPro
     onChanged();
   };
 
-  const handleLoadMore = async () => {
+  const more = useLoadMore("More deliveries could not be loaded");
+  const handleLoadMore = () => {
     if (!page?.endCursor || filter === null) return;
-    setLoadingMore(true);
-    try {
-      await fetchMore({
-        variables: { filter: { ...filter, after: page.endCursor } },
+    const after = page.endCursor;
+    void more.load(() =>
+      fetchMore({
+        variables: { filter: { ...filter, after } },
         updateQuery: (earlier, { fetchMoreResult }) => ({
           esrtDeliveries: appendPage(earlier.esrtDeliveries, fetchMoreResult.esrtDeliveries),
         }),
-      });
-    } catch {
-      showToast({ title: "More deliveries could not be loaded", intent: "destructive" });
-    } finally {
-      setLoadingMore(false);
-    }
+      }),
+    );
   };
 
   const rangeProblem = filter === null ? "The From date must be on or before the To date" : undefined;
@@ -217,36 +212,44 @@ export function DeliveryLog({ endpoints, jobRunning, onChanged }: DeliveryLogPro
         />
       </div>
       <div className="esrt-log-list">
-        {error && !page ? (
-          <LoadError title="Deliveries could not be loaded" error={error} onRetry={handleRefresh} />
-        ) : loading && !page && filter !== null ? (
-          <Spinner size={24} aria-label="Loading deliveries" />
-        ) : shown.length === 0 ? (
-          <NonIdealState
-            icon={<Inbox />}
-            title="No deliveries"
-            description={
-              isFiltered(form)
-                ? "No delivery matches these filters."
-                : "Nothing has been sent to the Pro app yet. Deliveries appear here when users change."
-            }
-          />
-        ) : (
-          <DeliveryTable
-            deliveries={shown}
-            selectedId={selected?.id ?? null}
-            onSelect={setSelectedId}
-            onRedeliver={(delivery) => setAction({ kind: "redeliver", delivery })}
-          />
-        )}
-        {page?.hasNextPage ? (
-          <Button
-            className="esrt-load-more"
-            text="Load more"
-            loading={loadingMore}
-            onClick={() => void handleLoadMore()}
-          />
-        ) : null}
+        <KeysetList
+          error={page ? undefined : error}
+          errorTitle="Deliveries could not be loaded"
+          onRetry={handleRefresh}
+          loading={loading && !page && filter !== null}
+          loadingLabel="Loading deliveries"
+          rows={shown}
+          empty={
+            <NonIdealState
+              icon={<Inbox />}
+              title="No deliveries"
+              description={
+                isFiltered(form)
+                  ? "No delivery matches these filters."
+                  : "Nothing has been sent to the Pro app yet. Deliveries appear here when users change."
+              }
+            />
+          }
+          more={
+            page?.hasNextPage
+              ? {
+                  className: "esrt-load-more",
+                  text: "Load more",
+                  loading: more.loading,
+                  onClick: handleLoadMore,
+                }
+              : null
+          }
+        >
+          {(rows) => (
+            <DeliveryTable
+              deliveries={rows}
+              selectedId={selected?.id ?? null}
+              onSelect={setSelectedId}
+              onRedeliver={(delivery) => setAction({ kind: "redeliver", delivery })}
+            />
+          )}
+        </KeysetList>
       </div>
       <DeliveryPanel
         deliveryId={selectedId}

@@ -13,7 +13,9 @@ import {
 } from "@blueprintjs/core";
 import { Repeat } from "@blueprintjs/icons";
 import { EsrtDeliveryDocument, type EsrtDeliveryRowFieldsFragment } from "@web/generated/graphql";
-import { DeliveryStatusTag, LoadError, ScrollRegion } from "./EsrtParts";
+import { LoadError } from "@web/ui/LoadError";
+import { ScrollRegion } from "@web/ui/ScrollRegion";
+import { DeliveryStatusTag } from "./EsrtParts";
 import {
   attemptOutcome,
   CHANNEL_LABELS,

@@ -1,7 +1,6 @@
 import { useMutation } from "@apollo/client/react";
 import { Button, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Intent } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useReturnFocus } from "@web/features/documents/DocumentParts";
 import {
   CreateEsrtEndpointDocument,
   type EsrtEndpointFieldsFragment,
@@ -11,10 +10,12 @@ import {
   UpdateEsrtEndpointDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { ConfirmDialog, ConfirmForm, ServerProblem } from "@web/ui/ConfirmDialog";
+import { useReturnFocus } from "@web/ui/hooks";
+import { OneTimeSecret } from "@web/ui/OneTimeSecret";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
-import { ConfirmDialog, ConfirmForm, OneTimeSecret, ServerProblem } from "./EsrtParts";
 import { endpointFormSchema, formatInstant, readAnswer, thrownMessage } from "./esrtSync";
 
 /** What the endpoints table asks a dialog for. */

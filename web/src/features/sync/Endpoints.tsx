@@ -18,9 +18,10 @@ import {
   SetEsrtEndpointEnabledDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { LoadError } from "@web/ui/LoadError";
 import { useState } from "react";
 import { type EndpointAction, EndpointDialog } from "./EndpointDialogs";
-import { HealthTag, LoadError } from "./EsrtParts";
+import { HealthTag } from "./EsrtParts";
 import { formatAgo, formatInstant, readAnswer, thrownMessage } from "./esrtSync";
 
 /** Props of the endpoints section. */

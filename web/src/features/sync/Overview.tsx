@@ -12,7 +12,9 @@ import {
 } from "@blueprintjs/core";
 import { Refresh } from "@blueprintjs/icons";
 import type { EsrtJobFieldsFragment, EsrtSyncOverviewQuery } from "@web/generated/graphql";
-import { HealthTag, LoadError, ScrollRegion } from "./EsrtParts";
+import { LoadError } from "@web/ui/LoadError";
+import { ScrollRegion } from "@web/ui/ScrollRegion";
+import { HealthTag } from "./EsrtParts";
 import {
   formatAgo,
   formatInstant,

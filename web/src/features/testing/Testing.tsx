@@ -3,7 +3,6 @@ import "./testing.css";
 import { useApolloClient, useMutation, useQuery } from "@apollo/client/react";
 import { Alert, Button, Callout, Classes, H1, H2, HTMLTable, Intent, Spinner, Tag } from "@blueprintjs/core";
 import { Play, Refresh, Trash } from "@blueprintjs/icons";
-import { LoadError, ScrollRegion } from "@web/features/sync/EsrtParts";
 import { formatInstant } from "@web/features/sync/esrtSync";
 import {
   DeadLettersDocument,
@@ -22,6 +21,9 @@ import {
   SystemHealthDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { KeysetList } from "@web/ui/KeysetList";
+import { LoadError } from "@web/ui/LoadError";
+import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { useCallback, useEffect, useState } from "react";
 
 /** How often a running round trip is read back, and how long the page waits at most. */
@@ -396,14 +398,17 @@ function DeadLetters() {
           Oldest unpublished event: {formatInstant(figures.oldestUnpublishedAt)}
         </p>
       ) : null}
-      {letters.error && !page ? (
-        <LoadError title="The dead letters could not be loaded" error={letters.error} onRetry={refresh} />
-      ) : !page ? (
-        <Spinner size={24} aria-label="Loading the dead letters" />
-      ) : nodes.length === 0 ? (
-        <p>No dead letters: every event was handled.</p>
-      ) : (
-        <>
+      <KeysetList
+        error={page ? undefined : letters.error}
+        errorTitle="The dead letters could not be loaded"
+        onRetry={refresh}
+        loading={!page}
+        loadingLabel="Loading the dead letters"
+        rows={nodes}
+        empty={<p>No dead letters: every event was handled.</p>}
+        more={hasNext ? { text: "Load more", loading: loadingMore, onClick: () => void handleMore() } : null}
+      >
+        {(rows) => (
           <ScrollRegion className="esrt-table-scroll" label="Dead letters">
             <HTMLTable compact className="esrt-table" aria-label="Dead letters">
               <thead>
@@ -419,7 +424,7 @@ function DeadLetters() {
                 </tr>
               </thead>
               <tbody>
-                {nodes.map((d) => (
+                {rows.map((d) => (
                   <tr key={d.id}>
                     <th scope="row" className="esrt-url">
                       {d.type}
@@ -444,11 +449,8 @@ function DeadLetters() {
               </tbody>
             </HTMLTable>
           </ScrollRegion>
-          {hasNext ? (
-            <Button text="Load more" loading={loadingMore} onClick={() => void handleMore()} />
-          ) : null}
-        </>
-      )}
+        )}
+      </KeysetList>
     </section>
   );
 }

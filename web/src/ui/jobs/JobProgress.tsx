@@ -9,13 +9,13 @@ import {
   Spinner,
   Tag,
 } from "@blueprintjs/core";
-import { ScrollRegion } from "@web/features/sync/EsrtParts";
 import {
   UserBulkJobDocument,
   UserBulkJobResultsDocument,
   type UserJobFieldsFragment,
   type UserJobItemOutcome,
 } from "@web/generated/graphql";
+import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { useEffect, useState } from "react";
 import { isJobRunning, jobProgressLabel, OUTCOME_LABELS, USER_JOB_POLL_MS } from "./userJobs";
 

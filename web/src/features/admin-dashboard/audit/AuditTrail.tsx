@@ -10,14 +10,13 @@ import {
   InputGroup,
   Intent,
   NonIdealState,
-  Spinner,
 } from "@blueprintjs/core";
 import { Download, FilterRemove, History, Refresh } from "@blueprintjs/icons";
-import { useDebounced } from "@web/features/documents/DocumentParts";
 import { appendPage, formatDateTime } from "@web/features/documents/documents";
-import { LoadError, ScrollRegion } from "@web/features/sync/EsrtParts";
 import { type AuditEntryFieldsFragment, AuditLogDocument } from "@web/generated/graphql";
-import { showToast } from "@web/lib/toast";
+import { useDebounced } from "@web/ui/hooks";
+import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
+import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { type ReactNode, useId, useState } from "react";
 import {
   ACTION_AREAS,
@@ -52,7 +51,6 @@ export interface AuditTrailProps {
 export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrailProps) {
   const ids = { area: useId(), action: useId(), actor: useId(), target: useId(), from: useId(), to: useId() };
   const [form, setForm] = useState<AuditFilterForm>(EMPTY_AUDIT_FILTER);
-  const [loadingMore, setLoadingMore] = useState(false);
   const settled = useDebounced(form);
   const filter = auditFilterVariables(compact ? EMPTY_AUDIT_FILTER : settled, { targetUserId, actorId });
   const problems = auditFilterProblems(form);
@@ -72,21 +70,18 @@ export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrai
   const handleRefresh = () => {
     void refetch().catch(() => undefined);
   };
-  const handleLoadMore = async () => {
+  const more = useLoadMore("More audit entries could not be loaded");
+  const handleLoadMore = () => {
     if (!page?.endCursor || filter === null) return;
-    setLoadingMore(true);
-    try {
-      await fetchMore({
-        variables: { filter, first, after: page.endCursor },
+    const after = page.endCursor;
+    void more.load(() =>
+      fetchMore({
+        variables: { filter, first, after },
         updateQuery: (earlier, { fetchMoreResult }) => ({
           auditLog: appendPage(earlier.auditLog, fetchMoreResult.auditLog),
         }),
-      });
-    } catch {
-      showToast({ title: "More audit entries could not be loaded", intent: "destructive" });
-    } finally {
-      setLoadingMore(false);
-    }
+      }),
+    );
   };
 
   const filtered = !compact && isAuditFiltered(form);
@@ -193,31 +188,38 @@ export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrai
           )}
         </span>
       </div>
-      {error && !page ? (
-        <LoadError title="The audit log could not be loaded" error={error} onRetry={handleRefresh} />
-      ) : filter === null ? null : !page ? (
-        <Spinner size={24} aria-label="Loading the audit log" />
-      ) : entries.length === 0 ? (
-        <NonIdealState
-          icon={<History />}
-          title="No audit entries"
-          description={
-            filtered
-              ? "No entry matches these filters."
-              : "Nothing has been recorded here yet. Sign-ins and administrators' changes appear as they happen."
-          }
-        />
-      ) : (
-        <AuditTable entries={entries} compact={compact} />
-      )}
-      {page?.hasNextPage ? (
-        <Button
-          className="audit-load-more"
-          text="Load more"
-          loading={loadingMore}
-          onClick={() => void handleLoadMore()}
-        />
-      ) : null}
+      <KeysetList
+        error={page ? undefined : error}
+        errorTitle="The audit log could not be loaded"
+        onRetry={handleRefresh}
+        idle={filter === null}
+        loading={!page}
+        loadingLabel="Loading the audit log"
+        rows={entries}
+        empty={
+          <NonIdealState
+            icon={<History />}
+            title="No audit entries"
+            description={
+              filtered
+                ? "No entry matches these filters."
+                : "Nothing has been recorded here yet. Sign-ins and administrators' changes appear as they happen."
+            }
+          />
+        }
+        more={
+          page?.hasNextPage
+            ? {
+                className: "audit-load-more",
+                text: "Load more",
+                loading: more.loading,
+                onClick: handleLoadMore,
+              }
+            : null
+        }
+      >
+        {(rows) => <AuditTable entries={rows} compact={compact} />}
+      </KeysetList>
     </div>
   );
 }

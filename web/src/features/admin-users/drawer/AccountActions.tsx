@@ -1,6 +1,5 @@
 import { useMutation } from "@apollo/client/react";
 import { Button, FormGroup, HTMLSelect, Intent } from "@blueprintjs/core";
-import { ConfirmDialog } from "@web/features/sync/EsrtParts";
 import { readAnswer, thrownMessage } from "@web/features/sync/esrtSync";
 import {
   type AccessLevel,
@@ -17,6 +16,7 @@ import {
   type UserType,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { ConfirmDialog } from "@web/ui/ConfirmDialog";
 import { useId, useState } from "react";
 import {
   ACCESS_LEVEL_LABELS,

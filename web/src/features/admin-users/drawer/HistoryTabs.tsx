@@ -1,13 +1,13 @@
 import { useQuery } from "@apollo/client/react";
-import { Button, HTMLTable, NonIdealState, Spinner, Tag } from "@blueprintjs/core";
+import { HTMLTable, Tag } from "@blueprintjs/core";
 import { DRAWER_LIST_MAX, DRAWER_LIST_STEP } from "@schema/validation/adminUser";
-import { LoadError, ScrollRegion } from "@web/features/sync/EsrtParts";
 import {
   AdminUserAppointmentsDocument,
   AdminUserDocumentsDocument,
   AdminUserNotesDocument,
 } from "@web/generated/graphql";
-import { type ReactNode, useState } from "react";
+import { HistoryList, useShownRows } from "@web/ui/HistoryList";
+import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { formatWhen } from "./userDrawer";
 
 // The drawer's read-only tabs: the notes the user sent the team, their appointments and their
@@ -18,73 +18,9 @@ export interface HistoryTabProps {
   userId: number;
 }
 
-/**
- * How many rows a tab shows, and the `first` to ask for: one more than shown, so the answer tells
- * whether there are more.
- */
-function useShown(): { shown: number; first: number; more(): void } {
-  const [shown, setShown] = useState(DRAWER_LIST_STEP);
-  return {
-    shown,
-    first: Math.min(shown + 1, DRAWER_LIST_MAX),
-    more: () => setShown((n) => Math.min(n + DRAWER_LIST_STEP, DRAWER_LIST_MAX - 1)),
-  };
-}
-
-/** What a tab's query gives {@link HistoryList}. */
-interface TabQuery {
-  loading: boolean;
-  error?: Error;
-  data?: unknown;
-  previousData?: unknown;
-  refetch(): Promise<unknown>;
-}
-
-/**
- * A tab's list with its states: the failure with "Try again", a spinner for the first load, the
- * empty text, then the rows shown and "Show more" while the answer holds more than they.
- */
-function HistoryList<T>(props: {
-  query: TabQuery;
-  list: ReturnType<typeof useShown>;
-  /** the rows answered (one more than shown when there are more) */
-  rows: readonly T[];
-  what: string;
-  emptyText: string;
-  children(shown: readonly T[]): ReactNode;
-}) {
-  const { query, list, rows, what } = props;
-  if (query.error)
-    return (
-      <LoadError
-        title={`The ${what} could not be loaded`}
-        error={query.error}
-        onRetry={() => void query.refetch().catch(() => undefined)}
-      />
-    );
-  if (query.loading && !query.data && !query.previousData)
-    return <Spinner size={24} aria-label={`Loading the ${what}`} />;
-  if (rows.length === 0) return <NonIdealState title={props.emptyText} />;
-  return (
-    <>
-      {props.children(rows.slice(0, list.shown))}
-      {rows.length > list.shown ? (
-        <Button
-          className="user-drawer-more"
-          variant="minimal"
-          size="small"
-          loading={query.loading}
-          onClick={list.more}
-          text={`Show ${DRAWER_LIST_STEP} more ${what}`}
-        />
-      ) : null}
-    </>
-  );
-}
-
 /** The notes the user sent the team from their console, newest first. */
 export function NotesTab({ userId }: HistoryTabProps) {
-  const list = useShown();
+  const list = useShownRows(DRAWER_LIST_STEP, DRAWER_LIST_MAX);
   const q = useQuery(AdminUserNotesDocument, {
     variables: { id: userId, first: list.first },
     fetchPolicy: "cache-and-network",
@@ -93,6 +29,7 @@ export function NotesTab({ userId }: HistoryTabProps) {
     <HistoryList
       query={q}
       list={list}
+      className="user-drawer-more"
       rows={(q.data ?? q.previousData)?.adminUser?.noteHistory ?? []}
       what="notes"
       emptyText="No notes sent to the team yet"
@@ -121,7 +58,7 @@ const APPOINTMENT_TYPE_LABELS: Record<string, string> = {
 
 /** The user's appointments, latest first. */
 export function AppointmentsTab({ userId }: HistoryTabProps) {
-  const list = useShown();
+  const list = useShownRows(DRAWER_LIST_STEP, DRAWER_LIST_MAX);
   const q = useQuery(AdminUserAppointmentsDocument, {
     variables: { id: userId, first: list.first },
     fetchPolicy: "cache-and-network",
@@ -130,6 +67,7 @@ export function AppointmentsTab({ userId }: HistoryTabProps) {
     <HistoryList
       query={q}
       list={list}
+      className="user-drawer-more"
       rows={(q.data ?? q.previousData)?.adminUser?.appointments ?? []}
       what="appointments"
       emptyText="No appointments"
@@ -166,7 +104,7 @@ export function AppointmentsTab({ userId }: HistoryTabProps) {
 
 /** The user's documents, newest first. */
 export function DocumentsTab({ userId }: HistoryTabProps) {
-  const list = useShown();
+  const list = useShownRows(DRAWER_LIST_STEP, DRAWER_LIST_MAX);
   const q = useQuery(AdminUserDocumentsDocument, {
     variables: { id: userId, first: list.first },
     fetchPolicy: "cache-and-network",
@@ -175,6 +113,7 @@ export function DocumentsTab({ userId }: HistoryTabProps) {
     <HistoryList
       query={q}
       list={list}
+      className="user-drawer-more"
       rows={(q.data ?? q.previousData)?.adminUser?.documents ?? []}
       what="documents"
       emptyText="No documents"

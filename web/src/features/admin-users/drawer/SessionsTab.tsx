@@ -1,6 +1,5 @@
 import { useMutation, useQuery } from "@apollo/client/react";
 import { Button, HTMLTable, Intent, NonIdealState, Spinner } from "@blueprintjs/core";
-import { ConfirmDialog, LoadError, ScrollRegion } from "@web/features/sync/EsrtParts";
 import { readAnswer, thrownMessage } from "@web/features/sync/esrtSync";
 import {
   AdminRevokeUserSessionDocument,
@@ -8,6 +7,9 @@ import {
   AdminUserSessionsDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { ConfirmDialog } from "@web/ui/ConfirmDialog";
+import { LoadError } from "@web/ui/LoadError";
+import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { type JSX, useState } from "react";
 import { formatWhen } from "./userDrawer";
 

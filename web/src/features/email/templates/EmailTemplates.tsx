@@ -21,10 +21,8 @@ import {
 } from "@blueprintjs/core";
 import { Envelope, FloppyDisk, History, Reset, Undo } from "@blueprintjs/icons";
 import { templatePartsSchema } from "@schema/validation/emailTemplates";
-import { useDebounced } from "@web/features/documents/DocumentParts";
 import { formatDateTime } from "@web/features/documents/documents";
 import { EmailFrame } from "@web/features/email/EmailParts";
-import { ConfirmDialog, LoadError, ScrollRegion } from "@web/features/sync/EsrtParts";
 import {
   type EmailTemplateFieldsFragment,
   EmailTemplatePreviewDocument,
@@ -36,6 +34,10 @@ import {
   UpdateEmailTemplateDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { ConfirmDialog } from "@web/ui/ConfirmDialog";
+import { useDebounced } from "@web/ui/hooks";
+import { LoadError } from "@web/ui/LoadError";
+import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { useEffect, useId, useState } from "react";
 
 /**

@@ -19,10 +19,8 @@ import {
 } from "@blueprintjs/core";
 import { Envelope, FilterRemove, Inbox, Refresh, SendMessage } from "@blueprintjs/icons";
 import { emailSchema } from "@schema/validation/user";
-import { useDebounced } from "@web/features/documents/DocumentParts";
 import { appendPage, dayRange, formatDateTime } from "@web/features/documents/documents";
 import { EMAIL_STATUS_OPTIONS, EmailFrame, EmailStatusTag } from "@web/features/email/EmailParts";
-import { LoadError, ScrollRegion } from "@web/features/sync/EsrtParts";
 import {
   EmailCountsDocument,
   type EmailLogFilter,
@@ -35,6 +33,10 @@ import {
   SendTestEmailDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { useDebounced } from "@web/ui/hooks";
+import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
+import { LoadError } from "@web/ui/LoadError";
+import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { useId, useRef, useState } from "react";
 
 const PAGE_SIZE = 50;
@@ -217,7 +219,6 @@ function DeliveryLog() {
     to: useId(),
   };
   const [form, setForm] = useState<LogFilterForm>(EMPTY_FILTER);
-  const [loadingMore, setLoadingMore] = useState(false);
   const [viewing, setViewing] = useState<number | null>(null);
   const settled = useDebounced(form);
   const filter = filterVariables(settled);
@@ -238,21 +239,18 @@ function DeliveryLog() {
     setForm((earlier) => ({ ...earlier, [key]: value }));
 
   const handleRefresh = () => void refetch().catch(() => undefined);
-  const handleLoadMore = async () => {
+  const more = useLoadMore("More messages could not be loaded");
+  const handleLoadMore = () => {
     if (!page?.endCursor || filter === null) return;
-    setLoadingMore(true);
-    try {
-      await fetchMore({
-        variables: { filter, first: PAGE_SIZE, after: page.endCursor },
+    const after = page.endCursor;
+    void more.load(() =>
+      fetchMore({
+        variables: { filter, first: PAGE_SIZE, after },
         updateQuery: (earlier, { fetchMoreResult }) => ({
           emailMessages: appendPage(earlier.emailMessages, fetchMoreResult.emailMessages),
         }),
-      });
-    } catch {
-      showToast({ title: "More messages could not be loaded", intent: "destructive" });
-    } finally {
-      setLoadingMore(false);
-    }
+      }),
+    );
   };
 
   return (
@@ -338,26 +336,31 @@ function DeliveryLog() {
           onClick={handleRefresh}
         />
       </div>
-      {error && !page ? (
-        <LoadError title="The delivery log could not be loaded" error={error} onRetry={handleRefresh} />
-      ) : filter === null ? null : !page ? (
-        <Spinner size={24} aria-label="Loading the delivery log" />
-      ) : messages.length === 0 ? (
-        <NonIdealState
-          icon={<Inbox />}
-          title="No messages"
-          description={
-            filtered
-              ? "No message matches these filters."
-              : "Messages appear here as soon as the portal queues them."
-          }
-        />
-      ) : (
-        <LogTable messages={messages} onView={setViewing} />
-      )}
-      {page?.hasNextPage ? (
-        <Button text="Load more" loading={loadingMore} onClick={() => void handleLoadMore()} />
-      ) : null}
+      <KeysetList
+        error={page ? undefined : error}
+        errorTitle="The delivery log could not be loaded"
+        onRetry={handleRefresh}
+        idle={filter === null}
+        loading={!page}
+        loadingLabel="Loading the delivery log"
+        rows={messages}
+        empty={
+          <NonIdealState
+            icon={<Inbox />}
+            title="No messages"
+            description={
+              filtered
+                ? "No message matches these filters."
+                : "Messages appear here as soon as the portal queues them."
+            }
+          />
+        }
+        more={
+          page?.hasNextPage ? { text: "Load more", loading: more.loading, onClick: handleLoadMore } : null
+        }
+      >
+        {(rows) => <LogTable messages={rows} onView={setViewing} />}
+      </KeysetList>
       {viewing !== null ? <MessageDialog id={viewing} onClose={() => setViewing(null)} /> : null}
     </section>
   );
