@@ -1,5 +1,7 @@
-import { existsSync } from "node:fs";
-import { type Browser, type ConsoleMessage, chromium, type Page } from "playwright-core";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type Browser, type ConsoleMessage, chromium, type Download, type Page } from "playwright-core";
 
 /** Where Debian's Chromium lives unless CHROMIUM_PATH says otherwise. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -37,6 +39,17 @@ export async function launchBrowser(): Promise<Browser> {
     );
   }
   return chromium.launch(LAUNCH_OPTIONS);
+}
+
+/**
+ * Where a finished download's bytes are on this machine: a copy in the run's data directory, made
+ * with saveAs() (a browser reached over a connection, as the shared one is, has no local path()).
+ */
+export async function downloadedFile(download: Download): Promise<string> {
+  const dir = mkdtempSync(path.join(process.env.DATA_DIR ?? tmpdir(), "download-"));
+  const file = path.join(dir, "download");
+  await download.saveAs(file);
+  return file;
 }
 
 /** Problems a page reported while a test drove it: console errors and uncaught exceptions. */
