@@ -3,6 +3,7 @@ import { waitFor } from "@services/shared/events/testing/bus";
 import { createAdmin, createDocument, createUser } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
 import { axeFindings } from "./support/axe";
+import { downloadedFile } from "./support/browser";
 import { browserSuite } from "./support/suite";
 
 // The admin dashboard in Chromium (issue 11), on a database of the file's own so that its figures
@@ -133,7 +134,7 @@ describe("the admin dashboard", () => {
       page.getByRole("button", { name: "Export CSV" }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^audit-\d{4}-\d{2}-\d{2}\.csv$/);
-    const csv = await readFile(await download.path(), "utf8");
+    const csv = await readFile(await downloadedFile(download), "utf8");
     const lines = csv.trim().split("\n");
     expect(lines[0]).toBe(
       "time,action,actorId,actor,targetType,targetId,target,before,after,ip,requestId,details",

@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import type { User } from "@services/shared/generated/prisma/client";
 import { createAdmin, createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import type { Locator, Page } from "playwright-core";
+import { downloadedFile } from "./support/browser";
 import { samplePdf } from "./support/documents";
 import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
@@ -186,7 +187,7 @@ describe("documents in the browser", () => {
       taxReturn.getByRole("button", { name: "Download Tax return 2031" }).click(),
     ]);
     expect(download.suggestedFilename()).toBe("Tax return 2031.pdf");
-    const path = await download.path();
+    const path = await downloadedFile(download);
     expect(sha256(await readFile(path))).toBe(sha256(returnPdf));
     await taxReturn.getByText(/1 download\b/).waitFor();
     const stored = await suite.db().prisma.document.findFirstOrThrow({

@@ -4,6 +4,7 @@ import { createAdmin, createUser, uniqueSuffix } from "@services/shared/testing/
 import { parse as parseCsv } from "csv-parse/sync";
 import type { Page } from "playwright-core";
 import { axeFindings } from "./support/axe";
+import { downloadedFile } from "./support/browser";
 import { browserSuite } from "./support/suite";
 
 // The user directory in Chromium (issue 11): an administrator finds users by part of their email,
@@ -67,7 +68,7 @@ describe("User Management in the browser", () => {
       page.getByRole("button", { name: "Export CSV" }).click(),
     ]);
     expect(download.suggestedFilename()).toMatch(/^users-\d{4}-\d{2}-\d{2}\.csv$/);
-    const csv = parseCsv(await readFile(await download.path()), { columns: true }) as Record<
+    const csv = parseCsv(await readFile(await downloadedFile(download)), { columns: true }) as Record<
       string,
       string
     >[];
@@ -82,7 +83,7 @@ describe("User Management in the browser", () => {
       page.waitForEvent("download"),
       page.getByRole("button", { name: "Export CSV" }).click(),
     ]);
-    const all = parseCsv(await readFile(await both.path()), { columns: true }) as { id: string }[];
+    const all = parseCsv(await readFile(await downloadedFile(both)), { columns: true }) as { id: string }[];
     expect(all.map((r) => r.id).sort()).toEqual([String(prospect.id), String(client.id)].sort());
 
     // nothing matches: the empty state clears the filters

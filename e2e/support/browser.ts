@@ -1,32 +1,55 @@
-import { existsSync } from "node:fs";
-import { type Browser, type ConsoleMessage, chromium, type Page } from "playwright-core";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { type Browser, type ConsoleMessage, chromium, type Download, type Page } from "playwright-core";
 
 /** Where Debian's Chromium lives unless CHROMIUM_PATH says otherwise. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
+/** How the tests launch Chromium: headless, no sandbox (tests run as root in CI). */
+export const LAUNCH_OPTIONS = {
+  executablePath: CHROMIUM_PATH,
+  headless: true,
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+};
+
+/** Set by scripts/jest/globalSetup.ts when the run shares one Chromium between its browser test files. */
+export const SHARED_BROWSER_ENV = "TEST_BROWSER_WS_ENDPOINT";
+
 /**
- * Launches headless Debian Chromium for a browser test (no sandbox: tests run as root in CI).
+ * The browser a test file drives: the run's shared Chromium (started once by Jest's globalSetup;
+ * each file connects, and its close() drops only the contexts it made), else a Chromium of its own.
+ * Every test opens its own context, so nothing (cookies, storage) passes between tests either way.
  * @throws Error naming the install command when Chromium is missing.
  */
 export async function launchBrowser(): Promise<Browser> {
+  const shared = process.env[SHARED_BROWSER_ENV];
+  if (shared) return chromium.connect(shared);
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(
       `Chromium not found at ${CHROMIUM_PATH}: run \`make ci-env\` (apt-get install -y chromium) or set CHROMIUM_PATH`,
     );
   }
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  return chromium.launch(LAUNCH_OPTIONS);
+}
+
+/**
+ * Where a finished download's bytes are on this machine: a copy in the run's data directory, made
+ * with saveAs() (a browser reached over a connection, as the shared one is, has no local path()).
+ */
+export async function downloadedFile(download: Download): Promise<string> {
+  const dir = mkdtempSync(path.join(process.env.DATA_DIR ?? tmpdir(), "download-"));
+  const file = path.join(dir, "download");
+  await download.saveAs(file);
+  return file;
 }
 
 /** Problems a page reported while a test drove it: console errors and uncaught exceptions. */
