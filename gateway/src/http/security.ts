@@ -49,9 +49,13 @@ function headersOf(middleware: RequestHandler): { set: [string, string][]; remov
     },
   };
   let failure: unknown;
-  middleware({} as Parameters<RequestHandler>[0], res as unknown as Parameters<RequestHandler>[1], (err?: unknown) => {
-    failure = err;
-  });
+  middleware(
+    {} as Parameters<RequestHandler>[0],
+    res as unknown as Parameters<RequestHandler>[1],
+    (err?: unknown) => {
+      failure = err;
+    },
+  );
   if (failure) throw failure;
   return { set, removed };
 }
