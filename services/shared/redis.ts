@@ -134,10 +134,12 @@ export class RedisTimeoutError extends Error {
  * of several commands) under a deadline.
  * @throws RedisTimeoutError after `ms`; whatever the work throws before.
  */
-export async function withDeadline<T>(work: () => Promise<T>, ms = REDIS_COMMAND_TIMEOUT_MS): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  let settled = false;
-  const deadline = new Promise<never>((_, reject) => {
+export function withDeadline<T>(work: () => Promise<T>, ms = REDIS_COMMAND_TIMEOUT_MS): Promise<T> {
+  // One promise settled by whichever comes first (no async frame, no race of two more promises): it
+  // runs on every Redis command of every request.
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     // A stalled event loop (a long synchronous task, a GC pause, a starved CPU) fires the timer late,
     // in the same turn that would read an answer already waiting on the socket: the check waits for
     // that turn's I/O (setImmediate), and a timer that fired late by half its time or more is given
@@ -148,18 +150,37 @@ export async function withDeadline<T>(work: () => Promise<T>, ms = REDIS_COMMAND
         setImmediate(() => {
           if (settled) return;
           if (rearmsLeft > 0 && Date.now() - due >= ms / 2) return arm(rearmsLeft - 1);
+          settled = true;
           reject(new RedisTimeoutError(ms));
         });
       }, ms);
     };
     arm(1);
+    const finish = () => {
+      settled = true;
+      clearTimeout(timer);
+    };
+    let running: Promise<T>;
+    try {
+      running = work();
+    } catch (err) {
+      finish();
+      reject(err);
+      return;
+    }
+    running.then(
+      (value) => {
+        if (settled) return;
+        finish();
+        resolve(value);
+      },
+      (err: unknown) => {
+        if (settled) return;
+        finish();
+        reject(err);
+      },
+    );
   });
-  try {
-    return await Promise.race([work(), deadline]);
-  } finally {
-    settled = true;
-    clearTimeout(timer);
-  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { RedisStore } from "connect-redis";
+import type { Request } from "express";
 import session, { type SessionData, type Store } from "express-session";
 import { logger } from "./logger";
 import type { RedisClient } from "./redis";
@@ -23,6 +24,13 @@ export function markNotActivity(sess: session.Session): void {
 
 function isActivity(sess: SessionData): boolean {
   return !Object.hasOwn(sess, NOT_ACTIVITY);
+}
+
+const STORED = Symbol("portal.sessionStored");
+
+/** Marks a session object as one the store holds (read from it, or written to it). Not stored. */
+function markStored(sess: object): void {
+  if (!Object.hasOwn(sess, STORED)) Object.defineProperty(sess, STORED, { value: true, enumerable: false });
 }
 
 /** A session store that can tell how long a session has left before it idles out. */
@@ -97,6 +105,33 @@ export class PortalRedisStore extends RedisStore implements PortalSessionStore {
   /** How many sessions of this deployment there are. */
   override async length(cb?: (err: unknown, length?: number) => void): Promise<void> {
     await this.all((err, sessions) => cb?.(err, sessions?.length ?? 0));
+  }
+
+  /** A session read from Redis: marked, so that {@link regenerate} knows there is a record to destroy. */
+  override createSession(req: Request, sess: SessionData): session.Session & Partial<SessionData> {
+    const created = super.createSession(req, sess);
+    markStored(created);
+    return created;
+  }
+
+  override async set(sid: string, sess: SessionData, cb?: (err?: unknown) => void): Promise<void> {
+    markStored(sess);
+    await super.set(sid, sess, cb);
+  }
+
+  /**
+   * A new session id for the request (sign-in). The old record is destroyed first, as express-session
+   * does, when there is one: a session made for this request and never written (a visitor without a
+   * session signing in) has none, and its id was never given out, so no DEL is sent for it.
+   */
+  override regenerate(req: Request, fn: (err?: unknown) => void): void {
+    if (req.session && !Object.hasOwn(req.session, STORED)) {
+      // express-session gives its store `generate` when it mounts it (Store.regenerate calls it too)
+      (this as unknown as { generate(req: Request): void }).generate(req);
+      fn();
+      return;
+    }
+    super.regenerate(req, fn);
   }
 
   override async touch(sid: string, sess: SessionData, cb?: (err?: unknown) => void): Promise<void> {

@@ -17,17 +17,46 @@ export type LoginOutcome =
 
 let dummyHash: Promise<string> | undefined;
 
+/** The security settings' switches a sign-in reads at each attempt. */
+interface SignInSettings {
+  requireVerifiedEmail: boolean;
+  revealUnknownAccounts: boolean;
+  requireEnhancedForAdmins: boolean;
+}
+
+// The account's row and the sign-in switches in one statement (one round trip where there were two),
+// the switches under names no User column has, taken off the row before anyone sees it.
+const SETTINGS_COLUMNS = `s."requireVerifiedEmail" AS "signIn.requireVerifiedEmail",
+  s."revealUnknownAccounts" AS "signIn.revealUnknownAccounts",
+  s."requireEnhancedForAdmins" AS "signIn.requireEnhancedForAdmins"`;
+const ACCOUNT_COLUMNS = USER_COLUMNS.split(", ")
+  .map((column) => `u.${column}`)
+  .join(", ");
 const ACCOUNT_BY_EMAIL: PreparedStatement = {
-  name: "login_account_by_email",
-  text: `SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = lower($1) LIMIT 1`,
+  name: "login_account_with_settings_by_email",
+  text: `SELECT ${ACCOUNT_COLUMNS}, ${SETTINGS_COLUMNS} FROM users u
+    LEFT JOIN security_settings s ON s.id = 1 WHERE lower(u.email) = lower($1) LIMIT 1`,
 };
 const ACCOUNT_BY_USERNAME: PreparedStatement = {
-  name: "login_account_by_username",
-  text: `SELECT ${USER_COLUMNS} FROM users WHERE lower(username) = lower($1) LIMIT 1`,
+  name: "login_account_with_settings_by_username",
+  text: `SELECT ${ACCOUNT_COLUMNS}, ${SETTINGS_COLUMNS} FROM users u
+    LEFT JOIN security_settings s ON s.id = 1 WHERE lower(u.username) = lower($1) LIMIT 1`,
 };
 const SIGN_IN_SETTINGS: PreparedStatement = {
   name: "sign_in_settings",
   text: 'SELECT "requireVerifiedEmail", "revealUnknownAccounts", "requireEnhancedForAdmins" FROM security_settings WHERE id = 1',
+};
+
+/**
+ * The switches read with an account by {@link findLoginAccount}, for the sign-in attempt that found
+ * it (held as long as that User object lives; `undefined` inside: no settings row).
+ */
+const settingsReadWith = new WeakMap<User, SignInSettings | undefined>();
+
+type AccountRow = User & {
+  "signIn.requireVerifiedEmail": boolean | null;
+  "signIn.revealUnknownAccounts": boolean | null;
+  "signIn.requireEnhancedForAdmins": boolean | null;
 };
 // lastLoginAt and the audit row in one statement: one round trip, and atomic like a transaction
 const RECORD_LOGIN: PreparedStatement = {
@@ -46,10 +75,31 @@ const RECORD_LOGIN: PreparedStatement = {
  */
 export async function findLoginAccount(props: { db: Db; login: string }): Promise<User | null> {
   const login = props.login.trim();
-  const [row] = await props.db.queryRows<User>(login.includes("@") ? ACCOUNT_BY_EMAIL : ACCOUNT_BY_USERNAME, [
-    login,
-  ]);
-  return row ?? null;
+  const [row] = await props.db.queryRows<AccountRow>(
+    login.includes("@") ? ACCOUNT_BY_EMAIL : ACCOUNT_BY_USERNAME,
+    [login],
+  );
+  if (!row) return null;
+  const {
+    "signIn.requireVerifiedEmail": requireVerifiedEmail,
+    "signIn.revealUnknownAccounts": revealUnknownAccounts,
+    "signIn.requireEnhancedForAdmins": requireEnhancedForAdmins,
+    ...user
+  } = row;
+  settingsReadWith.set(
+    user,
+    requireVerifiedEmail === null || revealUnknownAccounts === null || requireEnhancedForAdmins === null
+      ? undefined
+      : { requireVerifiedEmail, revealUnknownAccounts, requireEnhancedForAdmins },
+  );
+  return user;
+}
+
+/** The sign-in switches: those read with `account` when it was found by this attempt, else read now. */
+async function signInSettings(db: Db, account: User | null): Promise<SignInSettings | undefined> {
+  if (account && settingsReadWith.has(account)) return settingsReadWith.get(account);
+  const [row] = await db.queryRows<SignInSettings>(SIGN_IN_SETTINGS, []);
+  return row;
 }
 
 /** How an unknown login is kept in the audit log: a sha256 of it lower-cased, never the text. */
@@ -76,21 +126,19 @@ export async function loginUser(props: {
   account?: User | null;
 }): Promise<LoginOutcome> {
   const { db } = props;
-  const [found, [settings]] = await Promise.all([
-    props.account === undefined
-      ? findLoginAccount({ db, login: props.login })
-      : Promise.resolve(props.account),
-    db.queryRows<{
-      requireVerifiedEmail: boolean;
-      revealUnknownAccounts: boolean;
-      requireEnhancedForAdmins: boolean;
-    }>(SIGN_IN_SETTINGS, []),
-  ]);
+  const found =
+    props.account === undefined ? await findLoginAccount({ db, login: props.login }) : props.account;
+  // The switches came with the account (one statement); otherwise (an unknown account, an account
+  // the caller found another way) they are read while the password is checked, so that an unknown
+  // account takes no longer than a known one. Its failure is the attempt's, as before.
+  const settingsRead = signInSettings(db, found);
+  settingsRead.catch(() => undefined);
 
   if (!found) {
     // the same work as a real check, so that timing does not tell accounts apart
     dummyHash ??= hashPassword("no-such-account-0!");
     await verifyPassword(await dummyHash, props.password);
+    const settings = await settingsRead;
     await audit(db.prisma, {
       action: "user.login_failed",
       actorId: null,
@@ -113,7 +161,9 @@ export async function loginUser(props: {
       metadata: { reason },
     });
 
-  if (!(await verifyPassword(found.password, props.password))) {
+  const matches = await verifyPassword(found.password, props.password);
+  const settings = await settingsRead;
+  if (!matches) {
     await fail("wrong_password");
     throw new UserError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE);
   }

@@ -118,8 +118,12 @@ export async function startSession(
   req.session.issuedAt = Date.now();
   req.session.device = deviceLabel(req.get("user-agent"));
   req.session.ip = clientIp(req);
-  await promisify((cb) => req.session.save(cb));
-  await indexed(() => deps.sessions.add(user.id, req.sessionID));
+  // the session and its entry in the user's index are written together: one round trip, not two
+  // (an index entry whose session failed to save is harmless: the index may name ended sessions)
+  await Promise.all([
+    promisify((cb) => req.session.save(cb)),
+    indexed(() => deps.sessions.add(user.id, req.sessionID)),
+  ]);
   res.locals.user = user;
 }
 

@@ -43,9 +43,9 @@ export function createSessionIndex(options: { redis?: RedisClient; prefix: strin
   return {
     async add(userId, sid) {
       if (redis) {
-        // two plain commands, each bounded by the client's command timeout (a MULTI is not)
-        await redis.sAdd(key(userId), sid);
-        await redis.expire(key(userId), ttlSec);
+        // two plain commands, each bounded by the client's command timeout (a MULTI is not), sent
+        // together: the client writes them in one go and they take one round trip, not two
+        await Promise.all([redis.sAdd(key(userId), sid), redis.expire(key(userId), ttlSec)]);
         return;
       }
       const set = memory.get(userId) ?? new Set<string>();
