@@ -1,3 +1,4 @@
+import { expressMiddleware } from "@as-integrations/express5";
 import { PROBE_TIMEOUT_MS, type SystemProbes } from "@services/diagnostics";
 import type { Config } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
@@ -16,7 +17,6 @@ import type { GraphQLContext } from "./graphql/context";
 import { graphqlOriginGuard } from "./graphql/originGuard";
 import { createGraphQLServer } from "./graphql/server";
 import { apiNotFound, errorHandler } from "./http/errorHandler";
-import { graphqlHandler } from "./http/graphqlHandler";
 import { createMetrics } from "./http/metrics";
 import { type ReadinessChecks, readinessHandler } from "./http/readiness";
 import { redisGrace } from "./http/redisGrace";
@@ -219,7 +219,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
     compressed,
     sessions,
     currentUser,
-    graphqlHandler(graphql, {
+    expressMiddleware(graphql, {
       context: async ({ req, res }): Promise<GraphQLContext> => {
         const user = sessionUser(res);
         return {
