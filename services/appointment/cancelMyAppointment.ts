@@ -1,7 +1,15 @@
 import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
 import { APPOINTMENT_NOT_FOUND_MESSAGE, AppointmentError } from "./errors";
-import { type AppointmentView, eventFields, lockAppointment, presentAppointment } from "./present";
+import {
+  type AppointmentView,
+  assertUpcoming,
+  CANCEL_REFUSALS,
+  eventFields,
+  lockAppointment,
+  presentAppointment,
+  updateAppointment,
+} from "./present";
 
 /**
  * A user cancels one of their own upcoming appointments: status cancelled, sequence raised, and
@@ -21,17 +29,8 @@ export async function cancelMyAppointment(props: {
     if (row.userId !== props.userId) {
       throw new AppointmentError("APPOINTMENT_NOT_FOUND", APPOINTMENT_NOT_FOUND_MESSAGE);
     }
-    if (row.status === "cancelled") {
-      throw new AppointmentError("NOT_CHANGEABLE", "This appointment is already cancelled.");
-    }
-    if (row.dateTime.getTime() <= now.getTime()) {
-      throw new AppointmentError("NOT_CHANGEABLE", "Only upcoming appointments can be cancelled.");
-    }
-    const updated = await tx.appointment.update({
-      where: { id: row.id },
-      data: { status: "cancelled", sequence: { increment: 1 } },
-      include: { user: true },
-    });
+    assertUpcoming(row, now, CANCEL_REFUSALS);
+    const updated = await updateAppointment(tx, row.id, { status: "cancelled" });
     await emit(
       tx,
       {
