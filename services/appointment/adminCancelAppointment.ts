@@ -1,17 +1,9 @@
 import { cancelReasonSchema } from "@schema/validation/appointment";
 import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
+import { assertUpcoming, auditAppointment, CANCEL_REFUSALS, updateAppointment } from "./changes";
 import { AppointmentError } from "./errors";
-import {
-  type AppointmentView,
-  assertUpcoming,
-  auditAppointment,
-  CANCEL_REFUSALS,
-  eventFields,
-  lockAppointment,
-  presentAppointment,
-  updateAppointment,
-} from "./present";
+import { type AppointmentView, eventFields, lockAppointment, presentAppointment } from "./present";
 
 /**
  * An administrator (manage:appointments, checked by the caller) cancels an upcoming appointment

@@ -1,15 +1,8 @@
 import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
+import { assertUpcoming, CANCEL_REFUSALS, updateAppointment } from "./changes";
 import { APPOINTMENT_NOT_FOUND_MESSAGE, AppointmentError } from "./errors";
-import {
-  type AppointmentView,
-  assertUpcoming,
-  CANCEL_REFUSALS,
-  eventFields,
-  lockAppointment,
-  presentAppointment,
-  updateAppointment,
-} from "./present";
+import { type AppointmentView, eventFields, lockAppointment, presentAppointment } from "./present";
 
 /**
  * A user cancels one of their own upcoming appointments: status cancelled, sequence raised, and

@@ -1,14 +1,7 @@
 import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
-import {
-  type AppointmentView,
-  assertUpcoming,
-  auditAppointment,
-  eventFields,
-  lockAppointment,
-  presentAppointment,
-  updateAppointment,
-} from "./present";
+import { assertUpcoming, auditAppointment, updateAppointment } from "./changes";
+import { type AppointmentView, eventFields, lockAppointment, presentAppointment } from "./present";
 
 /**
  * An administrator (manage:appointments, checked by the caller) confirms a pending upcoming

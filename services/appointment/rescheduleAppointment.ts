@@ -1,16 +1,14 @@
 import { appointmentDateTimeSchema, slotRuleViolation } from "@schema/validation/appointment";
 import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
+import { assertUpcoming, auditAppointment, updateAppointment } from "./changes";
 import { AppointmentError, SLOT_TAKEN_MESSAGE } from "./errors";
 import {
   type AppointmentView,
-  assertUpcoming,
-  auditAppointment,
   eventFields,
   isSlotTaken,
   lockAppointment,
   presentAppointment,
-  updateAppointment,
 } from "./present";
 import { freeSeat, retryLostSeat, slotCapacity } from "./seats";
 
