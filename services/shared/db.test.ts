@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { migrateDatabase } from "@db/migrate";
 import { Client } from "pg";
 import { connectPostgres, type Db, openEmbedded } from "./db";
-import { scratchDatabase } from "./testing/db";
+import { type IsolatedDb, isolatedDb } from "./testing/db";
 
 function waitFor(predicate: () => boolean, timeoutMs = 3000): Promise<void> {
   const started = Date.now();
@@ -99,17 +98,13 @@ describe("openEmbedded (PGlite)", () => {
 });
 
 describe("connectPostgres", () => {
-  let scratch: { url: string; drop(): Promise<void> };
+  let scratch: IsolatedDb;
   let db: Db;
   beforeAll(async () => {
-    scratch = await scratchDatabase();
-    await migrateDatabase({ url: scratch.url });
-    db = await connectPostgres(scratch.url);
+    scratch = await isolatedDb();
+    db = scratch.db;
   });
-  afterAll(async () => {
-    await db.close();
-    await scratch.drop();
-  });
+  afterAll(() => scratch.drop());
 
   it("answers ping and refuses a server that does not exist", async () => {
     await db.ping();

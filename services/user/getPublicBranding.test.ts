@@ -1,6 +1,5 @@
-import { migrateDatabase } from "@db/migrate";
-import { connectPostgres, type Db } from "@services/shared/db";
-import { scratchDatabase } from "@services/shared/testing/db";
+import { type Db } from "@services/shared/db";
+import { type IsolatedDb, isolatedDb } from "@services/shared/testing/db";
 import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import { getPublicBranding } from "./getPublicBranding";
 import { loginUser } from "./loginUser";
@@ -9,18 +8,13 @@ import { DEFAULT_BRANDING } from "./seedUserDefaults";
 // A database without its branding row (never seeded, or the row removed) still shows the seed's
 // branding, and the inactive-account message names the same support phone.
 
-let scratch: { url: string; drop(): Promise<void> };
+let scratch: IsolatedDb;
 let db: Db;
-
 beforeAll(async () => {
-  scratch = await scratchDatabase();
-  await migrateDatabase({ url: scratch.url });
-  db = await connectPostgres(scratch.url);
+  scratch = await isolatedDb();
+  db = scratch.db;
 });
-afterAll(async () => {
-  await db.close();
-  await scratch.drop();
-});
+afterAll(() => scratch.drop());
 
 describe("getPublicBranding", () => {
   it("falls back to the seed defaults when branding_config has no row", async () => {

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { migrateDatabase } from "@db/migrate";
 import { Client } from "pg";
 import { connectPostgres, type Db } from "../db";
 
@@ -63,6 +64,33 @@ export async function scratchDatabase(): Promise<{ url: string; drop(): Promise<
       } finally {
         await c.end();
       }
+    },
+  };
+}
+
+/** A migrated database of a test's own, its connection, and how to remove both. */
+export interface IsolatedDb {
+  db: Db;
+  url: string;
+  /** closes the connection and drops the database */
+  drop(): Promise<void>;
+}
+
+/**
+ * A migrated scratch database with a connection to it, for tests that must not share the run's
+ * database (they change settings every test reads, claim every outbox row, or start from nothing).
+ * @throws when the test server refuses to create or migrate the database.
+ */
+export async function isolatedDb(): Promise<IsolatedDb> {
+  const scratch = await scratchDatabase();
+  await migrateDatabase({ url: scratch.url });
+  const db = await connectPostgres(scratch.url);
+  return {
+    db,
+    url: scratch.url,
+    async drop() {
+      await db.close();
+      await scratch.drop();
     },
   };
 }

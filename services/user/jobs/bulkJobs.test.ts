@@ -1,7 +1,7 @@
-import { isolatedDb } from "@services/document/testing";
 import type { Db } from "@services/shared/db";
 import { isAppError } from "@services/shared/errors";
 import type { UserType } from "@services/shared/generated/prisma/enums";
+import { isolatedDb } from "@services/shared/testing/db";
 import { createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import { changeUserStatus } from "../changeUserStatus";
 import { isUserError } from "../errors";

@@ -1,6 +1,6 @@
-import { isolatedDb } from "@services/document/testing";
 import type { Db } from "@services/shared/db";
 import { isAppError } from "@services/shared/errors";
+import { isolatedDb } from "@services/shared/testing/db";
 import { createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import { importClients } from "./importClients";
 import { claimUserJob, runUserJob } from "./runner";

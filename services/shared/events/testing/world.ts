@@ -1,7 +1,6 @@
-import { migrateDatabase } from "@db/migrate";
 import { config, setConfig } from "../../config";
-import { connectPostgres, type Db } from "../../db";
-import { scratchDatabase } from "../../testing/db";
+import type { Db } from "../../db";
+import { type IsolatedDb, isolatedDb } from "../../testing/db";
 import type { EventTransport } from "../transport";
 import { uniqueBus } from "./bus";
 
@@ -9,19 +8,7 @@ import { uniqueBus } from "./bus";
  * A migrated database of the test file's own: relay tests claim every unpublished outbox row, so
  * they must not share the run's database with other test files.
  */
-export async function eventsDatabase(): Promise<{ db: Db; url: string; drop(): Promise<void> }> {
-  const scratch = await scratchDatabase();
-  await migrateDatabase({ url: scratch.url });
-  const db = await connectPostgres(scratch.url);
-  return {
-    db,
-    url: scratch.url,
-    async drop() {
-      await db.close();
-      await scratch.drop();
-    },
-  };
-}
+export const eventsDatabase: () => Promise<IsolatedDb> = isolatedDb;
 
 /** Gives the current test its own stream and subject prefix (emit reads SUBJECT_PREFIX from config). */
 export function takeUniqueBus(): { stream: string; prefix: string } {
