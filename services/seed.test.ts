@@ -1,19 +1,17 @@
 import { DEFAULT_EMAIL_TEMPLATES } from "@services/email";
 import { parseConfig } from "@services/shared/config";
 import { connectPostgres, type Db } from "@services/shared/db";
-import { type IsolatedDb, isolatedDb } from "@services/shared/testing/db";
+import { registerIsolatedDb } from "@services/shared/testing/db";
 import { DEFAULT_BRANDING, verifyPassword } from "@services/user";
 import { seed } from "./seed";
 
 // Each test seeds its own empty database: seeding is about what a brand-new portal holds.
 
-let scratch: IsolatedDb;
+const scratch = registerIsolatedDb("each");
 let db: Db;
-beforeEach(async () => {
-  scratch = await isolatedDb();
+beforeEach(() => {
   db = scratch.db;
 });
-afterEach(() => scratch.drop());
 
 /** What one seed (or any number of them) leaves in an empty database. */
 const SEEDED_ONCE = {

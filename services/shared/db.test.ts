@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Client } from "pg";
 import { connectPostgres, type Db, openEmbedded } from "./db";
-import { type IsolatedDb, isolatedDb } from "./testing/db";
+import { registerIsolatedDb } from "./testing/db";
 
 function waitFor(predicate: () => boolean, timeoutMs = 3000): Promise<void> {
   const started = Date.now();
@@ -98,13 +98,11 @@ describe("openEmbedded (PGlite)", () => {
 });
 
 describe("connectPostgres", () => {
-  let scratch: IsolatedDb;
+  const scratch = registerIsolatedDb();
   let db: Db;
-  beforeAll(async () => {
-    scratch = await isolatedDb();
+  beforeAll(() => {
     db = scratch.db;
   });
-  afterAll(() => scratch.drop());
 
   it("answers ping and refuses a server that does not exist", async () => {
     await db.ping();

@@ -1,5 +1,5 @@
 import { type Db } from "@services/shared/db";
-import { type IsolatedDb, isolatedDb } from "@services/shared/testing/db";
+import { registerIsolatedDb } from "@services/shared/testing/db";
 import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import { getPublicBranding } from "./getPublicBranding";
 import { loginUser } from "./loginUser";
@@ -8,13 +8,11 @@ import { DEFAULT_BRANDING } from "./seedUserDefaults";
 // A database without its branding row (never seeded, or the row removed) still shows the seed's
 // branding, and the inactive-account message names the same support phone.
 
-let scratch: IsolatedDb;
+const scratch = registerIsolatedDb();
 let db: Db;
-beforeAll(async () => {
-  scratch = await isolatedDb();
+beforeAll(() => {
   db = scratch.db;
 });
-afterAll(() => scratch.drop());
 
 describe("getPublicBranding", () => {
   it("falls back to the seed defaults when branding_config has no row", async () => {

@@ -94,3 +94,29 @@ export async function isolatedDb(): Promise<IsolatedDb> {
     },
   };
 }
+
+/**
+ * Gives a test file (or the describe block it is called in) an isolated database: one for all its
+ * tests, or a fresh one for each. Read `db` and `url` inside hooks and tests, after it is made.
+ * @throws Error when read before the database is made.
+ */
+export function registerIsolatedDb(scope: "all" | "each" = "all"): { readonly db: Db; readonly url: string } {
+  let current: IsolatedDb | undefined;
+  const [before, after] = scope === "all" ? [beforeAll, afterAll] : [beforeEach, afterEach];
+  before(async () => {
+    current = await isolatedDb();
+  });
+  after(() => current?.drop());
+  const made = (): IsolatedDb => {
+    if (!current) throw new Error("the isolated database is not made yet: read it inside a hook or a test");
+    return current;
+  };
+  return {
+    get db() {
+      return made().db;
+    },
+    get url() {
+      return made().url;
+    },
+  };
+}
