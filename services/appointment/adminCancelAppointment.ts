@@ -1,7 +1,12 @@
 import { cancelReasonSchema } from "@schema/validation/appointment";
-import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
-import { assertUpcoming, auditAppointment, CANCEL_REFUSALS, updateAppointment } from "./changes";
+import {
+  type AppointmentChangeProps,
+  assertUpcoming,
+  auditAppointment,
+  CANCEL_REFUSALS,
+  updateAppointment,
+} from "./changes";
 import { AppointmentError } from "./errors";
 import { type AppointmentView, eventFields, lockAppointment, presentAppointment } from "./present";
 
@@ -12,13 +17,9 @@ import { type AppointmentView, eventFields, lockAppointment, presentAppointment 
  * @throws AppointmentError INVALID_APPOINTMENT (no reason), APPOINTMENT_NOT_FOUND, NOT_CHANGEABLE
  * (already cancelled or past).
  */
-export async function adminCancelAppointment(props: {
-  db: Db;
-  adminId: number;
-  appointmentId: number;
-  reason: unknown;
-  now?: Date;
-}): Promise<AppointmentView> {
+export async function adminCancelAppointment(
+  props: AppointmentChangeProps & { adminId: number; reason: unknown },
+): Promise<AppointmentView> {
   const now = props.now ?? new Date();
   const parsed = cancelReasonSchema.safeParse({ reason: props.reason });
   if (!parsed.success) {

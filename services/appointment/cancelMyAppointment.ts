@@ -1,6 +1,5 @@
-import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
-import { assertUpcoming, CANCEL_REFUSALS, updateAppointment } from "./changes";
+import { type AppointmentChangeProps, assertUpcoming, CANCEL_REFUSALS, updateAppointment } from "./changes";
 import { APPOINTMENT_NOT_FOUND_MESSAGE, AppointmentError } from "./errors";
 import { type AppointmentView, eventFields, lockAppointment, presentAppointment } from "./present";
 
@@ -10,12 +9,9 @@ import { type AppointmentView, eventFields, lockAppointment, presentAppointment 
  * found, so ids reveal nothing.
  * @throws AppointmentError APPOINTMENT_NOT_FOUND, NOT_CHANGEABLE (already cancelled or past).
  */
-export async function cancelMyAppointment(props: {
-  db: Db;
-  userId: number;
-  appointmentId: number;
-  now?: Date;
-}): Promise<AppointmentView> {
+export async function cancelMyAppointment(
+  props: AppointmentChangeProps & { userId: number },
+): Promise<AppointmentView> {
   const now = props.now ?? new Date();
   return props.db.prisma.$transaction(async (tx) => {
     const row = await lockAppointment(tx, props.appointmentId);

@@ -1,8 +1,15 @@
 import { audit } from "@services/shared/audit";
-import type { Tx } from "@services/shared/db";
+import type { Db, Tx } from "@services/shared/db";
 import type { Appointment, Prisma } from "@services/shared/generated/prisma/client";
 import { AppointmentError } from "./errors";
 import type { AppointmentWithUser } from "./present";
+
+/** What a change to one appointment takes: the database, the appointment, and when (default now). */
+export interface AppointmentChangeProps {
+  db: Db;
+  appointmentId: number;
+  now?: Date;
+}
 
 /**
  * Refuses a change to an appointment that is cancelled or no longer upcoming at `now`.

@@ -1,6 +1,5 @@
-import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
-import { assertUpcoming, auditAppointment, updateAppointment } from "./changes";
+import { type AppointmentChangeProps, assertUpcoming, auditAppointment, updateAppointment } from "./changes";
 import { type AppointmentView, eventFields, lockAppointment, presentAppointment } from "./present";
 
 /**
@@ -9,12 +8,9 @@ import { type AppointmentView, eventFields, lockAppointment, presentAppointment 
  * Confirming a confirmed appointment changes nothing and emits nothing.
  * @throws AppointmentError APPOINTMENT_NOT_FOUND, NOT_CHANGEABLE (cancelled or past).
  */
-export async function confirmAppointment(props: {
-  db: Db;
-  adminId: number;
-  appointmentId: number;
-  now?: Date;
-}): Promise<AppointmentView> {
+export async function confirmAppointment(
+  props: AppointmentChangeProps & { adminId: number },
+): Promise<AppointmentView> {
   const now = props.now ?? new Date();
   return props.db.prisma.$transaction(async (tx) => {
     const row = await lockAppointment(tx, props.appointmentId);
