@@ -11,7 +11,7 @@ import { eventContact } from "./eventContact";
 import { requestPasswordReset } from "./requestPasswordReset";
 import { requestVerification } from "./resendVerification";
 import { syncSnapshot } from "./syncSnapshot";
-import { EMAIL_TAKEN_MESSAGE, takenByRace, takenFields, USERNAME_TAKEN_MESSAGE } from "./takenNames";
+import { EMAIL_TAKEN_MESSAGE, rethrowTaken, takenFields, USERNAME_TAKEN_MESSAGE } from "./takenNames";
 
 // An administrator's work on one account (issue 11): the profile, the verification and reset emails,
 // the security questions and the audit of session revocations. Each starts with findManagedUser (the
@@ -103,10 +103,7 @@ export async function updateUserProfile(props: {
     });
   } catch (err) {
     // two edits racing for one name: the unique index decides, in the same words
-    const raced = takenByRace(err);
-    if (raced?.email) throw new UserError("EMAIL_TAKEN", EMAIL_TAKEN_MESSAGE);
-    if (raced?.username) throw new UserError("USERNAME_TAKEN", USERNAME_TAKEN_MESSAGE);
-    throw err;
+    rethrowTaken(err);
   }
 }
 
