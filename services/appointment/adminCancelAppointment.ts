@@ -5,10 +5,11 @@ import {
   assertUpcoming,
   auditAppointment,
   CANCEL_REFUSALS,
+  changeLockedAppointment,
   updateAppointment,
 } from "./changes";
 import { AppointmentError } from "./errors";
-import { type AppointmentView, eventFields, lockAppointment, presentAppointment } from "./present";
+import { type AppointmentView, eventFields, presentAppointment } from "./present";
 
 /**
  * An administrator (manage:appointments, checked by the caller) cancels an upcoming appointment
@@ -20,14 +21,12 @@ import { type AppointmentView, eventFields, lockAppointment, presentAppointment 
 export async function adminCancelAppointment(
   props: AppointmentChangeProps & { adminId: number; reason: unknown },
 ): Promise<AppointmentView> {
-  const now = props.now ?? new Date();
   const parsed = cancelReasonSchema.safeParse({ reason: props.reason });
   if (!parsed.success) {
     throw new AppointmentError("INVALID_APPOINTMENT", parsed.error.issues[0]?.message ?? "Invalid reason");
   }
   const { reason } = parsed.data;
-  return props.db.prisma.$transaction(async (tx) => {
-    const row = await lockAppointment(tx, props.appointmentId);
+  return changeLockedAppointment(props, async (tx, row, now) => {
     assertUpcoming(row, now, CANCEL_REFUSALS);
     const updated = await updateAppointment(tx, row.id, { status: "cancelled", cancelReason: reason });
     await emit(

@@ -1,7 +1,13 @@
 import { emit } from "@services/shared/events";
-import { type AppointmentChangeProps, assertUpcoming, CANCEL_REFUSALS, updateAppointment } from "./changes";
+import {
+  type AppointmentChangeProps,
+  assertUpcoming,
+  CANCEL_REFUSALS,
+  changeLockedAppointment,
+  updateAppointment,
+} from "./changes";
 import { APPOINTMENT_NOT_FOUND_MESSAGE, AppointmentError } from "./errors";
-import { type AppointmentView, eventFields, lockAppointment, presentAppointment } from "./present";
+import { type AppointmentView, eventFields, presentAppointment } from "./present";
 
 /**
  * A user cancels one of their own upcoming appointments: status cancelled, sequence raised, and
@@ -12,9 +18,7 @@ import { type AppointmentView, eventFields, lockAppointment, presentAppointment 
 export async function cancelMyAppointment(
   props: AppointmentChangeProps & { userId: number },
 ): Promise<AppointmentView> {
-  const now = props.now ?? new Date();
-  return props.db.prisma.$transaction(async (tx) => {
-    const row = await lockAppointment(tx, props.appointmentId);
+  return changeLockedAppointment(props, async (tx, row, now) => {
     if (row.userId !== props.userId) {
       throw new AppointmentError("APPOINTMENT_NOT_FOUND", APPOINTMENT_NOT_FOUND_MESSAGE);
     }

@@ -2,7 +2,7 @@ import { audit } from "@services/shared/audit";
 import type { Db, Tx } from "@services/shared/db";
 import type { Appointment, Prisma } from "@services/shared/generated/prisma/client";
 import { AppointmentError } from "./errors";
-import type { AppointmentWithUser } from "./present";
+import { type AppointmentWithUser, lockAppointment } from "./present";
 
 /** What a change to one appointment takes: the database, the appointment, and when (default now). */
 export interface AppointmentChangeProps {
@@ -67,3 +67,18 @@ export const CANCEL_REFUSALS = {
   cancelled: "This appointment is already cancelled.",
   past: "Only upcoming appointments can be cancelled.",
 } as const;
+
+/**
+ * Runs a change to one appointment in a transaction, the appointment locked first; `now` is
+ * props.now or the present.
+ * @throws AppointmentError APPOINTMENT_NOT_FOUND; whatever the change throws.
+ */
+export function changeLockedAppointment<T>(
+  props: AppointmentChangeProps,
+  change: (tx: Tx, row: AppointmentWithUser, now: Date) => Promise<T>,
+): Promise<T> {
+  const now = props.now ?? new Date();
+  return props.db.prisma.$transaction(async (tx) =>
+    change(tx, await lockAppointment(tx, props.appointmentId), now),
+  );
+}

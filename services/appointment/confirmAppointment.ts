@@ -1,6 +1,12 @@
 import { emit } from "@services/shared/events";
-import { type AppointmentChangeProps, assertUpcoming, auditAppointment, updateAppointment } from "./changes";
-import { type AppointmentView, eventFields, lockAppointment, presentAppointment } from "./present";
+import {
+  type AppointmentChangeProps,
+  assertUpcoming,
+  auditAppointment,
+  changeLockedAppointment,
+  updateAppointment,
+} from "./changes";
+import { type AppointmentView, eventFields, presentAppointment } from "./present";
 
 /**
  * An administrator (manage:appointments, checked by the caller) confirms a pending upcoming
@@ -11,9 +17,7 @@ import { type AppointmentView, eventFields, lockAppointment, presentAppointment 
 export async function confirmAppointment(
   props: AppointmentChangeProps & { adminId: number },
 ): Promise<AppointmentView> {
-  const now = props.now ?? new Date();
-  return props.db.prisma.$transaction(async (tx) => {
-    const row = await lockAppointment(tx, props.appointmentId);
+  return changeLockedAppointment(props, async (tx, row, now) => {
     if (row.status === "confirmed") return presentAppointment(row);
     assertUpcoming(row, now, {
       cancelled: "A cancelled appointment cannot be confirmed.",

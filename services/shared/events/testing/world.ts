@@ -44,3 +44,15 @@ export function countingTransport(inner: EventTransport): {
     },
   };
 }
+
+/** The outbox's events whose payload's `key` is `id`, oldest first: each one's type and payload. */
+export async function outboxEventsOf(
+  db: Db,
+  key: string,
+  id: number,
+): Promise<{ type: string; payload: Record<string, unknown> }[]> {
+  const rows = await db.prisma.$queryRaw<{ type: string; envelope: { payload: Record<string, unknown> } }[]>`
+    SELECT type, envelope FROM outbox_events
+    WHERE (envelope->'payload'->>${key}::text)::int = ${id} ORDER BY "createdAt"`;
+  return rows.map((r) => ({ type: r.type, payload: r.envelope.payload }));
+}
