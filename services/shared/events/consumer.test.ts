@@ -1,6 +1,6 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import { newEventId, type PayloadOf } from "@schema/events";
-import { config, setConfig } from "../config";
+import { config } from "../config";
 import type { Db, Tx } from "../db";
 import { deploymentOf } from "../deployment";
 import { connectNats } from "../nats";
@@ -16,26 +16,18 @@ import { memoryTransport } from "./memory";
 import { emit } from "./outbox";
 import { startRelay } from "./relay";
 import { deleteStream, settle, waitFor } from "./testing/bus";
-import { clearOutbox, eventsDatabase, takeUniqueBus } from "./testing/world";
+import { clearOutbox, registerEventsWorld, takeUniqueBus } from "./testing/world";
 import type { EventTransport, TransportMessage } from "./transport";
 
-const original = config();
-let world: Awaited<ReturnType<typeof eventsDatabase>>;
+const world = registerEventsWorld();
 let db: Db;
 let nc: NatsConnection;
 
 beforeAll(async () => {
-  world = await eventsDatabase();
-  db = world.db;
-  nc = await connectNats(process.env.NATS_URL ?? "nats://127.0.0.1:4222");
+  ({ db, nc } = world);
   await db.prisma.$executeRawUnsafe(
     "CREATE TABLE test_effects (consumer text NOT NULL, event_id uuid NOT NULL)",
   );
-});
-afterAll(async () => {
-  setConfig(original);
-  await nc.close();
-  await world.drop();
 });
 
 const uploaded = (n: number): PayloadOf<"document.uploaded"> => ({

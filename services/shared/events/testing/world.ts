@@ -1,5 +1,7 @@
+import type { NatsConnection } from "@nats-io/transport-node";
 import { config, setConfig } from "../../config";
 import type { Db } from "../../db";
+import { connectNats } from "../../nats";
 import { type IsolatedDb, isolatedDb } from "../../testing/db";
 import type { EventTransport } from "../transport";
 import { uniqueBus } from "./bus";
@@ -55,4 +57,47 @@ export async function outboxEventsOf(
     SELECT type, envelope FROM outbox_events
     WHERE (envelope->'payload'->>${key}::text)::int = ${id} ORDER BY "createdAt"`;
   return rows.map((r) => ({ type: r.type, payload: r.envelope.payload }));
+}
+
+/** A test file's events world: its own database and a connection to NATS. */
+export interface EventsWorld {
+  readonly db: Db;
+  /** the database's address, for a second connection */
+  readonly url: string;
+  readonly nc: NatsConnection;
+}
+
+/**
+ * Registers a test file's events world, made before its tests; after them the config is restored
+ * (the tests change the stream and the subject prefix), the connection closed and the database
+ * dropped. Read it inside hooks and tests.
+ * @throws Error when read before it is made.
+ */
+export function registerEventsWorld(): EventsWorld {
+  const original = config();
+  let made: { isolated: IsolatedDb; nc: NatsConnection } | undefined;
+  beforeAll(async () => {
+    const isolated = await isolatedDb();
+    made = { isolated, nc: await connectNats(process.env.NATS_URL ?? "nats://127.0.0.1:4222") };
+  });
+  afterAll(async () => {
+    setConfig(original);
+    await made?.nc.close();
+    await made?.isolated.drop();
+  });
+  const world = () => {
+    if (!made) throw new Error("the events world is not made yet: read it inside a hook or a test");
+    return made;
+  };
+  return {
+    get db() {
+      return world().isolated.db;
+    },
+    get url() {
+      return world().isolated.url;
+    },
+    get nc() {
+      return world().nc;
+    },
+  };
 }
