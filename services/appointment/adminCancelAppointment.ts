@@ -1,7 +1,7 @@
 import { cancelReasonSchema } from "@schema/validation/appointment";
 import { emit } from "@services/shared/events";
+import type { AppointmentChangeProps } from "./changes";
 import {
-  type AppointmentChangeProps,
   assertUpcoming,
   auditAppointment,
   CANCEL_REFUSALS,

@@ -1,11 +1,6 @@
 import { emit } from "@services/shared/events";
-import {
-  type AppointmentChangeProps,
-  assertUpcoming,
-  CANCEL_REFUSALS,
-  changeLockedAppointment,
-  updateAppointment,
-} from "./changes";
+import type { AppointmentChangeProps } from "./changes";
+import { assertUpcoming, CANCEL_REFUSALS, changeLockedAppointment, updateAppointment } from "./changes";
 import { APPOINTMENT_NOT_FOUND_MESSAGE, AppointmentError } from "./errors";
 import { type AppointmentView, eventFields, presentAppointment } from "./present";
 

@@ -1,11 +1,6 @@
 import { emit } from "@services/shared/events";
-import {
-  type AppointmentChangeProps,
-  assertUpcoming,
-  auditAppointment,
-  changeLockedAppointment,
-  updateAppointment,
-} from "./changes";
+import type { AppointmentChangeProps } from "./changes";
+import { assertUpcoming, auditAppointment, changeLockedAppointment, updateAppointment } from "./changes";
 import { type AppointmentView, eventFields, presentAppointment } from "./present";
 
 /**

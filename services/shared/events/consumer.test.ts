@@ -4,13 +4,8 @@ import { config } from "../config";
 import type { Db, Tx } from "../db";
 import { deploymentOf } from "../deployment";
 import { connectNats } from "../nats";
-import {
-  type Consumer,
-  type ConsumerDefinition,
-  defineConsumer,
-  type RunningConsumers,
-  startConsumers,
-} from "./consumer";
+import type { Consumer, ConsumerDefinition, RunningConsumers } from "./consumer";
+import { defineConsumer, startConsumers } from "./consumer";
 import { jetStreamTransport } from "./jetstream";
 import { memoryTransport } from "./memory";
 import { emit } from "./outbox";
