@@ -13,13 +13,10 @@ import { deployedNodeArgs, type ServerProcess, startServer } from "./load";
 import {
   applyBenchConfig,
   type BenchReport,
-  benchBus,
-  benchId,
-  benchServices,
   deleteStream,
   latencyMetrics,
-  scratchDatabase,
-  teardown,
+  runDatabase,
+  startBenchRun,
   waitUntil,
 } from "./support";
 
@@ -82,13 +79,10 @@ async function getJson<T>(url: string): Promise<T> {
 }
 
 export async function run(): Promise<BenchReport> {
-  const services = await benchServices();
-  const id = benchId();
-  const bus = benchBus(id);
-  const cleanup = teardown();
+  const benchRun = await startBenchRun();
+  const { services, id, bus, cleanup } = benchRun;
   try {
-    const database = await scratchDatabase(services.databaseUrl, id);
-    cleanup.defer(`drop database ${database.name}`, () => database.drop());
+    const database = await runDatabase(benchRun);
     const env: Record<string, string> = {
       NODE_ENV: "production",
       DATABASE_URL: database.url,

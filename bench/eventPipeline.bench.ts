@@ -15,17 +15,14 @@ import { connectNats } from "@services/shared/nats";
 import {
   applyBenchConfig,
   type BenchReport,
-  benchBus,
-  benchId,
-  benchServices,
   deleteStream,
   latencyMetrics,
   purgeStream,
   rssMiB,
   rssPeak,
+  runDatabase,
   type Scenario,
-  scratchDatabase,
-  teardown,
+  startBenchRun,
   waitUntil,
 } from "./support";
 
@@ -182,13 +179,10 @@ function scenario(name: string, run: PipelineRun): Scenario {
  * @throws when a backing service is missing or a scenario does not finish in time.
  */
 export async function run(): Promise<BenchReport> {
-  const services = await benchServices();
-  const id = benchId();
-  const bus = benchBus(id);
-  const cleanup = teardown();
+  const benchRun = await startBenchRun();
+  const { services, id, bus, cleanup } = benchRun;
   try {
-    const database = await scratchDatabase(services.databaseUrl, id);
-    cleanup.defer(`drop database ${database.name}`, () => database.drop());
+    const database = await runDatabase(benchRun);
     applyBenchConfig({
       DATABASE_URL: database.url,
       NATS_URL: services.natsUrl,

@@ -293,3 +293,31 @@ export async function startInProcessGateway(
   const { port } = server.address() as AddressInfo;
   return { base: `http://127.0.0.1:${port}`, db, config };
 }
+
+/** What a benchmark run starts with: the backing services, a run id, its bus and an empty teardown. */
+export interface BenchRun {
+  services: TestServices;
+  id: string;
+  bus: { stream: string; prefix: string };
+  cleanup: Teardown;
+}
+
+/**
+ * Starts a benchmark run (see {@link BenchRun}).
+ * @throws when a backing service is missing.
+ */
+export async function startBenchRun(): Promise<BenchRun> {
+  const services = await benchServices();
+  const id = benchId();
+  return { services, id, bus: benchBus(id), cleanup: teardown() };
+}
+
+/**
+ * A scratch database of the run's own, dropped when the run's teardown runs.
+ * @throws when the server refuses to create it.
+ */
+export async function runDatabase(run: BenchRun): Promise<ScratchDatabase> {
+  const database = await scratchDatabase(run.services.databaseUrl, run.id);
+  run.cleanup.defer(`drop database ${database.name}`, () => database.drop());
+  return database;
+}

@@ -1,25 +1,16 @@
-import { migrateDatabase } from "@db/migrate";
 import { DEFAULT_EMAIL_TEMPLATES } from "@services/email";
 import { parseConfig } from "@services/shared/config";
 import { connectPostgres, type Db } from "@services/shared/db";
-import { scratchDatabase } from "@services/shared/testing/db";
+import { registerIsolatedDb } from "@services/shared/testing/db";
 import { DEFAULT_BRANDING, verifyPassword } from "@services/user";
 import { seed } from "./seed";
 
 // Each test seeds its own empty database: seeding is about what a brand-new portal holds.
 
-let scratch: { url: string; drop(): Promise<void> };
+const scratch = registerIsolatedDb("each");
 let db: Db;
-
-beforeEach(async () => {
-  scratch = await scratchDatabase();
-  await migrateDatabase({ url: scratch.url });
-  db = await connectPostgres(scratch.url);
-});
-
-afterEach(async () => {
-  await db.close();
-  await scratch.drop();
+beforeEach(() => {
+  db = scratch.db;
 });
 
 /** What one seed (or any number of them) leaves in an empty database. */

@@ -27,19 +27,27 @@ const userVersion = z.number().int().positive();
  */
 const snapshot = userSnapshotSchema.optional();
 
+/**
+ * What the event of a new account carries (user.registered, user.invited): whom to address, the
+ * account, the sync snapshot and the one-time token (email verification, or invitation), sealed,
+ * that its email's link carries.
+ */
+const newAccount = {
+  ...contact,
+  username: z.string().min(1),
+  userType,
+  companyName: z.string().nullable(),
+  userVersion,
+  snapshot,
+  sealedToken,
+  tokenExpiresAt: isoDate,
+};
+
 export const userRegistered = defineEvent(
   "user.registered",
   1,
   z.object({
-    ...contact,
-    username: z.string().min(1),
-    userType,
-    companyName: z.string().nullable(),
-    userVersion,
-    snapshot,
-    /** email verification token, sealed */
-    sealedToken,
-    tokenExpiresAt: isoDate,
+    ...newAccount,
     /** what the person wrote when registering (the team's notification shows it) */
     registrationNotes: z.string().max(5000).nullable().optional(),
   }),
@@ -53,15 +61,7 @@ export const userInvited = defineEvent(
   "user.invited",
   1,
   z.object({
-    ...contact,
-    username: z.string().min(1),
-    userType,
-    companyName: z.string().nullable(),
-    userVersion,
-    snapshot,
-    /** invitation token, sealed */
-    sealedToken,
-    tokenExpiresAt: isoDate,
+    ...newAccount,
     /** the inviting administrator's name, for the email */
     invitedBy: z.string(),
   }),
@@ -84,32 +84,26 @@ export const userEmailVerified = defineEvent(
   }),
 );
 
+/**
+ * What an event asking for a token email carries (user.password_reset_requested: the reset token;
+ * user.verification_requested: the email verification token), the token sealed.
+ */
+const tokenEmail = {
+  userId: id,
+  email: z.email(),
+  firstName: z.string(),
+  sealedToken,
+  tokenExpiresAt: isoDate,
+};
+
 export const userPasswordResetRequested = defineEvent(
   "user.password_reset_requested",
   1,
-  z.object({
-    userId: id,
-    email: z.email(),
-    firstName: z.string(),
-    /** reset token, sealed */
-    sealedToken,
-    tokenExpiresAt: isoDate,
-  }),
+  z.object(tokenEmail),
 );
 
 /** A new verification link was asked for (the address is not verified yet). */
-export const userVerificationRequested = defineEvent(
-  "user.verification_requested",
-  1,
-  z.object({
-    userId: id,
-    email: z.email(),
-    firstName: z.string(),
-    /** email verification token, sealed */
-    sealedToken,
-    tokenExpiresAt: isoDate,
-  }),
-);
+export const userVerificationRequested = defineEvent("user.verification_requested", 1, z.object(tokenEmail));
 
 export const userPasswordChanged = defineEvent(
   "user.password_changed",

@@ -1,5 +1,6 @@
 import { APPOINTMENT_MESSAGES, BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
 import type { Db } from "@services/shared/db";
+import { outboxEventsOf } from "@services/shared/events/testing/world";
 import { testDb } from "@services/shared/testing/db";
 import { createAdmin, createUser } from "@services/shared/testing/factories";
 import { DateTime } from "luxon";
@@ -20,14 +21,7 @@ function pacific(date: string, time: string): Date {
 // Monday 2 June 2031, 05:00 in Los Angeles: far from the slots other test files book.
 const NOW = new Date("2031-06-02T12:00:00Z");
 
-async function outboxOf(
-  appointmentId: number,
-): Promise<{ type: string; payload: Record<string, unknown> }[]> {
-  const rows = await db.prisma.$queryRaw<{ type: string; envelope: { payload: Record<string, unknown> } }[]>`
-    SELECT type, envelope FROM outbox_events
-    WHERE (envelope->'payload'->>'appointmentId')::int = ${appointmentId} ORDER BY "createdAt"`;
-  return rows.map((r) => ({ type: r.type, payload: r.envelope.payload }));
-}
+const outboxOf = (appointmentId: number) => outboxEventsOf(db, "appointmentId", appointmentId);
 
 function book(actor: { id: number; manages?: boolean }, input: Record<string, unknown>, now = NOW) {
   return bookAppointment({ db, actor: { id: actor.id, manages: actor.manages ?? false }, input, now });

@@ -1,7 +1,8 @@
-import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
+import type { AppointmentChangeProps } from "./changes";
+import { assertUpcoming, CANCEL_REFUSALS, changeLockedAppointment, updateAppointment } from "./changes";
 import { APPOINTMENT_NOT_FOUND_MESSAGE, AppointmentError } from "./errors";
-import { type AppointmentView, eventFields, lockAppointment, presentAppointment } from "./present";
+import { type AppointmentView, eventFields, presentAppointment } from "./present";
 
 /**
  * A user cancels one of their own upcoming appointments: status cancelled, sequence raised, and
@@ -9,29 +10,15 @@ import { type AppointmentView, eventFields, lockAppointment, presentAppointment 
  * found, so ids reveal nothing.
  * @throws AppointmentError APPOINTMENT_NOT_FOUND, NOT_CHANGEABLE (already cancelled or past).
  */
-export async function cancelMyAppointment(props: {
-  db: Db;
-  userId: number;
-  appointmentId: number;
-  now?: Date;
-}): Promise<AppointmentView> {
-  const now = props.now ?? new Date();
-  return props.db.prisma.$transaction(async (tx) => {
-    const row = await lockAppointment(tx, props.appointmentId);
+export async function cancelMyAppointment(
+  props: AppointmentChangeProps & { userId: number },
+): Promise<AppointmentView> {
+  return changeLockedAppointment(props, async (tx, row, now) => {
     if (row.userId !== props.userId) {
       throw new AppointmentError("APPOINTMENT_NOT_FOUND", APPOINTMENT_NOT_FOUND_MESSAGE);
     }
-    if (row.status === "cancelled") {
-      throw new AppointmentError("NOT_CHANGEABLE", "This appointment is already cancelled.");
-    }
-    if (row.dateTime.getTime() <= now.getTime()) {
-      throw new AppointmentError("NOT_CHANGEABLE", "Only upcoming appointments can be cancelled.");
-    }
-    const updated = await tx.appointment.update({
-      where: { id: row.id },
-      data: { status: "cancelled", sequence: { increment: 1 } },
-      include: { user: true },
-    });
+    assertUpcoming(row, now, CANCEL_REFUSALS);
+    const updated = await updateAppointment(tx, row.id, { status: "cancelled" });
     await emit(
       tx,
       {

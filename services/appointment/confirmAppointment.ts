@@ -1,8 +1,7 @@
-import { audit } from "@services/shared/audit";
-import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
-import { AppointmentError } from "./errors";
-import { type AppointmentView, eventFields, lockAppointment, presentAppointment } from "./present";
+import type { AppointmentChangeProps } from "./changes";
+import { assertUpcoming, auditAppointment, changeLockedAppointment, updateAppointment } from "./changes";
+import { type AppointmentView, eventFields, presentAppointment } from "./present";
 
 /**
  * An administrator (manage:appointments, checked by the caller) confirms a pending upcoming
@@ -10,27 +9,16 @@ import { type AppointmentView, eventFields, lockAppointment, presentAppointment 
  * Confirming a confirmed appointment changes nothing and emits nothing.
  * @throws AppointmentError APPOINTMENT_NOT_FOUND, NOT_CHANGEABLE (cancelled or past).
  */
-export async function confirmAppointment(props: {
-  db: Db;
-  adminId: number;
-  appointmentId: number;
-  now?: Date;
-}): Promise<AppointmentView> {
-  const now = props.now ?? new Date();
-  return props.db.prisma.$transaction(async (tx) => {
-    const row = await lockAppointment(tx, props.appointmentId);
+export async function confirmAppointment(
+  props: AppointmentChangeProps & { adminId: number },
+): Promise<AppointmentView> {
+  return changeLockedAppointment(props, async (tx, row, now) => {
     if (row.status === "confirmed") return presentAppointment(row);
-    if (row.status === "cancelled") {
-      throw new AppointmentError("NOT_CHANGEABLE", "A cancelled appointment cannot be confirmed.");
-    }
-    if (row.dateTime.getTime() <= now.getTime()) {
-      throw new AppointmentError("NOT_CHANGEABLE", "A past appointment cannot be confirmed.");
-    }
-    const updated = await tx.appointment.update({
-      where: { id: row.id },
-      data: { status: "confirmed", sequence: { increment: 1 } },
-      include: { user: true },
+    assertUpcoming(row, now, {
+      cancelled: "A cancelled appointment cannot be confirmed.",
+      past: "A past appointment cannot be confirmed.",
     });
+    const updated = await updateAppointment(tx, row.id, { status: "confirmed" });
     await emit(
       tx,
       {
@@ -39,14 +27,9 @@ export async function confirmAppointment(props: {
       },
       { actor: { kind: "admin", userId: props.adminId } },
     );
-    await audit(tx, {
-      action: "appointment.confirmed",
-      actorId: props.adminId,
-      targetType: "appointment",
-      targetId: row.id,
+    await auditAppointment(tx, "appointment.confirmed", props.adminId, row, {
       before: { status: row.status },
       after: { status: updated.status },
-      metadata: { userId: row.userId, dateTime: row.dateTime.toISOString() },
     });
     return presentAppointment(updated);
   });

@@ -1,5 +1,6 @@
 import { APPOINTMENT_MESSAGES, BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
 import type { Db } from "@services/shared/db";
+import { outboxEventsOf } from "@services/shared/events/testing/world";
 import { testDb } from "@services/shared/testing/db";
 import { createAdmin, createUser } from "@services/shared/testing/factories";
 import { DateTime } from "luxon";
@@ -24,14 +25,7 @@ function pacific(date: string, time: string): string {
   return DateTime.fromISO(`${date}T${time}`, { zone: BUSINESS_TIME_ZONE }).toUTC().toISO() ?? "";
 }
 
-async function outboxOf(
-  appointmentId: number,
-): Promise<{ type: string; payload: Record<string, unknown> }[]> {
-  const rows = await db.prisma.$queryRaw<{ type: string; envelope: { payload: Record<string, unknown> } }[]>`
-    SELECT type, envelope FROM outbox_events
-    WHERE (envelope->'payload'->>'appointmentId')::int = ${appointmentId} ORDER BY "createdAt"`;
-  return rows.map((r) => ({ type: r.type, payload: r.envelope.payload }));
-}
+const outboxOf = (appointmentId: number) => outboxEventsOf(db, "appointmentId", appointmentId);
 
 async function booked(date: string, time: string, userType: "client" | "prospect" = "client") {
   const user = await createUser(db, { userType });

@@ -1,7 +1,7 @@
 import { appointmentDateTimeSchema, slotRuleViolation } from "@schema/validation/appointment";
-import { audit } from "@services/shared/audit";
 import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
+import { assertUpcoming, auditAppointment, updateAppointment } from "./changes";
 import { AppointmentError, SLOT_TAKEN_MESSAGE } from "./errors";
 import {
   type AppointmentView,
@@ -45,24 +45,18 @@ export async function rescheduleAppointment(props: {
     return await retryLostSeat(capacity, () =>
       props.db.prisma.$transaction(async (tx) => {
         const row = await lockAppointment(tx, props.appointmentId);
-        if (row.status === "cancelled") {
-          throw new AppointmentError("NOT_CHANGEABLE", "A cancelled appointment cannot be rescheduled.");
-        }
-        if (row.dateTime.getTime() <= now.getTime()) {
-          throw new AppointmentError("NOT_CHANGEABLE", "A past appointment cannot be rescheduled.");
-        }
+        assertUpcoming(row, now, {
+          cancelled: "A cancelled appointment cannot be rescheduled.",
+          past: "A past appointment cannot be rescheduled.",
+        });
         if (row.dateTime.getTime() === dateTime.getTime()) {
           throw new AppointmentError("NOT_CHANGEABLE", "The appointment is already at this time.");
         }
         const seat = await freeSeat(tx, dateTime, capacity);
         if (seat === null) throw new AppointmentError("SLOT_TAKEN", SLOT_TAKEN_MESSAGE);
-        const updated = await tx.appointment.update({
-          where: { id: row.id },
-          // a new time deserves its own reminder: the sweep claims it 24 hours before (at once when
-          // the new time is already that close)
-          data: { dateTime, seat, sequence: { increment: 1 }, reminderSentAt: null },
-          include: { user: true },
-        });
+        // a new time deserves its own reminder: the sweep claims it 24 hours before (at once when
+        // the new time is already that close)
+        const updated = await updateAppointment(tx, row.id, { dateTime, seat, reminderSentAt: null });
         await emit(
           tx,
           {
@@ -75,11 +69,7 @@ export async function rescheduleAppointment(props: {
           },
           { actor: { kind: "admin", userId: props.adminId } },
         );
-        await audit(tx, {
-          action: "appointment.rescheduled",
-          actorId: props.adminId,
-          targetType: "appointment",
-          targetId: row.id,
+        await auditAppointment(tx, "appointment.rescheduled", props.adminId, row, {
           before: { dateTime: row.dateTime.toISOString() },
           after: { dateTime: updated.dateTime.toISOString() },
           metadata: { userId: row.userId },

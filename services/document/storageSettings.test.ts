@@ -10,6 +10,7 @@ import {
 } from "@schema/validation/document";
 import { config, parseConfig, setConfig } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
+import { isolatedDb } from "@services/shared/testing/db";
 import { createUser } from "@services/shared/testing/factories";
 import { type RunningS3rver, startS3rver } from "@services/shared/testing/s3rver";
 import type { DocumentActor } from "./actor";
@@ -21,7 +22,6 @@ import {
   updateStorageSettings,
   uploadPolicy,
 } from "./storageSettings";
-import { isolatedDb } from "./testing/scratchDb";
 
 // storage_config is one row every upload reads: these tests change it in a database of their own.
 

@@ -14,7 +14,7 @@ import { AppError } from "@services/shared/errors";
 import type { StorageConfig } from "@services/shared/generated/prisma/client";
 import { sealSetting, unsealSetting } from "@services/shared/sealed";
 import { withTimeout } from "@services/shared/timeout";
-import { parse } from "@services/shared/validation";
+import { parse, type SettingsUpdateProps } from "@services/shared/validation";
 import type { DocumentActor } from "./actor";
 import {
   type CloudSettings,
@@ -109,12 +109,9 @@ export async function getStorageSettings(db: Db): Promise<StorageSettingsView> {
  * @throws AppError VALIDATION_FAILED with the schema's message, or 'Secret key is required for cloud
  * storage' when cloud is chosen and no secret is given or stored.
  */
-export async function updateStorageSettings(props: {
-  db: Db;
-  actor: DocumentActor;
-  input: unknown;
-  ip?: string | null;
-}): Promise<StorageSettingsView> {
+export async function updateStorageSettings(
+  props: SettingsUpdateProps<DocumentActor>,
+): Promise<StorageSettingsView> {
   const input = parse(storageSettingsSchema, props.input);
   const newSecret = input.cloudSecretAccessKey;
   const sealed = newSecret ? sealSetting(newSecret) : undefined;

@@ -12,7 +12,7 @@ import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import type { EmailSettings as EmailSettingsRow } from "@services/shared/generated/prisma/client";
 import { SealError, sealSetting, unsealSetting } from "@services/shared/sealed";
-import { parse } from "@services/shared/validation";
+import { parse, type SettingsUpdateProps } from "@services/shared/validation";
 import { type SmtpServer, type SmtpTarget, type SmtpVerification, verifySmtp } from "./mailTransport";
 import type { StoredSmtpServer } from "./sendDueEmails";
 
@@ -214,12 +214,9 @@ function auditView(row: EmailSettingsRow) {
  * @throws AppError VALIDATION_FAILED with the schema's message, or 'Password is required when a user
  * name is set' when a user is set and no password is given or stored.
  */
-export async function updateEmailSettings(props: {
-  db: Db;
-  actor: EmailSettingsActor;
-  input: unknown;
-  ip?: string | null;
-}): Promise<EmailSettingsView> {
+export async function updateEmailSettings(
+  props: SettingsUpdateProps<EmailSettingsActor>,
+): Promise<EmailSettingsView> {
   const input = parse(emailSettingsSchema, props.input);
   const locked = new Set(environmentLocks().flatMap((lock) => lock.fields));
   const smtpLocked = locked.has("smtpHost");

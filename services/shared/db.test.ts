@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { migrateDatabase } from "@db/migrate";
 import { Client } from "pg";
 import { connectPostgres, type Db, openEmbedded } from "./db";
-import { scratchDatabase } from "./testing/db";
+import { registerIsolatedDb } from "./testing/db";
 
 function waitFor(predicate: () => boolean, timeoutMs = 3000): Promise<void> {
   const started = Date.now();
@@ -99,16 +98,10 @@ describe("openEmbedded (PGlite)", () => {
 });
 
 describe("connectPostgres", () => {
-  let scratch: { url: string; drop(): Promise<void> };
+  const scratch = registerIsolatedDb();
   let db: Db;
-  beforeAll(async () => {
-    scratch = await scratchDatabase();
-    await migrateDatabase({ url: scratch.url });
-    db = await connectPostgres(scratch.url);
-  });
-  afterAll(async () => {
-    await db.close();
-    await scratch.drop();
+  beforeAll(() => {
+    db = scratch.db;
   });
 
   it("answers ping and refuses a server that does not exist", async () => {

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Db } from "./db";
 import { AppError } from "./errors";
 
 /**
@@ -17,4 +18,13 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown): z.output<
   throw new AppError("VALIDATION_FAILED", result.error.issues[0]?.message ?? "Invalid input", {
     details: { errors },
   });
+}
+
+/** What a settings update takes: the database, who changes it, the raw input, and from where. */
+export interface SettingsUpdateProps<Actor> {
+  db: Db;
+  actor: Actor;
+  /** the request body, parsed by the settings' schema */
+  input: unknown;
+  ip?: string | null;
 }

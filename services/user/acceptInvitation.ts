@@ -1,9 +1,8 @@
 import { audit } from "@services/shared/audit";
-import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
 import type { User } from "@services/shared/generated/prisma/client";
 import { UserError } from "./errors";
-import { consumeToken, hashToken } from "./oneTimeTokens";
+import { consumeToken, hashToken, type TokenPasswordProps } from "./oneTimeTokens";
 import { hashPassword } from "./passwords";
 import { assertPasswordAllowed } from "./securitySettings";
 import { syncSnapshot } from "./syncSnapshot";
@@ -22,12 +21,7 @@ export const INVITATION_EXPIRED_MESSAGE =
  * @throws UserError COMMON_PASSWORD; INVALID_RESET_TOKEN with a message that says whether the link is
  * unknown, used or expired.
  */
-export async function acceptInvitation(props: {
-  db: Db;
-  token: string;
-  password: string;
-  ip?: string | null;
-}): Promise<User> {
+export async function acceptInvitation(props: TokenPasswordProps): Promise<User> {
   await assertPasswordAllowed({ db: props.db, password: props.password, field: "password" });
   const token = await props.db.prisma.oneTimeToken.findUnique({
     where: { tokenHash: hashToken(props.token) },

@@ -1,17 +1,13 @@
-import type { Db } from "@services/shared/db";
-import type { RateLimiter } from "@services/shared/rateLimit";
+import type { LimitedProps } from "./limitedProps";
 import { requestPasswordReset } from "./requestPasswordReset";
 
 /**
  * Asks for a reset link, counted per address and per email (the same answer whether or not the
  * account exists). @throws AppError RATE_LIMITED.
  */
-export async function askPasswordReset(props: {
-  db: Db;
-  limiter: RateLimiter;
-  email: string;
-  ip: string;
-}): Promise<{ message: string }> {
+export async function askPasswordReset(
+  props: LimitedProps & { email: string },
+): Promise<{ message: string }> {
   await props.limiter.consume("resetIp", props.ip);
   await props.limiter.consume("resetEmail", props.email.trim().toLowerCase());
   return requestPasswordReset({ db: props.db, email: props.email });

@@ -1,6 +1,5 @@
-import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
-import type { RateLimiter } from "@services/shared/rateLimit";
+import type { LimitedProps } from "./limitedProps";
 import { resendVerification } from "./resendVerification";
 
 /**
@@ -8,12 +7,9 @@ import { resendVerification } from "./resendVerification";
  * per address and per email; the same answer whether or not an unverified account has the address.
  * @throws AppError RATE_LIMITED; VALIDATION_FAILED when there is no address.
  */
-export async function askVerificationEmail(props: {
-  db: Db;
-  limiter: RateLimiter;
-  email: string | undefined;
-  ip: string;
-}): Promise<{ message: string }> {
+export async function askVerificationEmail(
+  props: LimitedProps & { email: string | undefined },
+): Promise<{ message: string }> {
   const address = props.email;
   if (!address) throw new AppError("VALIDATION_FAILED", "Please enter a valid email address");
   await props.limiter.consume("resetIp", props.ip);

@@ -3,7 +3,7 @@ import { brandingSchema } from "@schema/validation/branding";
 import { audit } from "@services/shared/audit";
 import type { Db } from "@services/shared/db";
 import type { BrandingConfig } from "@services/shared/generated/prisma/client";
-import { parse } from "@services/shared/validation";
+import { parse, type SettingsUpdateProps } from "@services/shared/validation";
 import { FALLBACK_BRANDING } from "./getPublicBranding";
 
 // The branding settings (issue 12, manage:config, checked by the caller): the product title, logo,
@@ -59,12 +59,9 @@ export async function getBrandingSettings(db: Db): Promise<BrandingSettingsView>
  * and after; saving the same values again changes nothing and writes no audit row.
  * @throws AppError VALIDATION_FAILED with the shared schema's message.
  */
-export async function updateBranding(props: {
-  db: Db;
-  actor: BrandingActor;
-  input: unknown;
-  ip?: string | null;
-}): Promise<BrandingSettingsView> {
+export async function updateBranding(
+  props: SettingsUpdateProps<BrandingActor>,
+): Promise<BrandingSettingsView> {
   const input = parse(brandingSchema, props.input);
   const current = await brandingRow(props.db);
   return props.db.prisma.$transaction(async (tx) => {

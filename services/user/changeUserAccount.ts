@@ -4,7 +4,9 @@ import { type EmitEvent, emit } from "@services/shared/events";
 import type { Prisma, User } from "@services/shared/generated/prisma/client";
 import type { UserType } from "@services/shared/generated/prisma/enums";
 import { UserError } from "./errors";
+import { eventContact } from "./eventContact";
 import { assertMayGrant } from "./grants";
+import { syncSnapshot } from "./syncSnapshot";
 
 export const OWN_TYPE_OR_STATUS_MESSAGE = "You cannot change your own user type or status";
 export const OWN_ACCOUNT_MESSAGE =
@@ -58,6 +60,27 @@ export async function findManagedUser(
   return target;
 }
 
+/** What every administrator's command on users takes: the database, who acts, and from where. */
+export interface AdminCommandProps {
+  db: Db;
+  actor: { id: number; userType: UserType };
+  ip?: string | null;
+}
+
+/** user.updated for a change of one field, with the sync snapshot the Pro app receives. */
+export function userUpdated(field: "accessLevel" | "userType"): (user: User) => EmitEvent<"user.updated"> {
+  return (user) => ({
+    type: "user.updated",
+    payload: {
+      ...eventContact(user),
+      changedFields: [field],
+      userType: user.userType,
+      userVersion: user.version,
+      snapshot: syncSnapshot(user),
+    },
+  });
+}
+
 /** What one administrator change does to an account, given the account as it was. */
 export interface AccountChange<T extends "user.updated" | "user.status_changed"> {
   /** the type the change would give the account (for the mainAdmin rule) */
@@ -80,13 +103,9 @@ export interface AccountChange<T extends "user.updated" | "user.status_changed">
  * value.
  * @throws UserError USER_NOT_FOUND, NOT_ALLOWED.
  */
-export async function changeAccount<T extends "user.updated" | "user.status_changed">(props: {
-  db: Db;
-  actor: { id: number; userType: UserType };
-  userId: number;
-  ip?: string | null;
-  change: AccountChange<T>;
-}): Promise<User> {
+export async function changeAccount<T extends "user.updated" | "user.status_changed">(
+  props: AdminCommandProps & { userId: number; change: AccountChange<T> },
+): Promise<User> {
   const { change } = props;
   return props.db.prisma.$transaction(async (tx) => {
     const target = await findManagedUser(tx, {

@@ -1,7 +1,6 @@
-import type { Db } from "@services/shared/db";
 import type { User } from "@services/shared/generated/prisma/client";
-import type { UserStatus, UserType } from "@services/shared/generated/prisma/enums";
-import { changeAccount } from "./changeUserAccount";
+import type { UserStatus } from "@services/shared/generated/prisma/enums";
+import { type AdminCommandProps, changeAccount } from "./changeUserAccount";
 import { eventContact } from "./eventContact";
 import { syncSnapshot } from "./syncSnapshot";
 
@@ -10,13 +9,9 @@ import { syncSnapshot } from "./syncSnapshot";
  * and an audit row in one transaction. The caller ends the user's sessions.
  * @throws UserError USER_NOT_FOUND, NOT_ALLOWED (own account; a mainAdmin by a non-mainAdmin).
  */
-export async function changeUserStatus(props: {
-  db: Db;
-  actor: { id: number; userType: UserType };
-  userId: number;
-  status: UserStatus;
-  ip?: string | null;
-}): Promise<User> {
+export async function changeUserStatus(
+  props: AdminCommandProps & { userId: number; status: UserStatus },
+): Promise<User> {
   return changeAccount({
     ...props,
     change: {

@@ -1,9 +1,6 @@
-import type { Db } from "@services/shared/db";
 import type { User } from "@services/shared/generated/prisma/client";
 import type { UserType } from "@services/shared/generated/prisma/enums";
-import { changeAccount } from "./changeUserAccount";
-import { eventContact } from "./eventContact";
-import { syncSnapshot } from "./syncSnapshot";
+import { type AdminCommandProps, changeAccount, userUpdated } from "./changeUserAccount";
 
 /**
  * An administrator sets a user's type (for example confirms a 'user' as 'client'): the row,
@@ -12,13 +9,9 @@ import { syncSnapshot } from "./syncSnapshot";
  * (docs/DECISIONS.md, User administration: one user).
  * @throws UserError USER_NOT_FOUND, NOT_ALLOWED (own account; mainAdmin rules).
  */
-export async function changeUserType(props: {
-  db: Db;
-  actor: { id: number; userType: UserType };
-  userId: number;
-  userType: UserType;
-  ip?: string | null;
-}): Promise<User> {
+export async function changeUserType(
+  props: AdminCommandProps & { userId: number; userType: UserType },
+): Promise<User> {
   return changeAccount({
     ...props,
     change: {
@@ -28,16 +21,7 @@ export async function changeUserType(props: {
       // an administrator has full access in the Pro app
       also: props.userType === "mainAdmin" || props.userType === "userAdmin" ? { accessLevel: "full" } : {},
       action: "user.type_changed",
-      event: (user) => ({
-        type: "user.updated",
-        payload: {
-          ...eventContact(user),
-          changedFields: ["userType"],
-          userType: user.userType,
-          userVersion: user.version,
-          snapshot: syncSnapshot(user),
-        },
-      }),
+      event: userUpdated("userType"),
     },
   });
 }

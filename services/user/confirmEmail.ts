@@ -1,18 +1,12 @@
-import type { Db } from "@services/shared/db";
 import type { User } from "@services/shared/generated/prisma/client";
-import type { RateLimiter } from "@services/shared/rateLimit";
+import type { LimitedProps } from "./limitedProps";
 import { verifyEmail } from "./verifyEmail";
 
 /**
  * Verifies an email address with its token, counted per address. Returns the verified user.
  * @throws AppError RATE_LIMITED; UserError INVALID_VERIFICATION_TOKEN.
  */
-export async function confirmEmail(props: {
-  db: Db;
-  limiter: RateLimiter;
-  token: string;
-  ip: string;
-}): Promise<User> {
+export async function confirmEmail(props: LimitedProps & { token: string }): Promise<User> {
   await props.limiter.consume("verifyIp", props.ip);
   return verifyEmail({ db: props.db, token: props.token });
 }

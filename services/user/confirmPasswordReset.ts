@@ -1,6 +1,5 @@
-import type { Db } from "@services/shared/db";
 import type { User } from "@services/shared/generated/prisma/client";
-import type { RateLimiter } from "@services/shared/rateLimit";
+import type { LimitedProps } from "./limitedProps";
 import { resetPassword } from "./resetPassword";
 
 /**
@@ -9,13 +8,9 @@ import { resetPassword } from "./resetPassword";
  * ends their sessions).
  * @throws AppError RATE_LIMITED; UserError INVALID_RESET_TOKEN, COMMON_PASSWORD.
  */
-export async function confirmPasswordReset(props: {
-  db: Db;
-  limiter: RateLimiter;
-  token: string;
-  password: string;
-  ip: string;
-}): Promise<User> {
+export async function confirmPasswordReset(
+  props: LimitedProps & { token: string; password: string },
+): Promise<User> {
   await props.limiter.consume("verifyIp", props.ip);
   const user = await resetPassword({
     db: props.db,

@@ -1,5 +1,5 @@
 import type { TestSmtp } from "@services/email/testing";
-import { type EmailPipeline, startEmailPipeline, TEST_PUBLIC_URL } from "@services/email/testing";
+import { registerEmailPipeline, TEST_PUBLIC_URL } from "@services/email/testing";
 import type { Db } from "@services/shared/db";
 import { waitFor } from "@services/shared/events/testing/bus";
 import { createUser, uniqueSuffix } from "@services/shared/testing/factories";
@@ -17,18 +17,13 @@ import { hashToken } from "./oneTimeTokens";
 // An administrator creates a user, who receives the invitation over real SMTP (the whole path:
 // outbox, relay, JetStream, the email consumer, the sender) and sets a password with its link once.
 
-let pipeline: EmailPipeline;
+const pipeline = registerEmailPipeline();
 let db: Db;
 let smtp: TestSmtp;
 
 beforeAll(async () => {
-  pipeline = await startEmailPipeline();
-  ({ db, smtp } = pipeline);
+  ({ db, smtp } = pipeline());
 });
-afterAll(async () => {
-  await pipeline.stop();
-});
-
 function newUser(userType: "client" | "prospect" | "mainAdmin" | "userAdmin" = "client") {
   const tag = uniqueSuffix();
   return {

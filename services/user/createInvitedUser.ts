@@ -4,14 +4,12 @@ import type { Db, Tx } from "@services/shared/db";
 import { emit } from "@services/shared/events";
 import { type User } from "@services/shared/generated/prisma/client";
 import type { UserType } from "@services/shared/generated/prisma/enums";
-import { seal } from "@services/shared/sealed";
 import { findManagedUser, OWN_ACCOUNT_MESSAGE } from "./changeUserAccount";
 import { UserError } from "./errors";
-import { eventContact } from "./eventContact";
+import { newAccountFields } from "./eventContact";
 import { assertMayGrant } from "./grants";
 import { type AccountActionResult, assertActive } from "./manageUser";
 import { issueToken } from "./oneTimeTokens";
-import { syncSnapshot } from "./syncSnapshot";
 import {
   EMAIL_TAKEN_MESSAGE,
   type TakenNames,
@@ -50,14 +48,7 @@ async function invite(tx: Tx, props: { user: User; actor: { id: number; name: st
     {
       type: "user.invited",
       payload: {
-        ...eventContact(user),
-        username: user.username,
-        userType: user.userType,
-        companyName: user.companyName,
-        userVersion: user.version,
-        snapshot: syncSnapshot(user),
-        sealedToken: seal(token.raw),
-        tokenExpiresAt: token.expiresAt.toISOString(),
+        ...newAccountFields(user, token),
         invitedBy: actor.name,
       },
     },

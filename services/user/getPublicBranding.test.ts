@@ -1,6 +1,5 @@
-import { migrateDatabase } from "@db/migrate";
-import { connectPostgres, type Db } from "@services/shared/db";
-import { scratchDatabase } from "@services/shared/testing/db";
+import { type Db } from "@services/shared/db";
+import { registerIsolatedDb } from "@services/shared/testing/db";
 import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import { getPublicBranding } from "./getPublicBranding";
 import { loginUser } from "./loginUser";
@@ -9,17 +8,10 @@ import { DEFAULT_BRANDING } from "./seedUserDefaults";
 // A database without its branding row (never seeded, or the row removed) still shows the seed's
 // branding, and the inactive-account message names the same support phone.
 
-let scratch: { url: string; drop(): Promise<void> };
+const scratch = registerIsolatedDb();
 let db: Db;
-
-beforeAll(async () => {
-  scratch = await scratchDatabase();
-  await migrateDatabase({ url: scratch.url });
-  db = await connectPostgres(scratch.url);
-});
-afterAll(async () => {
-  await db.close();
-  await scratch.drop();
+beforeAll(() => {
+  db = scratch.db;
 });
 
 describe("getPublicBranding", () => {

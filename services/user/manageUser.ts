@@ -11,7 +11,7 @@ import { eventContact } from "./eventContact";
 import { requestPasswordReset } from "./requestPasswordReset";
 import { requestVerification } from "./resendVerification";
 import { syncSnapshot } from "./syncSnapshot";
-import { EMAIL_TAKEN_MESSAGE, takenByRace, takenFields, USERNAME_TAKEN_MESSAGE } from "./takenNames";
+import { EMAIL_TAKEN_MESSAGE, rethrowTaken, takenFields, USERNAME_TAKEN_MESSAGE } from "./takenNames";
 
 // An administrator's work on one account (issue 11): the profile, the verification and reset emails,
 // the security questions and the audit of session revocations. Each starts with findManagedUser (the
@@ -103,10 +103,7 @@ export async function updateUserProfile(props: {
     });
   } catch (err) {
     // two edits racing for one name: the unique index decides, in the same words
-    const raced = takenByRace(err);
-    if (raced?.email) throw new UserError("EMAIL_TAKEN", EMAIL_TAKEN_MESSAGE);
-    if (raced?.username) throw new UserError("USERNAME_TAKEN", USERNAME_TAKEN_MESSAGE);
-    throw err;
+    rethrowTaken(err);
   }
 }
 
@@ -116,18 +113,21 @@ export interface AccountActionResult {
   message: string;
 }
 
+/** What an administrator's action on one account takes: who acts, on which user, from where. */
+interface AccountActionProps {
+  db: Db;
+  actor: Actor;
+  userId: number;
+  ip?: string | null;
+}
+
 /**
  * Sends the user a new email-verification link (the previous one stops working), as the
  * registration's: user.verification_requested with the token sealed; audited.
  * @throws UserError USER_NOT_FOUND, NOT_ALLOWED; also when the address is verified already or the
  * account is not active.
  */
-export async function sendVerificationEmail(props: {
-  db: Db;
-  actor: Actor;
-  userId: number;
-  ip?: string | null;
-}): Promise<AccountActionResult> {
+export async function sendVerificationEmail(props: AccountActionProps): Promise<AccountActionResult> {
   return props.db.prisma.$transaction(async (tx) => {
     const user = await findManagedUser(tx, { ...props, selfMessage: OWN_ACCOUNT_MESSAGE });
     if (user.emailVerified) throw new UserError("NOT_ALLOWED", "This email address is already verified");
@@ -151,12 +151,7 @@ export async function sendVerificationEmail(props: {
  * changes, and the welcome email belongs to the user's own confirmation.
  * @throws UserError USER_NOT_FOUND, NOT_ALLOWED.
  */
-export async function markEmailVerified(props: {
-  db: Db;
-  actor: Actor;
-  userId: number;
-  ip?: string | null;
-}): Promise<AccountActionResult> {
+export async function markEmailVerified(props: AccountActionProps): Promise<AccountActionResult> {
   return props.db.prisma.$transaction(async (tx) => {
     const target = await findManagedUser(tx, { ...props, selfMessage: OWN_ACCOUNT_MESSAGE });
     if (target.emailVerified) return { user: target, message: "The email address is verified" };
@@ -183,12 +178,7 @@ export async function markEmailVerified(props: {
  * @throws UserError USER_NOT_FOUND, NOT_ALLOWED; also when the account is not active (the link
  * could not be used).
  */
-export async function sendPasswordReset(props: {
-  db: Db;
-  actor: Actor;
-  userId: number;
-  ip?: string | null;
-}): Promise<AccountActionResult> {
+export async function sendPasswordReset(props: AccountActionProps): Promise<AccountActionResult> {
   const user = await props.db.prisma.$transaction(async (tx) => {
     const target = await findManagedUser(tx, { ...props, selfMessage: OWN_ACCOUNT_MESSAGE });
     assertActive(target);
@@ -212,12 +202,7 @@ export async function sendPasswordReset(props: {
  * standard; a raised version, user.updated and an audit row with before and after.
  * @throws UserError USER_NOT_FOUND, NOT_ALLOWED.
  */
-export async function clearSecurityQuestions(props: {
-  db: Db;
-  actor: Actor;
-  userId: number;
-  ip?: string | null;
-}): Promise<AccountActionResult> {
+export async function clearSecurityQuestions(props: AccountActionProps): Promise<AccountActionResult> {
   return props.db.prisma.$transaction(async (tx) => {
     const target = await findManagedUser(tx, { ...props, selfMessage: OWN_ACCOUNT_MESSAGE });
     const message = "The security questions are cleared";

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Tx } from "@services/shared/db";
+import type { Db, Tx } from "@services/shared/db";
 import type { TokenPurpose } from "@services/shared/generated/prisma/enums";
 
 /** How long each kind of one-time token stays valid (DECISIONS.md: reset 60 min; verification 48 h; invitation 72 h). */
@@ -52,4 +52,13 @@ export async function consumeToken(
     data: { usedAt: now },
   });
   return used.count === 1 ? token.userId : null;
+}
+
+/** What setting a password with an emailed token takes (a reset, an accepted invitation). */
+export interface TokenPasswordProps {
+  db: Db;
+  /** the raw token from the email's link */
+  token: string;
+  password: string;
+  ip?: string | null;
 }

@@ -3,14 +3,12 @@ import { audit } from "@services/shared/audit";
 import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
 import { type User } from "@services/shared/generated/prisma/client";
-import { seal } from "@services/shared/sealed";
 import { UserError } from "./errors";
-import { eventContact } from "./eventContact";
+import { newAccountFields } from "./eventContact";
 import { issueToken } from "./oneTimeTokens";
 import { hashPassword } from "./passwords";
 import { assertPasswordAllowed } from "./securitySettings";
-import { syncSnapshot } from "./syncSnapshot";
-import { EMAIL_TAKEN_MESSAGE, takenByRace, takenFields, USERNAME_TAKEN_MESSAGE } from "./takenNames";
+import { EMAIL_TAKEN_MESSAGE, rethrowTaken, takenFields, USERNAME_TAKEN_MESSAGE } from "./takenNames";
 import { generateUniqueId } from "./uniqueId";
 
 export const ADMIN_REGISTRATION_MESSAGE = "Administrator accounts are created by an administrator";
@@ -60,14 +58,7 @@ export async function registerUser(props: {
         {
           type: "user.registered",
           payload: {
-            ...eventContact(user),
-            username: user.username,
-            userType: user.userType,
-            companyName: user.companyName,
-            userVersion: user.version,
-            snapshot: syncSnapshot(user),
-            sealedToken: seal(token.raw),
-            tokenExpiresAt: token.expiresAt.toISOString(),
+            ...newAccountFields(user, token),
             registrationNotes: user.registrationNotes,
           },
         },
@@ -83,9 +74,6 @@ export async function registerUser(props: {
       return user;
     });
   } catch (err) {
-    const raced = takenByRace(err);
-    if (raced?.email) throw new UserError("EMAIL_TAKEN", EMAIL_TAKEN_MESSAGE);
-    if (raced?.username) throw new UserError("USERNAME_TAKEN", USERNAME_TAKEN_MESSAGE);
-    throw err;
+    rethrowTaken(err);
   }
 }

@@ -1,7 +1,7 @@
 import { audit } from "@services/shared/audit";
 import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
-import { seal } from "@services/shared/sealed";
+import { tokenEmailFields } from "./eventContact";
 import { issueToken } from "./oneTimeTokens";
 
 export const RESET_REQUESTED_MESSAGE =
@@ -26,13 +26,7 @@ export async function requestPasswordReset(props: { db: Db; email: string }): Pr
       });
       await emit(tx, {
         type: "user.password_reset_requested",
-        payload: {
-          userId: user.id,
-          email: user.email,
-          firstName: user.firstName,
-          sealedToken: seal(token.raw),
-          tokenExpiresAt: token.expiresAt.toISOString(),
-        },
+        payload: tokenEmailFields(user, token),
       });
       await audit(tx, {
         action: "user.password_reset_requested",

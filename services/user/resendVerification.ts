@@ -1,7 +1,7 @@
 import type { Db, Tx } from "@services/shared/db";
 import { type EmitMeta, emit } from "@services/shared/events";
 import type { User } from "@services/shared/generated/prisma/client";
-import { seal } from "@services/shared/sealed";
+import { tokenEmailFields } from "./eventContact";
 import { issueToken } from "./oneTimeTokens";
 
 export const VERIFICATION_RESENT_MESSAGE =
@@ -22,13 +22,7 @@ export async function requestVerification(
     tx,
     {
       type: "user.verification_requested",
-      payload: {
-        userId: user.id,
-        email: user.email,
-        firstName: user.firstName,
-        sealedToken: seal(token.raw),
-        tokenExpiresAt: token.expiresAt.toISOString(),
-      },
+      payload: tokenEmailFields(user, token),
     },
     meta,
   );

@@ -1,7 +1,6 @@
-import type { Db } from "@services/shared/db";
 import type { User } from "@services/shared/generated/prisma/client";
 import { UserError } from "./errors";
-import { consumeToken } from "./oneTimeTokens";
+import { consumeToken, type TokenPasswordProps } from "./oneTimeTokens";
 import { hashPassword } from "./passwords";
 import { assertPasswordAllowed } from "./securitySettings";
 import { storeNewPassword } from "./storeNewPassword";
@@ -13,12 +12,7 @@ export const INVALID_RESET_MESSAGE = "This reset link is invalid or has expired"
  * user.password_changed (via "reset"). The caller ends the user's sessions.
  * @throws UserError COMMON_PASSWORD (AppError VALIDATION_FAILED under the stored minimum length), INVALID_RESET_TOKEN.
  */
-export async function resetPassword(props: {
-  db: Db;
-  token: string;
-  password: string;
-  ip?: string | null;
-}): Promise<User> {
+export async function resetPassword(props: TokenPasswordProps): Promise<User> {
   await assertPasswordAllowed({ db: props.db, password: props.password, field: "password" });
   const hash = await hashPassword(props.password);
   return props.db.prisma.$transaction(async (tx) => {

@@ -8,7 +8,7 @@ import type { Db, PreparedStatement } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import type { SecuritySettings } from "@services/shared/generated/prisma/client";
 import type { RateLimitRules } from "@services/shared/rateLimit";
-import { parse } from "@services/shared/validation";
+import { parse, type SettingsUpdateProps } from "@services/shared/validation";
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./commonPasswords";
 import { UserError } from "./errors";
 
@@ -174,12 +174,9 @@ export async function getSecuritySettings(db: Db): Promise<SecuritySettingsView>
  * that saving it never locks its author out.
  * @throws AppError VALIDATION_FAILED with the shared schema's message, or OWN_QUESTIONS_FIRST_MESSAGE.
  */
-export async function updateSecuritySettings(props: {
-  db: Db;
-  actor: SecurityActor;
-  input: unknown;
-  ip?: string | null;
-}): Promise<SecuritySettingsView> {
+export async function updateSecuritySettings(
+  props: SettingsUpdateProps<SecurityActor>,
+): Promise<SecuritySettingsView> {
   const input = parse(securitySettingsSchema, props.input);
   const { db } = props;
   const changed = await db.prisma.$transaction(async (tx) => {

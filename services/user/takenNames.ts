@@ -1,5 +1,6 @@
 import type { Db, Tx } from "@services/shared/db";
 import { Prisma } from "@services/shared/generated/prisma/client";
+import { UserError } from "./errors";
 
 // Whether a username or an email already belongs to an account (case-insensitive, as the unique
 // indexes on lower(username) and lower(email) decide), in the registration's words: one check for
@@ -38,4 +39,16 @@ export function takenByRace(err: unknown): TakenNames | null {
   if (!(err instanceof Prisma.PrismaClientKnownRequestError) || err.code !== "P2002") return null;
   const email = JSON.stringify(err.meta ?? {}).includes("email");
   return { username: !email, email };
+}
+
+/**
+ * Rethrows a unique-index race (see {@link takenByRace}) on the email as EMAIL_TAKEN, on the
+ * username as USERNAME_TAKEN, in the words the checks before the write use.
+ * @throws UserError EMAIL_TAKEN, USERNAME_TAKEN; any other error as it is.
+ */
+export function rethrowTaken(err: unknown): never {
+  const raced = takenByRace(err);
+  if (raced?.email) throw new UserError("EMAIL_TAKEN", EMAIL_TAKEN_MESSAGE);
+  if (raced?.username) throw new UserError("USERNAME_TAKEN", USERNAME_TAKEN_MESSAGE);
+  throw err;
 }

@@ -6,8 +6,8 @@ import { Readable } from "node:stream";
 import { config, parseConfig, setConfig } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
 import { sealSetting } from "@services/shared/sealed";
+import { isolatedDb } from "@services/shared/testing/db";
 import { type RunningS3rver, startS3rver } from "@services/shared/testing/s3rver";
-import { isolatedDb } from "../testing/scratchDb";
 import {
   InvalidStorageKeyError,
   localDocumentStorage,

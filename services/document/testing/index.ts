@@ -1,5 +1,6 @@
 /**
  * Test helpers of the document service that other rooms' tests may use (never production code).
  */
+
+export { isolatedDb } from "@services/shared/testing/db";
 export { fixtures } from "./fixtures";
-export { isolatedDb } from "./scratchDb";

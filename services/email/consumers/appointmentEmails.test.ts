@@ -14,40 +14,24 @@ import ICAL from "ical.js";
 import { DateTime } from "luxon";
 import type { MailContext } from "../mailContext";
 import type { ReceivedMail, TestSmtp } from "../testing/smtpServer";
-import { type EmailPipeline, startEmailPipeline, TEST_PUBLIC_URL, TEST_TEAM_ADDRESS } from "../testing/world";
+import { redeliverEvent, registerEmailPipeline, TEST_PUBLIC_URL, TEST_TEAM_ADDRESS } from "../testing/world";
 import { appointmentVariables } from "./appointmentEmails";
 
 // Appointment emails end to end: the appointment service commits a change, the relay publishes it,
 // the email service queues the message with its invitation, the sender delivers it over real SMTP,
 // and the invitation is read back with an iCalendar parser as a calendar would read it.
 
-let pipeline: EmailPipeline;
+const pipeline = registerEmailPipeline();
 let db: Db;
 let smtp: TestSmtp;
 
 beforeAll(async () => {
-  pipeline = await startEmailPipeline();
-  ({ db, smtp } = pipeline);
+  ({ db, smtp } = pipeline());
 });
 
 /** Publishes a committed event once more, as JetStream does after a crash before the ack. */
-async function redeliver(type: string, appointmentId: number): Promise<void> {
-  const rows = await db.prisma.$queryRaw<{ id: string; subject: string; envelope: unknown }[]>`
-    SELECT id, subject, envelope FROM outbox_events
-    WHERE type = ${type} AND (envelope->'payload'->>'appointmentId')::int = ${appointmentId}`;
-  expect(rows).toHaveLength(1);
-  const [row] = rows;
-  if (!row) return;
-  await pipeline.transport.publish(
-    row.subject,
-    `${row.id}-again`,
-    new TextEncoder().encode(JSON.stringify(row.envelope)),
-  );
-}
-afterAll(async () => {
-  await pipeline.stop();
-});
-
+const redeliver = (type: string, appointmentId: number): Promise<void> =>
+  redeliverEvent(pipeline(), type, "appointmentId", appointmentId);
 // Monday 8 March 2032 in Los Angeles: the first weekday after the switch to daylight time (14 March
 // 2032 is the switch; the week before is standard time, the week after daylight time).
 const NOW = new Date("2032-03-08T12:00:00Z");

@@ -6,6 +6,7 @@ import type { EmailAttachment } from "../attachments";
 import { APPOINTMENT_TYPE_LABELS, invitationAttachment } from "../invitation";
 import { loadMailContext, type MailContext } from "../mailContext";
 import { queueEmail } from "../queueEmail";
+import { defineEmailConsumer } from "./emailConsumer";
 
 type AppointmentPayload = PayloadOf<"appointment.scheduled">;
 
@@ -130,24 +131,15 @@ export const appointmentEmails = defineConsumer({
 });
 
 /** appointment.scheduled → the team's address hears of the new booking. */
-export const teamAppointmentNotification = defineConsumer({
+export const teamAppointmentNotification = defineEmailConsumer({
   name: "email_team_appointments",
   events: ["appointment.scheduled"],
-  async handle(envelope, tx) {
-    const payload = envelope.payload;
-    const context = await loadMailContext(tx, ["team_appointment_booked"]);
-    await queueEmail({
-      tx,
-      eventId: envelope.id,
-      templateKey: "team_appointment_booked",
-      to: context.teamAddress,
-      context,
-      variables: {
-        ...appointmentVariables(payload, context),
-        userName: `${payload.firstName} ${payload.lastName}`.trim(),
-        userEmail: payload.email,
-        link: `${context.publicUrl}/admin/appointments`,
-      },
-    });
-  },
+  templateKey: "team_appointment_booked",
+  to: (_envelope, context) => context.teamAddress,
+  variables: ({ payload }, context) => ({
+    ...appointmentVariables(payload, context),
+    userName: `${payload.firstName} ${payload.lastName}`.trim(),
+    userEmail: payload.email,
+    link: `${context.publicUrl}/admin/appointments`,
+  }),
 });

@@ -7,27 +7,22 @@ import { settle, waitFor } from "@services/shared/events/testing/bus";
 import type { Document } from "@services/shared/generated/prisma/client";
 import { createDocument, createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import type { ReceivedMail, TestSmtp } from "../testing/smtpServer";
-import { type EmailPipeline, startEmailPipeline, TEST_PUBLIC_URL, TEST_TEAM_ADDRESS } from "../testing/world";
+import { redeliverEvent, registerEmailPipeline, TEST_PUBLIC_URL, TEST_TEAM_ADDRESS } from "../testing/world";
 
 // Document emails end to end: a document event committed by the document service (or, for uploads,
 // emitted as the upload path emits it), relayed over JetStream, turned into a queued message by the
 // email service and delivered over real SMTP.
 
-let pipeline: EmailPipeline;
+const pipeline = registerEmailPipeline();
 let db: Db;
 let smtp: TestSmtp;
 let reviewer: DocumentActor;
 
 beforeAll(async () => {
-  pipeline = await startEmailPipeline();
-  ({ db, smtp } = pipeline);
+  ({ db, smtp } = pipeline());
   const admin = await createUser(db, { userType: "userAdmin", firstName: "Rita", lastName: "Reviewer" });
   reviewer = { id: admin.id, name: "Rita Reviewer", isClient: true, readAll: true, approve: true };
 });
-afterAll(async () => {
-  await pipeline.stop();
-});
-
 async function clientWithDocument(overrides: Partial<Document> = {}) {
   const client = await createUser(db, {
     userType: "client",
@@ -69,19 +64,8 @@ async function mailWith(to: string, subjectPart: string): Promise<ReceivedMail> 
 }
 
 /** Publishes a committed event once more, as JetStream does after a crash before the ack. */
-async function redeliver(type: string, documentId: number): Promise<void> {
-  const rows = await db.prisma.$queryRaw<{ id: string; subject: string; envelope: unknown }[]>`
-    SELECT id, subject, envelope FROM outbox_events
-    WHERE type = ${type} AND (envelope->'payload'->>'documentId')::int = ${documentId}`;
-  expect(rows).toHaveLength(1);
-  const [row] = rows;
-  if (!row) return;
-  await pipeline.transport.publish(
-    row.subject,
-    `${row.id}-again`,
-    new TextEncoder().encode(JSON.stringify(row.envelope)),
-  );
-}
+const redeliver = (type: string, documentId: number): Promise<void> =>
+  redeliverEvent(pipeline(), type, "documentId", documentId);
 
 describe("document emails", () => {
   it("tells the team of a client's upload and resubmission, with a link to the review queue", async () => {

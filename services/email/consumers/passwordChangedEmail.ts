@@ -1,6 +1,4 @@
-import { defineConsumer } from "@services/shared/events/consumer";
-import { loadMailContext } from "../mailContext";
-import { queueEmail } from "../queueEmail";
+import { defineEmailConsumer } from "./emailConsumer";
 
 /** The business time zone (DECISIONS.md, Appointments): times in emails are Pacific time. */
 const changedAtFormat = new Intl.DateTimeFormat("en-US", {
@@ -14,23 +12,14 @@ const changedAtFormat = new Intl.DateTimeFormat("en-US", {
 });
 
 /** user.password_changed → a short security notice to the account's address. */
-export const passwordChangedEmail = defineConsumer({
+export const passwordChangedEmail = defineEmailConsumer({
   name: "email_password_changed",
   events: ["user.password_changed"],
-  async handle(envelope, tx) {
-    const user = envelope.payload;
-    const context = await loadMailContext(tx, ["password_changed"]);
-    await queueEmail({
-      tx,
-      eventId: envelope.id,
-      templateKey: "password_changed",
-      to: user.email,
-      context,
-      variables: {
-        firstName: user.firstName,
-        changedAt: changedAtFormat.format(new Date(envelope.occurredAt)),
-        link: `${context.publicUrl}/auth`,
-      },
-    });
-  },
+  templateKey: "password_changed",
+  to: ({ payload }) => payload.email,
+  variables: ({ payload: user, occurredAt }, context) => ({
+    firstName: user.firstName,
+    changedAt: changedAtFormat.format(new Date(occurredAt)),
+    link: `${context.publicUrl}/auth`,
+  }),
 });

@@ -2,6 +2,7 @@ import { defineConsumer } from "@services/shared/events/consumer";
 import { loadMailContext } from "../mailContext";
 import { queueEmail } from "../queueEmail";
 import { queueVerificationEmail } from "../queueVerificationEmail";
+import { userVariables } from "./emailConsumer";
 
 /** How the team's notification names the type a person registered as (DECISIONS: client → user). */
 const REGISTERED_AS: Record<string, string> = {
@@ -34,10 +35,7 @@ export const registrationEmails = defineConsumer({
       to: context.teamAddress,
       context,
       variables: {
-        firstName: user.firstName,
-        lastName: user.lastName,
-        userName: `${user.firstName} ${user.lastName}`.trim(),
-        userEmail: user.email,
+        ...userVariables(user),
         userType: REGISTERED_AS[user.userType] ?? user.userType,
         companyName: user.companyName ?? "—",
         notes: user.registrationNotes ?? "—",

@@ -6,24 +6,19 @@ import { settle, waitFor } from "@services/shared/events/testing/bus";
 import type { EventTransport } from "@services/shared/events/transport";
 import { seal } from "@services/shared/sealed";
 import type { ReceivedMail, TestSmtp } from "../testing/smtpServer";
-import { type EmailPipeline, startEmailPipeline, TEST_PUBLIC_URL, TEST_TEAM_ADDRESS } from "../testing/world";
+import { registerEmailPipeline, TEST_PUBLIC_URL, TEST_TEAM_ADDRESS } from "../testing/world";
 
 // The whole path: a use case's emit() commits, the relay publishes to JetStream, the email
 // service's consumers queue the messages, the sender delivers them to a real SMTP server.
 
-let pipeline: EmailPipeline;
+const pipeline = registerEmailPipeline();
 let db: Db;
 let smtp: TestSmtp;
 let transport: EventTransport;
 
 beforeAll(async () => {
-  pipeline = await startEmailPipeline();
-  ({ db, smtp, transport } = pipeline);
+  ({ db, smtp, transport } = pipeline());
 });
-afterAll(async () => {
-  await pipeline.stop();
-});
-
 function address(name: string): string {
   return `${name}-${randomBytes(3).toString("hex")}@client.test`;
 }

@@ -5,4 +5,4 @@
 export type { ReceivedMail, TestSmtp } from "./smtpServer";
 export { startTestSmtp } from "./smtpServer";
 export type { EmailPipeline } from "./world";
-export { startEmailPipeline, TEST_PUBLIC_URL } from "./world";
+export { registerEmailPipeline, startEmailPipeline, TEST_PUBLIC_URL } from "./world";

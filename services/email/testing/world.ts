@@ -126,3 +126,45 @@ export async function startEmailPipeline(): Promise<EmailPipeline> {
     },
   };
 }
+
+/**
+ * Registers the test file's email pipeline: started before its tests, stopped after them. The
+ * returned function gives the running pipeline inside hooks and tests.
+ * @throws Error when read before the pipeline has started.
+ */
+export function registerEmailPipeline(): () => EmailPipeline {
+  let running: EmailPipeline | undefined;
+  beforeAll(async () => {
+    running = await startEmailPipeline();
+  });
+  afterAll(async () => {
+    await running?.stop();
+  });
+  return () => {
+    if (!running) throw new Error("the email pipeline has not started: read it inside a hook or a test");
+    return running;
+  };
+}
+
+/**
+ * Publishes a committed event once more, as JetStream does after a crash before the ack: the one
+ * outbox row of `type` whose payload's `key` is `id` (expected to be exactly one).
+ */
+export async function redeliverEvent(
+  pipeline: EmailPipeline,
+  type: string,
+  key: "appointmentId" | "documentId",
+  id: number,
+): Promise<void> {
+  const rows = await pipeline.db.prisma.$queryRaw<{ id: string; subject: string; envelope: unknown }[]>`
+    SELECT id, subject, envelope FROM outbox_events
+    WHERE type = ${type} AND (envelope->'payload'->>${key}::text)::int = ${id}`;
+  expect(rows).toHaveLength(1);
+  const [row] = rows;
+  if (!row) return;
+  await pipeline.transport.publish(
+    row.subject,
+    `${row.id}-again`,
+    new TextEncoder().encode(JSON.stringify(row.envelope)),
+  );
+}

@@ -1,35 +1,28 @@
 import type { NatsConnection } from "@nats-io/transport-node";
 import { newEventId, type PayloadOf } from "@schema/events";
-import { config, setConfig } from "../config";
-import type { Db } from "../db";
+import { config } from "../config";
+import type { Db, Tx } from "../db";
 import { deploymentOf } from "../deployment";
 import { connectNats } from "../nats";
+import type { Consumer, ConsumerDefinition, RunningConsumers } from "./consumer";
 import { defineConsumer, startConsumers } from "./consumer";
 import { jetStreamTransport } from "./jetstream";
 import { memoryTransport } from "./memory";
 import { emit } from "./outbox";
 import { startRelay } from "./relay";
 import { deleteStream, settle, waitFor } from "./testing/bus";
-import { clearOutbox, eventsDatabase, takeUniqueBus } from "./testing/world";
+import { clearOutbox, registerEventsWorld, takeUniqueBus } from "./testing/world";
 import type { EventTransport, TransportMessage } from "./transport";
 
-const original = config();
-let world: Awaited<ReturnType<typeof eventsDatabase>>;
+const world = registerEventsWorld();
 let db: Db;
 let nc: NatsConnection;
 
 beforeAll(async () => {
-  world = await eventsDatabase();
-  db = world.db;
-  nc = await connectNats(process.env.NATS_URL ?? "nats://127.0.0.1:4222");
+  ({ db, nc } = world);
   await db.prisma.$executeRawUnsafe(
     "CREATE TABLE test_effects (consumer text NOT NULL, event_id uuid NOT NULL)",
   );
-});
-afterAll(async () => {
-  setConfig(original);
-  await nc.close();
-  await world.drop();
 });
 
 const uploaded = (n: number): PayloadOf<"document.uploaded"> => ({
@@ -49,6 +42,34 @@ async function effects(consumer: string): Promise<number> {
   const [row] = await db.prisma.$queryRaw<{ count: number }[]>`
     SELECT count(*)::int AS count FROM test_effects WHERE consumer = ${consumer}`;
   return row?.count ?? 0;
+}
+
+/** Records, in the handler's transaction, that consumer `name` applied the event. */
+async function recordEffect(tx: Tx, name: string, eventId: string): Promise<void> {
+  await tx.$executeRaw`INSERT INTO test_effects (consumer, event_id) VALUES (${name}, ${eventId}::uuid)`;
+}
+
+type UploadsHandler = ConsumerDefinition<"document.uploaded">["handle"];
+
+/** A consumer of document.uploaded named `name`. */
+function uploadsConsumer(
+  name: string,
+  handle: UploadsHandler,
+  options: { concurrency?: number; batch?: number } = {},
+): Consumer {
+  return defineConsumer({ name, events: ["document.uploaded"], ...options, handle });
+}
+
+/** The transport, with every message it delivers passed through `each` before the handler. */
+function tapped(inner: EventTransport, each: (msg: TransportMessage) => TransportMessage): EventTransport {
+  return {
+    kind: inner.kind,
+    publish: (subject, msgId, data) => inner.publish(subject, msgId, data),
+    subscribe: (opts) => inner.subscribe({ ...opts, handler: (m) => opts.handler(each(m)) }),
+    pending: (durable) => inner.pending(durable),
+    state: () => inner.state(),
+    close: () => inner.close(),
+  };
 }
 
 interface Kit {
@@ -112,24 +133,25 @@ describe.each(["memory", "jetstream"] as const)("consumers on the %s transport",
     return ids;
   }
 
+  /** Starts the consumer on the kit's transport (or `transport`). */
+  function start(
+    consumer: Consumer,
+    options: { backoffMs: number[]; maxDeliver?: number; transport?: EventTransport },
+  ): Promise<RunningConsumers> {
+    const { transport = kit.transport, ...rest } = options;
+    return startConsumers({ db, transport, consumers: [consumer], ...rest });
+  }
+
   it("applies each event once and records it in the inbox", async () => {
     const name = `docs_${kind}_once`;
     const seen: PayloadOf<"document.uploaded">[] = [];
-    const running = await startConsumers({
-      db,
-      transport: kit.transport,
-      consumers: [
-        defineConsumer({
-          name,
-          events: ["document.uploaded"],
-          async handle(envelope, tx) {
-            seen.push(envelope.payload);
-            await tx.$executeRaw`INSERT INTO test_effects (consumer, event_id) VALUES (${name}, ${envelope.id}::uuid)`;
-          },
-        }),
-      ],
-      backoffMs: [50],
-    });
+    const running = await start(
+      uploadsConsumer(name, async (envelope, tx) => {
+        seen.push(envelope.payload);
+        await recordEffect(tx, name, envelope.id);
+      }),
+      { backoffMs: [50] },
+    );
     try {
       const ids = await publish(3);
       await waitFor(async () => (await effects(name)) === 3, "three effects");
@@ -148,41 +170,24 @@ describe.each(["memory", "jetstream"] as const)("consumers on the %s transport",
     let most = 0;
     // every delivery the transport hands the consumer (a message left unsettled would come again)
     let deliveries = 0;
-    const inner = kit.transport;
-    const counting: EventTransport = {
-      kind: inner.kind,
-      publish: (subject, msgId, data) => inner.publish(subject, msgId, data),
-      subscribe: (opts) =>
-        inner.subscribe({
-          ...opts,
-          handler: (m) => {
-            deliveries += 1;
-            return opts.handler(m);
-          },
-        }),
-      pending: (durable) => inner.pending(durable),
-      state: () => inner.state(),
-      close: () => inner.close(),
-    };
-    const running = await startConsumers({
-      db,
-      transport: counting,
-      consumers: [
-        defineConsumer({
-          name,
-          events: ["document.uploaded"],
-          concurrency: 4,
-          async handle(envelope, tx) {
-            active += 1;
-            most = Math.max(most, active);
-            await new Promise((resolve) => setTimeout(resolve, 50));
-            await tx.$executeRaw`INSERT INTO test_effects (consumer, event_id) VALUES (${name}, ${envelope.id}::uuid)`;
-            active -= 1;
-          },
-        }),
-      ],
-      backoffMs: [2000],
+    const counting = tapped(kit.transport, (m) => {
+      deliveries += 1;
+      return m;
     });
+    const running = await start(
+      uploadsConsumer(
+        name,
+        async (envelope, tx) => {
+          active += 1;
+          most = Math.max(most, active);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          await recordEffect(tx, name, envelope.id);
+          active -= 1;
+        },
+        { concurrency: 4 },
+      ),
+      { backoffMs: [2000], transport: counting },
+    );
     try {
       await publish(12);
       await waitFor(async () => (await effects(name)) === 12, "twelve effects");
@@ -200,23 +205,18 @@ describe.each(["memory", "jetstream"] as const)("consumers on the %s transport",
   it("with batch 8, applies the events waiting together in one transaction, each once", async () => {
     const name = `docs_${kind}_batch`;
     const transactions: string[] = [];
-    const running = await startConsumers({
-      db,
-      transport: kit.transport,
-      consumers: [
-        defineConsumer({
-          name,
-          events: ["document.uploaded"],
-          batch: 8,
-          async handle(envelope, tx) {
-            const [row] = await tx.$queryRaw<{ id: string }[]>`SELECT txid_current()::text AS id`;
-            transactions.push(row?.id ?? "");
-            await tx.$executeRaw`INSERT INTO test_effects (consumer, event_id) VALUES (${name}, ${envelope.id}::uuid)`;
-          },
-        }),
-      ],
-      backoffMs: [50],
-    });
+    const running = await start(
+      uploadsConsumer(
+        name,
+        async (envelope, tx) => {
+          const [row] = await tx.$queryRaw<{ id: string }[]>`SELECT txid_current()::text AS id`;
+          transactions.push(row?.id ?? "");
+          await recordEffect(tx, name, envelope.id);
+        },
+        { batch: 8 },
+      ),
+      { backoffMs: [50] },
+    );
     try {
       const ids = await publish(24);
       await waitFor(async () => (await effects(name)) === 24, "24 effects");
@@ -238,24 +238,18 @@ describe.each(["memory", "jetstream"] as const)("consumers on the %s transport",
   it("with batch 8, applies a batch holding a failing event one event at a time: only that one is retried", async () => {
     const name = `docs_${kind}_batch_failing`;
     const attempts = new Map<string, number>();
-    const running = await startConsumers({
-      db,
-      transport: kit.transport,
-      consumers: [
-        defineConsumer({
-          name,
-          events: ["document.uploaded"],
-          batch: 8,
-          async handle(envelope, tx) {
-            attempts.set(envelope.payload.title, (attempts.get(envelope.payload.title) ?? 0) + 1);
-            if (envelope.payload.documentId === 3) throw new Error("statement 3 cannot be filed");
-            await tx.$executeRaw`INSERT INTO test_effects (consumer, event_id) VALUES (${name}, ${envelope.id}::uuid)`;
-          },
-        }),
-      ],
-      maxDeliver: 2,
-      backoffMs: [50],
-    });
+    const running = await start(
+      uploadsConsumer(
+        name,
+        async (envelope, tx) => {
+          attempts.set(envelope.payload.title, (attempts.get(envelope.payload.title) ?? 0) + 1);
+          if (envelope.payload.documentId === 3) throw new Error("statement 3 cannot be filed");
+          await recordEffect(tx, name, envelope.id);
+        },
+        { batch: 8 },
+      ),
+      { maxDeliver: 2, backoffMs: [50] },
+    );
     try {
       const ids = await publish(6);
       await waitFor(async () => (await effects(name)) === 5, "five effects");
@@ -278,42 +272,26 @@ describe.each(["memory", "jetstream"] as const)("consumers on the %s transport",
   it("applies an event exactly once when the consumer dies after its commit but before the ack", async () => {
     const name = `docs_${kind}_crash`;
     let handlerRuns = 0;
-    const consumer = defineConsumer({
-      name,
-      events: ["document.uploaded"],
-      async handle(envelope, tx) {
-        handlerRuns++;
-        await tx.$executeRaw`INSERT INTO test_effects (consumer, event_id) VALUES (${name}, ${envelope.id}::uuid)`;
-      },
+    const consumer = uploadsConsumer(name, async (envelope, tx) => {
+      handlerRuns++;
+      await recordEffect(tx, name, envelope.id);
     });
     const doomed = await kit.otherProcess();
     let crashed = false;
     // the first process commits the inbox row and the effect, then dies instead of acking
-    const withheldAck: EventTransport = {
-      ...doomed.transport,
-      subscribe: (opts) =>
-        doomed.transport.subscribe({
-          ...opts,
-          handler: (msg) => {
-            const dying: TransportMessage = {
-              ...msg,
-              ack: async () => {
-                crashed = true;
-                await doomed.crash();
-              },
-            };
-            return opts.handler(crashed ? msg : dying);
-          },
-        }),
-    };
-    const first = await startConsumers({
-      db,
-      transport: withheldAck,
-      consumers: [consumer],
-      backoffMs: [100],
+    const withheldAck = tapped(doomed.transport, (msg) => {
+      const dying: TransportMessage = {
+        ...msg,
+        ack: async () => {
+          crashed = true;
+          await doomed.crash();
+        },
+      };
+      return crashed ? msg : dying;
     });
+    const first = await start(consumer, { backoffMs: [100], transport: withheldAck });
     const deliveries: number[] = [];
-    let second: Awaited<ReturnType<typeof startConsumers>> | undefined;
+    let second: RunningConsumers | undefined;
     try {
       await publish(1);
       await waitFor(() => crashed, "the crash");
@@ -321,18 +299,11 @@ describe.each(["memory", "jetstream"] as const)("consumers on the %s transport",
       expect(await effects(name)).toBe(1);
 
       // the process comes back: the event is delivered again, finds its inbox row, and is acked
-      const counting: EventTransport = {
-        ...kit.transport,
-        subscribe: (opts) =>
-          kit.transport.subscribe({
-            ...opts,
-            handler: (msg) => {
-              deliveries.push(msg.deliveryCount);
-              return opts.handler(msg);
-            },
-          }),
-      };
-      second = await startConsumers({ db, transport: counting, consumers: [consumer], backoffMs: [100] });
+      const counting = tapped(kit.transport, (msg) => {
+        deliveries.push(msg.deliveryCount);
+        return msg;
+      });
+      second = await start(consumer, { backoffMs: [100], transport: counting });
       await waitFor(() => deliveries.length >= 1, "the redelivery", 10_000);
       await waitFor(async () => (await second?.lag())?.[name] === 0, "no lag");
       await settle();
@@ -348,23 +319,14 @@ describe.each(["memory", "jetstream"] as const)("consumers on the %s transport",
   it("sends an event whose handler always fails to dead letters after maxDeliver attempts", async () => {
     const name = `docs_${kind}_failing`;
     const attempts: number[] = [];
-    const running = await startConsumers({
-      db,
-      transport: kit.transport,
-      consumers: [
-        defineConsumer({
-          name,
-          events: ["document.uploaded"],
-          async handle(envelope, tx) {
-            attempts.push(Date.now());
-            await tx.$executeRaw`INSERT INTO test_effects (consumer, event_id) VALUES (${name}, ${envelope.id}::uuid)`;
-            throw new Error("mail server said no");
-          },
-        }),
-      ],
-      maxDeliver: 3,
-      backoffMs: [50, 150],
-    });
+    const running = await start(
+      uploadsConsumer(name, async (envelope, tx) => {
+        attempts.push(Date.now());
+        await recordEffect(tx, name, envelope.id);
+        throw new Error("mail server said no");
+      }),
+      { maxDeliver: 3, backoffMs: [50, 150] },
+    );
     try {
       const [id] = await publish(1);
       await waitFor(
@@ -394,21 +356,13 @@ describe.each(["memory", "jetstream"] as const)("consumers on the %s transport",
     const name = `docs_${kind}_own`;
     const own = (await deploymentOf(db)).id;
     const seen: string[] = [];
-    const running = await startConsumers({
-      db,
-      transport: kit.transport,
-      consumers: [
-        defineConsumer({
-          name,
-          events: ["document.uploaded"],
-          async handle(envelope, tx) {
-            seen.push(envelope.id);
-            await tx.$executeRaw`INSERT INTO test_effects (consumer, event_id) VALUES (${name}, ${envelope.id}::uuid)`;
-          },
-        }),
-      ],
-      backoffMs: [50],
-    });
+    const running = await start(
+      uploadsConsumer(name, async (envelope, tx) => {
+        seen.push(envelope.id);
+        await recordEffect(tx, name, envelope.id);
+      }),
+      { backoffMs: [50] },
+    );
     const subject = `${config().SUBJECT_PREFIX}.document.uploaded`;
     const envelope = (extra: Record<string, unknown>) => ({
       id: newEventId(),
@@ -458,20 +412,12 @@ describe.each(["memory", "jetstream"] as const)("consumers on the %s transport",
   it("sends an unreadable message to dead letters at once", async () => {
     const name = `docs_${kind}_garbage`;
     let runs = 0;
-    const running = await startConsumers({
-      db,
-      transport: kit.transport,
-      consumers: [
-        defineConsumer({
-          name,
-          events: ["document.uploaded"],
-          async handle() {
-            runs++;
-          },
-        }),
-      ],
-      backoffMs: [50],
-    });
+    const running = await start(
+      uploadsConsumer(name, async () => {
+        runs++;
+      }),
+      { backoffMs: [50] },
+    );
     try {
       const subject = `${config().SUBJECT_PREFIX}.document.uploaded`;
       await kit.transport.publish(

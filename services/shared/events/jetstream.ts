@@ -14,15 +14,8 @@ import {
 import { type NatsConnection, nanos } from "@nats-io/transport-node";
 import { deploymentName } from "../config";
 import { logger } from "../logger";
-import {
-  assertDurableName,
-  backoffFor,
-  type EventTransport,
-  type SubscribeOptions,
-  type Subscription,
-  subjectMatches,
-  type TransportMessage,
-} from "./transport";
+import type { EventTransport, SubscribeOptions, Subscription, TransportMessage } from "./transport";
+import { assertDurableName, backoffFor, subjectMatches } from "./transport";
 
 export interface JetStreamTransportOptions {
   /** the connection, from connectNats; the transport does not close it */

@@ -1,13 +1,6 @@
 import { logger } from "../logger";
-import {
-  assertDurableName,
-  backoffFor,
-  type EventTransport,
-  type SubscribeOptions,
-  type Subscription,
-  subjectMatches,
-  type TransportMessage,
-} from "./transport";
+import type { EventTransport, SubscribeOptions, Subscription, TransportMessage } from "./transport";
+import { assertDurableName, backoffFor, subjectMatches } from "./transport";
 
 // The in-process event bus of the embedded mode (`make start` without NATS). Same guarantees as
 // JetStream within one process: dedupe by msgId within a window, durable positions that survive a

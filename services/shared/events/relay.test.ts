@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { jetstreamManager } from "@nats-io/jetstream";
 import type { NatsConnection } from "@nats-io/transport-node";
 import type { PayloadOf } from "@schema/events";
-import { config, setConfig } from "../config";
 import { connectPostgres, type Db } from "../db";
 import { deploymentOf } from "../deployment";
 import { connectNats } from "../nats";
@@ -11,23 +10,15 @@ import { memoryTransport } from "./memory";
 import { emit } from "./outbox";
 import { startRelay } from "./relay";
 import { deleteStream, privateNats, settle, waitFor } from "./testing/bus";
-import { clearOutbox, countingTransport, eventsDatabase, takeUniqueBus } from "./testing/world";
+import { clearOutbox, countingTransport, registerEventsWorld, takeUniqueBus } from "./testing/world";
 import type { EventTransport, Subscription } from "./transport";
 
-const original = config();
-let world: Awaited<ReturnType<typeof eventsDatabase>>;
+const world = registerEventsWorld();
 let db: Db;
 let nc: NatsConnection;
 
-beforeAll(async () => {
-  world = await eventsDatabase();
-  db = world.db;
-  nc = await connectNats(process.env.NATS_URL ?? "nats://127.0.0.1:4222");
-});
-afterAll(async () => {
-  setConfig(original);
-  await nc.close();
-  await world.drop();
+beforeAll(() => {
+  ({ db, nc } = world);
 });
 beforeEach(async () => {
   await clearOutbox(db);

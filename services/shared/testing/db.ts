@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { migrateDatabase } from "@db/migrate";
 import { Client } from "pg";
 import { connectPostgres, type Db } from "../db";
 
@@ -65,6 +66,59 @@ export async function scratchDatabase(): Promise<{ url: string; drop(): Promise<
       } finally {
         await c.end();
       }
+    },
+  };
+}
+
+/** A migrated database of a test's own, its connection, and how to remove both. */
+export interface IsolatedDb {
+  db: Db;
+  url: string;
+  /** closes the connection and drops the database */
+  drop(): Promise<void>;
+}
+
+/**
+ * A migrated scratch database with a connection to it, for tests that must not share the run's
+ * database (they change settings every test reads, claim every outbox row, or start from nothing).
+ * @throws when the test server refuses to create or migrate the database.
+ */
+export async function isolatedDb(): Promise<IsolatedDb> {
+  const scratch = await scratchDatabase();
+  await migrateDatabase({ url: scratch.url });
+  const db = await connectPostgres(scratch.url);
+  return {
+    db,
+    url: scratch.url,
+    async drop() {
+      await db.close();
+      await scratch.drop();
+    },
+  };
+}
+
+/**
+ * Gives a test file (or the describe block it is called in) an isolated database: one for all its
+ * tests, or a fresh one for each. Read `db` and `url` inside hooks and tests, after it is made.
+ * @throws Error when read before the database is made.
+ */
+export function registerIsolatedDb(scope: "all" | "each" = "all"): { readonly db: Db; readonly url: string } {
+  let current: IsolatedDb | undefined;
+  const [before, after] = scope === "all" ? [beforeAll, afterAll] : [beforeEach, afterEach];
+  before(async () => {
+    current = await isolatedDb();
+  });
+  after(() => current?.drop());
+  const made = (): IsolatedDb => {
+    if (!current) throw new Error("the isolated database is not made yet: read it inside a hook or a test");
+    return current;
+  };
+  return {
+    get db() {
+      return made().db;
+    },
+    get url() {
+      return made().url;
     },
   };
 }

@@ -1,7 +1,7 @@
-import { isolatedDb } from "@services/document/testing";
 import type { Db } from "@services/shared/db";
 import { isAppError } from "@services/shared/errors";
 import type { UserType } from "@services/shared/generated/prisma/enums";
+import { registerIsolatedDb } from "@services/shared/testing/db";
 import { createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import { changeUserStatus } from "../changeUserStatus";
 import { isUserError } from "../errors";
@@ -15,15 +15,10 @@ import { listUserJobItems, startUserBulkJob } from "./userJobs";
 
 jest.setTimeout(300_000);
 
+const isolated = registerIsolatedDb();
 let db: Db;
-let isolated: { db: Db; drop(): Promise<void> };
-
-beforeAll(async () => {
-  isolated = await isolatedDb();
+beforeAll(() => {
   db = isolated.db;
-});
-afterAll(async () => {
-  await isolated.drop();
 });
 
 /** `count` users whose company name is `company` (rows written at once), ids in creation order. */

@@ -1,6 +1,6 @@
-import { isolatedDb } from "@services/document/testing";
 import type { Db } from "@services/shared/db";
 import { isAppError } from "@services/shared/errors";
+import { registerIsolatedDb } from "@services/shared/testing/db";
 import { createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import { importClients } from "./importClients";
 import { claimUserJob, runUserJob } from "./runner";
@@ -9,15 +9,10 @@ import { claimUserJob, runUserJob } from "./runner";
 // registration's words and creates nothing; the real run creates exactly the good rows, as clients,
 // and invites each.
 
+const isolated = registerIsolatedDb();
 let db: Db;
-let isolated: { db: Db; drop(): Promise<void> };
-
-beforeAll(async () => {
-  isolated = await isolatedDb();
+beforeAll(() => {
   db = isolated.db;
-});
-afterAll(async () => {
-  await isolated.drop();
 });
 
 const HEADER = "firstName,lastName,username,email,phone,companyName";

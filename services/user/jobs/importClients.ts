@@ -5,10 +5,9 @@ import {
   type NewUser,
   newUserFieldsSchema,
 } from "@schema/validation/userAdmin";
-import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
-import type { UserType } from "@services/shared/generated/prisma/enums";
 import { CsvError, parse } from "csv-parse/sync";
+import { type AdminCommandProps } from "../changeUserAccount";
 import { EMAIL_TAKEN_MESSAGE, USERNAME_TAKEN_MESSAGE } from "../takenNames";
 import { startImportJob, type UserJobView } from "./userJobs";
 
@@ -80,13 +79,9 @@ function readRows(csv: string): Record<string, string>[] {
  * @throws AppError PAYLOAD_TOO_LARGE, VALIDATION_FAILED (not CSV, wrong header), FORBIDDEN,
  * RATE_LIMITED (too many open jobs).
  */
-export async function importClients(props: {
-  db: Db;
-  actor: { id: number; userType: UserType };
-  csv: string;
-  dryRun: boolean;
-  ip?: string | null;
-}): Promise<ImportReport> {
+export async function importClients(
+  props: AdminCommandProps & { csv: string; dryRun: boolean },
+): Promise<ImportReport> {
   if (props.actor.userType !== "mainAdmin" && props.actor.userType !== "userAdmin") {
     throw new AppError("FORBIDDEN", "You don't have the necessary permissions to access this area.");
   }

@@ -11,6 +11,7 @@ import type { Db, Tx } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import { Prisma } from "@services/shared/generated/prisma/client";
 import type { UserJobItemOutcome, UserJobStatus, UserType } from "@services/shared/generated/prisma/enums";
+import { type AdminCommandProps } from "../changeUserAccount";
 import { userFilterWhere } from "../directory/filter";
 import { assertMayGrant } from "../grants";
 
@@ -81,13 +82,9 @@ async function assertMayOpenJob(tx: Tx, actorId: number): Promise<void> {
  * @throws AppError VALIDATION_FAILED (no users, too many), RATE_LIMITED (too many open jobs),
  * FORBIDDEN (not a user administrator); UserError NOT_ALLOWED (a type the actor may not grant).
  */
-export async function startUserBulkJob(props: {
-  db: Db;
-  actor: { id: number; userType: UserType };
-  selection: BulkSelection;
-  action: BulkActionInput;
-  ip?: string | null;
-}): Promise<UserJobView> {
+export async function startUserBulkJob(
+  props: AdminCommandProps & { selection: BulkSelection; action: BulkActionInput },
+): Promise<UserJobView> {
   const { selection, action, actor } = props;
   if (actor.userType !== "mainAdmin" && actor.userType !== "userAdmin") {
     throw new AppError("FORBIDDEN", "You don't have the necessary permissions to access this area.");
@@ -161,13 +158,9 @@ export async function startUserBulkJob(props: {
  * number), queued for the runner, which creates each client and invites them; audited.
  * @throws AppError RATE_LIMITED (too many open jobs), VALIDATION_FAILED (no rows).
  */
-export async function startImportJob(props: {
-  db: Db;
-  actor: { id: number; userType: UserType };
-  rows: { row: number; data: Omit<NewUser, "userType"> }[];
-  rejected: number;
-  ip?: string | null;
-}): Promise<UserJobView> {
+export async function startImportJob(
+  props: AdminCommandProps & { rows: { row: number; data: Omit<NewUser, "userType"> }[]; rejected: number },
+): Promise<UserJobView> {
   if (props.rows.length === 0) throw new AppError("VALIDATION_FAILED", "No row can be imported");
   return props.db.prisma.$transaction(
     async (tx) => {
