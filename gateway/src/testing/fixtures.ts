@@ -1,0 +1,108 @@
+import type { Db } from "@services/shared/db";
+import type { UserType } from "@services/shared/generated/prisma/enums";
+import { testDb } from "@services/shared/testing/db";
+import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
+import type { Express } from "express";
+import request from "supertest";
+import { type IsolatedApp, isolatedApp } from "./appHarness";
+import { type IdentityApp, identityApp, sessionCookieOf } from "./identityHarness";
+
+// Per-file fixtures for the gateway's route tests: each `use…` registers the file's beforeAll and
+// afterAll and hands back an object that beforeAll fills in, so a test file states its app in one
+// line; plus the GraphQL call and the sign-in every such file makes.
+
+/** An {@link IdentityApp} with this run's shared database connection. */
+export type IdentityFixture = IdentityApp & { db: Db };
+
+/**
+ * Starts an {@link identityApp} (with `rateLimits` and `options`) before the file's tests and closes
+ * it after them, once `options.beforeClose` (the file's last checks) has finished. The returned
+ * object is empty until beforeAll has run.
+ */
+export function identityAppFixture(
+  rateLimits: Parameters<typeof identityApp>[0] = {},
+  options: Parameters<typeof identityApp>[1] & { beforeClose?: () => void | Promise<void> } = {},
+): IdentityFixture {
+  const { beforeClose, ...appOptions } = options;
+  const fixture = {} as IdentityFixture;
+  beforeAll(async () => {
+    const db = await testDb();
+    Object.assign(fixture, await identityApp(rateLimits, appOptions), { db });
+  });
+  afterAll(async () => {
+    await beforeClose?.();
+    await fixture.close();
+  });
+  return fixture;
+}
+
+/**
+ * Starts an {@link isolatedApp} (a database of the file's own, with `options.settings`) before the
+ * file's tests and closes it after them, once `options.beforeClose` (what the file started on it)
+ * has finished. The returned object is empty until beforeAll has run.
+ */
+export function isolatedAppFixture(
+  options: Parameters<typeof isolatedApp>[0] & { beforeClose?: () => Promise<void> } = {},
+): IsolatedApp {
+  const { beforeClose, ...appOptions } = options;
+  const fixture = {} as IsolatedApp;
+  beforeAll(async () => {
+    Object.assign(fixture, await isolatedApp(appOptions));
+  });
+  afterAll(async () => {
+    await beforeClose?.();
+    await fixture.close();
+  });
+  return fixture;
+}
+
+/** A GraphQL error as the tests read it. */
+export interface GqlError {
+  message?: string;
+  extensions?: { code?: string };
+}
+
+/**
+ * Posts `query` with `variables` to `app`'s /graphql as the session `cookie`; the answer's text is
+ * added to `bodies` when given (for the secrets scan).
+ */
+export async function postGraphql(
+  app: Express,
+  query: string,
+  cookie = "",
+  variables: Record<string, unknown> = {},
+  bodies?: string[],
+) {
+  const res = await request(app).post("/graphql").set("Cookie", cookie).send({ query, variables });
+  bodies?.push(res.text);
+  return {
+    status: res.status,
+    text: res.text,
+    data: res.body.data ?? null,
+    errors: res.body.errors as GqlError[] | undefined,
+  };
+}
+
+/**
+ * Signs `login` in over /api/login and answers the session cookie.
+ * @throws when the sign-in sets no session cookie.
+ */
+export async function sessionFor(app: Express, login: string, password = TEST_PASSWORD): Promise<string> {
+  const res = await request(app).post("/api/login").send({ login, password });
+  const cookie = sessionCookieOf(res);
+  if (!cookie) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
+  return cookie;
+}
+
+/**
+ * Creates a user of `userType` (with `fields`) in `fixture.db` and signs them in on `fixture.app`;
+ * answers the session cookie. @throws when the sign-in sets no session cookie.
+ */
+export async function signedInAs(
+  fixture: { app: Express; db: Db },
+  userType: UserType,
+  fields: Parameters<typeof createUser>[1] = {},
+): Promise<string> {
+  const user = await createUser(fixture.db, { ...fields, userType });
+  return sessionFor(fixture.app, user.username);
+}
