@@ -1,27 +1,20 @@
+import { identityAppFixture } from "@gateway/testing/fixtures";
 import { APPOINTMENT_MESSAGES, TIME_ZONE_MESSAGE } from "@schema/validation/appointment";
 import { UNSAFE_TEXT_MESSAGE } from "@schema/validation/primitives";
-import type { Db } from "@services/shared/db";
-import { testDb } from "@services/shared/testing/db";
 import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
-import { type IdentityApp, identityApp, sessionCookieOf } from "./testing/identityHarness";
+import { sessionCookieOf } from "./testing/identityHarness";
 
 // Bad input on the REST shims (OWASP ASVS V2.2, V16.5): a clear 4xx with the shared schemas'
 // message, never a 500, and never the database's own words.
 
-let h: IdentityApp;
-let db: Db;
 let client: string;
 let admin: string;
 
+const h = identityAppFixture();
 beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp();
-  client = await signIn((await createUser(db, { userType: "client" })).username);
-  admin = await signIn((await createAdmin(db)).username);
-});
-afterAll(async () => {
-  await h.close();
+  client = await signIn((await createUser(h.db, { userType: "client" })).username);
+  admin = await signIn((await createAdmin(h.db)).username);
 });
 
 async function signIn(username: string): Promise<string> {

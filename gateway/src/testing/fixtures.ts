@@ -106,3 +106,23 @@ export async function signedInAs(
   const user = await createUser(fixture.db, { ...fields, userType });
   return sessionFor(fixture.app, user.username);
 }
+
+/** The refusal's code, whether answered as a top-level error or as a typed AppError result. */
+export function refusal(res: { data: Record<string, unknown> | null; errors?: GqlError[] }, field: string) {
+  const typed = res.data?.[field] as { __typename?: string; code?: string } | null | undefined;
+  if (typed?.__typename === "AppError") return typed.code;
+  return res.errors?.[0]?.extensions?.code;
+}
+
+/**
+ * The callers a manage:config field refuses, as [cookie, code] pairs: the signed out
+ * (UNAUTHENTICATED), then one signed-in user of each of `userTypes`, in order (FORBIDDEN).
+ */
+export async function refusedCallers<T extends string>(
+  signIn: (userType: T) => Promise<string>,
+  userTypes: readonly T[],
+): Promise<[string, string][]> {
+  const cases: [string, string][] = [["", "UNAUTHENTICATED"]];
+  for (const userType of userTypes) cases.push([await signIn(userType), "FORBIDDEN"]);
+  return cases;
+}

@@ -1,4 +1,10 @@
-import { type GqlError, isolatedAppFixture, postGraphql, signedInAs } from "@gateway/testing/fixtures";
+import {
+  isolatedAppFixture,
+  postGraphql,
+  refusal,
+  refusedCallers,
+  signedInAs,
+} from "@gateway/testing/fixtures";
 import { DOCUMENT_MESSAGES, unknownFileTypeMessage } from "@schema/validation/document";
 import { type RunningS3rver, startS3rver } from "@services/shared/testing/s3rver";
 
@@ -63,22 +69,9 @@ const localInput = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** The refusal's code, whether answered as a top-level error or as a typed AppError result. */
-function refusal(
-  res: { data: Record<string, { __typename?: string; code?: string }> | null; errors?: GqlError[] },
-  field: string,
-) {
-  const typed = res.data?.[field];
-  if (typed?.__typename === "AppError") return typed.code;
-  return res.errors?.[0]?.extensions?.code;
-}
-
 describe("storage settings over GraphQL", () => {
   it("refuses the signed out, and users without manage:config", async () => {
-    const cases: [string, string][] = [["", "UNAUTHENTICATED"]];
-    for (const userType of ["client", "prospect", "userAdmin"] as const) {
-      cases.push([await signIn(userType), "FORBIDDEN"]);
-    }
+    const cases = await refusedCallers(signIn, ["client", "prospect", "userAdmin"]);
     for (const [cookie, code] of cases) {
       expect(refusal(await gql(SETTINGS, cookie), "storageSettings")).toBe(code);
       const update = await gql(UPDATE, cookie, { input: localInput() });

@@ -1,5 +1,11 @@
 import net from "node:net";
-import { type GqlError, isolatedAppFixture, postGraphql, signedInAs } from "@gateway/testing/fixtures";
+import {
+  isolatedAppFixture,
+  postGraphql,
+  refusal,
+  refusedCallers,
+  signedInAs,
+} from "@gateway/testing/fixtures";
 import { EMAIL_SETTINGS_MESSAGES as M } from "@schema/validation/emailSettings";
 import { testEmailConnection } from "@services/email";
 import { startTestSmtp, type TestSmtp } from "@services/email/testing";
@@ -71,16 +77,6 @@ function connectionInput(overrides: Record<string, unknown> = {}) {
   return { smtpHost, smtpPort, smtpSecurity, smtpUser, smtpPassword, ...overrides };
 }
 
-/** The refusal's code, whether answered as a top-level error or as a typed AppError result. */
-function refusal(
-  res: { data: Record<string, { __typename?: string; code?: string }> | null; errors?: GqlError[] },
-  field: string,
-) {
-  const typed = res.data?.[field];
-  if (typed?.__typename === "AppError") return typed.code;
-  return res.errors?.[0]?.extensions?.code;
-}
-
 const auditRows = () =>
   harness.db.prisma.auditLog.findMany({
     where: { action: "email.settings_updated" },
@@ -90,10 +86,7 @@ const auditRows = () =>
 describe("email settings over GraphQL", () => {
   it("refuses the signed out, and users without manageEmails (userAdmin, client, prospect)", async () => {
     const before = await harness.db.prisma.emailSettings.findUnique({ where: { id: 1 } });
-    const cases: [string, string][] = [["", "UNAUTHENTICATED"]];
-    for (const userType of ["client", "prospect", "userAdmin"] as const) {
-      cases.push([await signIn(userType), "FORBIDDEN"]);
-    }
+    const cases = await refusedCallers(signIn, ["client", "prospect", "userAdmin"]);
     for (const [cookie, code] of cases) {
       expect(refusal(await gql(SETTINGS, cookie), "emailSettings")).toBe(code);
       const update = await gql(UPDATE, cookie, { input: settingsInput() });

@@ -1,4 +1,4 @@
-import { type GqlError, isolatedAppFixture, postGraphql, sessionFor } from "@gateway/testing/fixtures";
+import { isolatedAppFixture, postGraphql, refusal, sessionFor } from "@gateway/testing/fixtures";
 import { EMAIL_TEMPLATE_MESSAGES } from "@schema/validation/emailTemplates";
 import { DEFAULT_EMAIL_TEMPLATES, type EmailSender, smtpTransport, startEmailSender } from "@services/email";
 import { startTestSmtp, type TestSmtp } from "@services/email/testing";
@@ -45,13 +45,6 @@ function cookieOf(username: string): Promise<string> {
 async function signIn(userType: "client" | "prospect" | "userAdmin" | "mainAdmin"): Promise<string> {
   const user = await createUser(harness.db, { userType });
   return cookieOf(user.username);
-}
-
-/** The refusal's code, whether answered as a top-level error or as a typed AppError result. */
-function refusal(res: { data: Record<string, unknown> | null; errors?: GqlError[] }, field: string) {
-  const typed = res.data?.[field] as { __typename?: string; code?: string } | undefined;
-  if (typed?.__typename === "AppError") return typed.code;
-  return res.errors?.[0]?.extensions?.code;
 }
 
 async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 10_000) {

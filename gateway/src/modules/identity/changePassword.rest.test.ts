@@ -1,29 +1,21 @@
-import {
-  type IdentityApp,
-  identityApp,
-  leakedSecrets,
-  sessionCookieOf,
-} from "@gateway/testing/identityHarness";
-import type { Db } from "@services/shared/db";
-import { testDb } from "@services/shared/testing/db";
+import { identityAppFixture } from "@gateway/testing/fixtures";
+import { leakedSecrets, sessionCookieOf } from "@gateway/testing/identityHarness";
 import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import request from "supertest";
 
-let h: IdentityApp;
-let db: Db;
 const NEW_PASSWORD = "Fresh-Lantern-58!";
 
-beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp({
+const h = identityAppFixture(
+  {
     loginAccount: { free: 50, maxDelaySec: 2, memorySec: 60 },
     loginAccountAny: { free: 2, maxDelaySec: 2, memorySec: 60 },
-  });
-});
-afterAll(async () => {
-  expect(leakedSecrets(h.bodies, [NEW_PASSWORD])).toEqual([]);
-  await h.close();
-});
+  },
+  {
+    beforeClose: () => {
+      expect(leakedSecrets(h.bodies, [NEW_PASSWORD])).toEqual([]);
+    },
+  },
+);
 
 async function call(test: request.Test): Promise<request.Response> {
   const res = await test;
@@ -42,7 +34,7 @@ function change(cookie: string, body: Record<string, unknown>) {
 }
 
 async function eventsOf(userId: number) {
-  const rows = await db.prisma.outboxEvent.findMany({ where: { type: "user.password_changed" } });
+  const rows = await h.db.prisma.outboxEvent.findMany({ where: { type: "user.password_changed" } });
   return rows
     .map((r) => (r.envelope as { payload: Record<string, unknown> }).payload)
     .filter((p) => p.userId === userId);
@@ -56,7 +48,7 @@ describe("POST /api/user/password", () => {
   });
 
   it("refuses invalid input, a wrong current password and a common new one, changing nothing", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const cookie = await signIn(user.username);
     const invalid = await change(cookie, { currentPassword: TEST_PASSWORD, newPassword: "short" });
     expect(invalid.status).toBe(400);
@@ -72,7 +64,7 @@ describe("POST /api/user/password", () => {
   });
 
   it("counts wrong current passwords toward the account backoff", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const cookie = await signIn(user.username);
     await change(cookie, { currentPassword: "Not-The-One-1!", newPassword: NEW_PASSWORD });
     await change(cookie, { currentPassword: "Not-The-One-2!", newPassword: NEW_PASSWORD });
@@ -88,7 +80,7 @@ describe("POST /api/user/password", () => {
   });
 
   it("changes the password, renews this session's id, ends the others, emits and audits", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const other = await signIn(user.username);
     const mine = await signIn(user.email);
     const res = await change(mine, { currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD });
@@ -114,7 +106,7 @@ describe("POST /api/user/password", () => {
       { userId: user.id, email: user.email, firstName: user.firstName, via: "self" },
     ]);
     expect(
-      await db.prisma.auditLog.count({
+      await h.db.prisma.auditLog.count({
         where: { action: "user.password_changed", targetId: String(user.id) },
       }),
     ).toBe(1);

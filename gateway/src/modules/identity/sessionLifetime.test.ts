@@ -1,22 +1,12 @@
-import { type IdentityApp, identityApp, sessionCookieOf } from "@gateway/testing/identityHarness";
-import type { Db } from "@services/shared/db";
-import { testDb } from "@services/shared/testing/db";
+import { identityAppFixture } from "@gateway/testing/fixtures";
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import request from "supertest";
 
 // The server side of the session rules: a session-check is not activity, so the 30-minute idle
 // expiry holds on the server even when the browser keeps checking.
 
-let h: IdentityApp;
-let db: Db;
-
-beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = identityAppFixture();
 
 async function signIn(login: string): Promise<string> {
   const res = await request(h.app).post("/api/login").send({ login, password: TEST_PASSWORD });
@@ -35,7 +25,7 @@ function storeKey(cookie: string): string {
 
 describe("GET /api/session-check", () => {
   it("answers the real expiry and does not extend an idle session, which then ends", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const cookie = await signIn(user.username);
     const key = storeKey(cookie);
     // the session has been idle for almost 30 minutes: 1.5 s remain
@@ -59,7 +49,7 @@ describe("GET /api/session-check", () => {
   });
 
   it("lets real activity renew the idle expiry", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const cookie = await signIn(user.username);
     const key = storeKey(cookie);
     await h.redis.pExpire(key, 1500);
@@ -70,7 +60,7 @@ describe("GET /api/session-check", () => {
 
 describe("revocation when Redis missed it", () => {
   it("refuses a session older than the user's password change even if it was never destroyed", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const old = await signIn(user.username);
     const mine = await signIn(user.email);
     // Redis loses the session index (failover, eviction): the change cannot find the old session
@@ -81,7 +71,7 @@ describe("revocation when Redis missed it", () => {
       .send({ currentPassword: TEST_PASSWORD, newPassword: "Quiet-Harbour-64!" });
     expect(changed.status).toBe(200);
     expect(await h.redis.exists(storeKey(old))).toBe(1);
-    const row = await db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
+    const row = await h.db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
     expect(row.sessionsValidAfter).toBeInstanceOf(Date);
 
     expect((await request(h.app).get("/api/user").set("Cookie", old)).status).toBe(401);
@@ -91,10 +81,10 @@ describe("revocation when Redis missed it", () => {
   });
 
   it("refuses sessions older than a status or type change made directly in the database", async () => {
-    const user = await createUser(db, { userType: "prospect" });
+    const user = await createUser(h.db, { userType: "prospect" });
     const cookie = await signIn(user.username);
     expect((await request(h.app).get("/api/user").set("Cookie", cookie)).status).toBe(200);
-    await db.prisma.user.update({
+    await h.db.prisma.user.update({
       where: { id: user.id },
       data: { userType: "client", sessionsValidAfter: new Date(Date.now() + 5) },
     });

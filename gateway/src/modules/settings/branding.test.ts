@@ -1,4 +1,10 @@
-import { type GqlError, isolatedAppFixture, postGraphql, signedInAs } from "@gateway/testing/fixtures";
+import {
+  isolatedAppFixture,
+  postGraphql,
+  refusal,
+  refusedCallers,
+  signedInAs,
+} from "@gateway/testing/fixtures";
 import { BRANDING_MESSAGES } from "@schema/validation/branding";
 import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import { FALLBACK_BRANDING } from "@services/user";
@@ -36,22 +42,9 @@ const input = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** The refusal's code, whether answered as a top-level error or as a typed AppError result. */
-function refusal(
-  res: { data: Record<string, { __typename?: string; code?: string }> | null; errors?: GqlError[] },
-  field: string,
-) {
-  const typed = res.data?.[field];
-  if (typed?.__typename === "AppError") return typed.code;
-  return res.errors?.[0]?.extensions?.code;
-}
-
 describe("branding settings over GraphQL", () => {
   it("refuses the signed out, clients, prospects and userAdmins, and changes nothing", async () => {
-    const cases: [string, string][] = [["", "UNAUTHENTICATED"]];
-    for (const userType of ["client", "prospect", "userAdmin"] as const) {
-      cases.push([await signIn(userType), "FORBIDDEN"]);
-    }
+    const cases = await refusedCallers(signIn, ["client", "prospect", "userAdmin"]);
     for (const [cookie, code] of cases) {
       expect(refusal(await gql(SETTINGS, cookie), "brandingSettings")).toBe(code);
       expect(refusal(await gql(UPDATE, cookie, { input: input() }), "updateBranding")).toBe(code);

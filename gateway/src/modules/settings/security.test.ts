@@ -1,4 +1,4 @@
-import { type GqlError, isolatedAppFixture, postGraphql } from "@gateway/testing/fixtures";
+import { isolatedAppFixture, postGraphql, refusal, refusedCallers } from "@gateway/testing/fixtures";
 import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { boundsMessage } from "@schema/validation/security";
 import {
@@ -75,16 +75,6 @@ const DEFAULTS = {
 };
 const input = (overrides: Record<string, unknown> = {}) => ({ ...DEFAULTS, ...overrides });
 
-/** The refusal's code, whether answered as a top-level error or as a typed AppError result. */
-function refusal(
-  res: { data: Record<string, { __typename?: string; code?: string }> | null; errors?: GqlError[] },
-  field: string,
-) {
-  const typed = res.data?.[field];
-  if (typed?.__typename === "AppError") return typed.code;
-  return res.errors?.[0]?.extensions?.code;
-}
-
 let mainAdmin = "";
 async function save(overrides: Record<string, unknown>) {
   const res = await gql(UPDATE, mainAdmin, { input: input(overrides) });
@@ -103,10 +93,7 @@ describe("security settings over GraphQL", () => {
   it("refuses the signed out, clients, prospects and userAdmins, and changes nothing", async () => {
     const bystander = await createUser(harness.db);
     const bystanderCookie = await signInAs(bystander);
-    const cases: [string, string][] = [["", "UNAUTHENTICATED"]];
-    for (const userType of ["client", "prospect", "userAdmin"] as const) {
-      cases.push([await signIn(userType), "FORBIDDEN"]);
-    }
+    const cases = await refusedCallers(signIn, ["client", "prospect", "userAdmin"]);
     for (const [cookie, code] of cases) {
       expect(refusal(await gql(SETTINGS, cookie), "securitySettings")).toBe(code);
       const update = await gql(UPDATE, cookie, { input: input({ revealUnknownAccounts: true }) });
