@@ -1,10 +1,9 @@
-import { identityAppFixture } from "@gateway/testing/fixtures";
-import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import { identityAppFixture, signInOk } from "@gateway/testing/fixtures";
 import { APPOINTMENT_MESSAGES } from "@schema/validation/appointment";
 import { UNSAFE_TEXT_MESSAGE } from "@schema/validation/primitives";
 import { connectPostgres } from "@services/shared/db";
 import { scratchDatabase } from "@services/shared/testing/db";
-import { createAdmin, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
+import { createAdmin, createUser } from "@services/shared/testing/factories";
 import request from "supertest";
 import { createApp } from "./app";
 import { fakeWebDist, redisSessionStore, testConfig } from "./testing/appHarness";
@@ -22,10 +21,8 @@ beforeAll(async () => {
   admin = await signIn((await createAdmin(h.db)).username);
 });
 
-async function signIn(username: string): Promise<string> {
-  const res = await request(h.app).post("/api/login").send({ login: username, password: TEST_PASSWORD });
-  expect(res.status).toBe(200);
-  return sessionCookieOf(res) ?? "";
+function signIn(username: string): Promise<string> {
+  return signInOk(h.app, username);
 }
 
 interface GqlError {

@@ -1,9 +1,8 @@
-import { identityAppFixture } from "@gateway/testing/fixtures";
+import { identityAppFixture, signInOk } from "@gateway/testing/fixtures";
 import { APPOINTMENT_MESSAGES, TIME_ZONE_MESSAGE } from "@schema/validation/appointment";
 import { UNSAFE_TEXT_MESSAGE } from "@schema/validation/primitives";
-import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
+import { createAdmin, createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
-import { sessionCookieOf } from "./testing/identityHarness";
 
 // Bad input on the REST shims (OWASP ASVS V2.2, V16.5): a clear 4xx with the shared schemas'
 // message, never a 500, and never the database's own words.
@@ -17,10 +16,8 @@ beforeAll(async () => {
   admin = await signIn((await createAdmin(h.db)).username);
 });
 
-async function signIn(username: string): Promise<string> {
-  const res = await request(h.app).post("/api/login").send({ login: username, password: TEST_PASSWORD });
-  expect(res.status).toBe(200);
-  return sessionCookieOf(res) ?? "";
+function signIn(username: string): Promise<string> {
+  return signInOk(h.app, username);
 }
 
 /** Asserts a client error that tells nothing of the server's insides. */

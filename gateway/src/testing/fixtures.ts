@@ -5,7 +5,7 @@ import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import type { Express } from "express";
 import request from "supertest";
 import { type IsolatedApp, isolatedApp } from "./appHarness";
-import { type IdentityApp, identityApp, sessionCookieOf } from "./identityHarness";
+import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "./identityHarness";
 
 // Per-file fixtures for the gateway's route tests: each `use…` registers the file's beforeAll and
 // afterAll and hands back an object that beforeAll fills in, so a test file states its app in one
@@ -16,21 +16,22 @@ export type IdentityFixture = IdentityApp & { db: Db };
 
 /**
  * Starts an {@link identityApp} (with `rateLimits` and `options`) before the file's tests and closes
- * it after them, once `options.beforeClose` (the file's last checks) has finished. The returned
- * object is empty until beforeAll has run.
+ * it after them. With `options.noLeaks`, the file ends by expecting that no recorded body showed a
+ * secret ({@link leakedSecrets}, with the extra secrets `noLeaks` answers then). The returned object
+ * is empty until beforeAll has run.
  */
 export function identityAppFixture(
   rateLimits: Parameters<typeof identityApp>[0] = {},
-  options: Parameters<typeof identityApp>[1] & { beforeClose?: () => void | Promise<void> } = {},
+  options: Parameters<typeof identityApp>[1] & { noLeaks?: true | (() => string[]) } = {},
 ): IdentityFixture {
-  const { beforeClose, ...appOptions } = options;
+  const { noLeaks, ...appOptions } = options;
   const fixture = {} as IdentityFixture;
   beforeAll(async () => {
     const db = await testDb();
     Object.assign(fixture, await identityApp(rateLimits, appOptions), { db });
   });
   afterAll(async () => {
-    await beforeClose?.();
+    if (noLeaks) expect(leakedSecrets(fixture.bodies, noLeaks === true ? [] : noLeaks())).toEqual([]);
     await fixture.close();
   });
   return fixture;
@@ -125,4 +126,20 @@ export async function refusedCallers<T extends string>(
   const cases: [string, string][] = [["", "UNAUTHENTICATED"]];
   for (const userType of userTypes) cases.push([await signIn(userType), "FORBIDDEN"]);
   return cases;
+}
+
+/**
+ * Signs `login` in over /api/login, expects the 200 and answers the session cookie ("" when the
+ * answer set none); the answer's text is added to `bodies` when given (for the secrets scan).
+ */
+export async function signInOk(
+  app: Express,
+  login: string,
+  password = TEST_PASSWORD,
+  bodies?: string[],
+): Promise<string> {
+  const res = await request(app).post("/api/login").send({ login, password });
+  bodies?.push(res.text);
+  expect(res.status).toBe(200);
+  return sessionCookieOf(res) ?? "";
 }

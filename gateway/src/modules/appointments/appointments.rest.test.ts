@@ -1,16 +1,13 @@
-import { identityAppFixture } from "@gateway/testing/fixtures";
-import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import { identityAppFixture, signInOk } from "@gateway/testing/fixtures";
 import { APPOINTMENT_MESSAGES, BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
-import { createAdmin, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
+import { createAdmin, createUser } from "@services/shared/testing/factories";
 import { DateTime } from "luxon";
 import request from "supertest";
 
 const h = identityAppFixture();
 
-async function signIn(username: string): Promise<string> {
-  const res = await request(h.app).post("/api/login").send({ login: username, password: TEST_PASSWORD });
-  expect(res.status).toBe(200);
-  return sessionCookieOf(res) ?? "";
+function signIn(username: string): Promise<string> {
+  return signInOk(h.app, username);
 }
 
 interface Slot {

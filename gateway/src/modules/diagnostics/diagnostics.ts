@@ -25,6 +25,7 @@ import {
 } from "@services/diagnostics";
 import { AppError } from "@services/shared/errors";
 import { type EventFigures, eventFigures } from "@services/shared/events/figures";
+import { dbQuery } from "../../graphql/dbQuery";
 
 // The testing tools (/admin/testing, manage:config, issue 12): the health of every dependency, an
 // event round trip through every service's consumer, the outbox backlog and the dead letters.
@@ -219,14 +220,12 @@ const DemoDataCountsRef = builder.objectRef<DemoDataCounts>("DemoDataCounts").im
   }),
 });
 
-builder.queryField("demoData", (t) =>
-  t.field({
-    type: DemoDataStatusRef,
-    description: "Whether demo data may be made here and how much exists (manage:config).",
-    authScopes: SCOPE,
-    resolve: (_root, _args, ctx) => demoDataStatus(ctx.db),
-  }),
-);
+dbQuery("demoData", {
+  type: DemoDataStatusRef,
+  description: "Whether demo data may be made here and how much exists (manage:config).",
+  authScopes: SCOPE,
+  read: demoDataStatus,
+});
 
 builder.mutationField("generateDemoData", (t) =>
   t.field({

@@ -14,6 +14,7 @@ import {
   uploadPolicy,
 } from "@services/document";
 import { AppError } from "@services/shared/errors";
+import { dbQuery } from "../../graphql/dbQuery";
 
 // Storage settings (manage:config) and the upload policy every client checks before sending a file
 // (issue 9). The cloud secret is write-only: no type here has a field that could carry it.
@@ -87,23 +88,19 @@ const StorageSettingsInput = builder.inputType("StorageSettingsInput", {
   }),
 });
 
-builder.queryField("storageSettings", (t) =>
-  t.field({
-    type: StorageSettingsRef,
-    description: "The storage settings (manage:config); the secret key is never returned.",
-    authScopes: { manageConfig: true },
-    resolve: (_root, _args, ctx) => getStorageSettings(ctx.db),
-  }),
-);
+dbQuery("storageSettings", {
+  type: StorageSettingsRef,
+  description: "The storage settings (manage:config); the secret key is never returned.",
+  authScopes: { manageConfig: true },
+  read: getStorageSettings,
+});
 
-builder.queryField("uploadPolicy", (t) =>
-  t.field({
-    type: UploadPolicyRef,
-    description: "The upload endpoint, the largest file and the allowed types, for the browser's checks.",
-    authScopes: { client: true },
-    resolve: (_root, _args, ctx) => uploadPolicy(ctx.db),
-  }),
-);
+dbQuery("uploadPolicy", {
+  type: UploadPolicyRef,
+  description: "The upload endpoint, the largest file and the allowed types, for the browser's checks.",
+  authScopes: { client: true },
+  read: uploadPolicy,
+});
 
 builder.mutationField("updateStorageSettings", (t) =>
   t.field({

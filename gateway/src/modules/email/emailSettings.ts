@@ -14,6 +14,7 @@ import {
   updateEmailSettings,
 } from "@services/email";
 import { AppError } from "@services/shared/errors";
+import { dbQuery } from "../../graphql/dbQuery";
 
 // Email settings (issue 12, manageEmails): the SMTP server, the sender, the Reply-To and the team's
 // address, and "Test connection". The SMTP password is write-only: no type here has a field that
@@ -104,14 +105,12 @@ function updatedBy(actor: Actor): EmailSettingsActor {
   return { id: actor.id, name: actor.name || actor.username };
 }
 
-builder.queryField("emailSettings", (t) =>
-  t.field({
-    type: EmailSettingsRef,
-    description: "The email settings (manageEmails); the SMTP password is never returned.",
-    authScopes: { manageEmails: true },
-    resolve: (_root, _args, ctx) => getEmailSettings(ctx.db),
-  }),
-);
+dbQuery("emailSettings", {
+  type: EmailSettingsRef,
+  description: "The email settings (manageEmails); the SMTP password is never returned.",
+  authScopes: { manageEmails: true },
+  read: getEmailSettings,
+});
 
 builder.mutationField("updateEmailSettings", (t) =>
   t.field({

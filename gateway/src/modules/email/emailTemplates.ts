@@ -29,6 +29,7 @@ import {
   updateEmailTemplate,
 } from "@services/email";
 import { AppError } from "@services/shared/errors";
+import { dbQuery } from "../../graphql/dbQuery";
 
 // Email templates and the delivery log (issue 12, manageEmails): the templates with their variables,
 // a preview with sample values, saves refused with the line and reason of each problem, revert,
@@ -228,14 +229,12 @@ const EmailLogFilterInput = builder.inputType("EmailLogFilter", {
   }),
 });
 
-builder.queryField("emailTemplates", (t) =>
-  t.field({
-    type: [EmailTemplateRef],
-    description: "Every email the portal sends, with its current wording and variables (manageEmails).",
-    authScopes: { manageEmails: true },
-    resolve: (_root, _args, ctx) => listEmailTemplates(ctx.db),
-  }),
-);
+dbQuery("emailTemplates", {
+  type: [EmailTemplateRef],
+  description: "Every email the portal sends, with its current wording and variables (manageEmails).",
+  authScopes: { manageEmails: true },
+  read: listEmailTemplates,
+});
 
 builder.queryField("emailTemplate", (t) =>
   t.field({

@@ -1,4 +1,4 @@
-import { identityAppFixture } from "@gateway/testing/fixtures";
+import { identityAppFixture, signInOk } from "@gateway/testing/fixtures";
 import { leakedSecrets, sessionCookieOf } from "@gateway/testing/identityHarness";
 import { unseal } from "@services/shared/sealed";
 import {
@@ -24,12 +24,8 @@ async function call(test: request.Test): Promise<request.Response> {
   return res;
 }
 
-async function signIn(username: string): Promise<string> {
-  const res = await call(
-    request(h.app).post("/api/login").send({ login: username, password: TEST_PASSWORD }),
-  );
-  expect(res.status).toBe(200);
-  return sessionCookieOf(res) ?? "";
+function signIn(username: string): Promise<string> {
+  return signInOk(h.app, username, TEST_PASSWORD, h.bodies);
 }
 
 async function lastEvent(type: string, userId: number): Promise<Record<string, unknown> | undefined> {

@@ -1,5 +1,5 @@
-import { identityAppFixture } from "@gateway/testing/fixtures";
-import { leakedSecrets, sessionCookieOf } from "@gateway/testing/identityHarness";
+import { identityAppFixture, signInOk } from "@gateway/testing/fixtures";
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import request from "supertest";
 
@@ -10,11 +10,7 @@ const h = identityAppFixture(
     loginAccount: { free: 50, maxDelaySec: 2, memorySec: 60 },
     loginAccountAny: { free: 2, maxDelaySec: 2, memorySec: 60 },
   },
-  {
-    beforeClose: () => {
-      expect(leakedSecrets(h.bodies, [NEW_PASSWORD])).toEqual([]);
-    },
-  },
+  { noLeaks: () => [NEW_PASSWORD] },
 );
 
 async function call(test: request.Test): Promise<request.Response> {
@@ -23,10 +19,8 @@ async function call(test: request.Test): Promise<request.Response> {
   return res;
 }
 
-async function signIn(login: string, password = TEST_PASSWORD): Promise<string> {
-  const res = await call(request(h.app).post("/api/login").send({ login, password }));
-  expect(res.status).toBe(200);
-  return sessionCookieOf(res) ?? "";
+function signIn(login: string, password = TEST_PASSWORD): Promise<string> {
+  return signInOk(h.app, login, password, h.bodies);
 }
 
 function change(cookie: string, body: Record<string, unknown>) {

@@ -1,6 +1,6 @@
 import { createHash, randomInt } from "node:crypto";
 import { identityAppFixture } from "@gateway/testing/fixtures";
-import { leakedSecrets, sessionCookieOf } from "@gateway/testing/identityHarness";
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
 
@@ -14,11 +14,7 @@ const h = identityAppFixture(
     loginAccount: { free: 50, maxDelaySec: 2, memorySec: 60 },
     loginAccountAny: { free: 2, maxDelaySec: 2, memorySec: 60 },
   },
-  {
-    beforeClose: () => {
-      expect(leakedSecrets(h.bodies)).toEqual([]);
-    },
-  },
+  { noLeaks: true },
 );
 
 /** A fresh client address for each test (trust proxy: loopback). */

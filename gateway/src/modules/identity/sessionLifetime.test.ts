@@ -1,4 +1,4 @@
-import { identityAppFixture } from "@gateway/testing/fixtures";
+import { identityAppFixture, signInOk } from "@gateway/testing/fixtures";
 import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import request from "supertest";
@@ -8,10 +8,8 @@ import request from "supertest";
 
 const h = identityAppFixture();
 
-async function signIn(login: string): Promise<string> {
-  const res = await request(h.app).post("/api/login").send({ login, password: TEST_PASSWORD });
-  expect(res.status).toBe(200);
-  return sessionCookieOf(res) ?? "";
+function signIn(login: string): Promise<string> {
+  return signInOk(h.app, login);
 }
 
 /** The Redis key of the session a `portal.sid=s:<sid>.<sig>` cookie names. */

@@ -10,6 +10,7 @@ import {
   getPublicBranding,
   updateBranding,
 } from "@services/user";
+import { dbQuery } from "../../graphql/dbQuery";
 
 /** The public branding's fields, shared by the public type and the administrators' settings. */
 function brandingFields<S extends PublicBranding>(t: PothosSchemaTypes.ObjectFieldBuilder<Types, S>) {
@@ -56,14 +57,12 @@ builder.queryField("branding", (t) =>
   }),
 );
 
-builder.queryField("brandingSettings", (t) =>
-  t.field({
-    type: BrandingSettingsRef,
-    description: "The branding with its last change (manage:config).",
-    authScopes: { manageConfig: true },
-    resolve: (_root, _args, ctx) => getBrandingSettings(ctx.db),
-  }),
-);
+dbQuery("brandingSettings", {
+  type: BrandingSettingsRef,
+  description: "The branding with its last change (manage:config).",
+  authScopes: { manageConfig: true },
+  read: getBrandingSettings,
+});
 
 builder.mutationField("updateBranding", (t) =>
   t.field({

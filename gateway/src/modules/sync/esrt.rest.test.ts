@@ -1,5 +1,4 @@
-import { identityAppFixture } from "@gateway/testing/fixtures";
-import { leakedSecrets, sessionCookieOf } from "@gateway/testing/identityHarness";
+import { identityAppFixture, signInOk } from "@gateway/testing/fixtures";
 import { applySnapshot, createApiKey, revokeApiKey } from "@services/esrt-sync";
 import type { User } from "@services/shared/generated/prisma/client";
 import type { UserType } from "@services/shared/generated/prisma/enums";
@@ -14,14 +13,7 @@ import { API_KEY_ELSEWHERE_MESSAGE, API_KEY_REFUSED_MESSAGE } from "./esrt.rest"
 
 const keys: string[] = [];
 
-const h = identityAppFixture(
-  {},
-  {
-    beforeClose: () => {
-      expect(leakedSecrets(h.bodies, keys)).toEqual([]);
-    },
-  },
-);
+const h = identityAppFixture({}, { noLeaks: () => keys });
 
 async function call(test: request.Test): Promise<request.Response> {
   const res = await test;
@@ -29,12 +21,8 @@ async function call(test: request.Test): Promise<request.Response> {
   return res;
 }
 
-async function signIn(user: User): Promise<string> {
-  const res = await call(
-    request(h.app).post("/api/login").send({ login: user.username, password: TEST_PASSWORD }),
-  );
-  expect(res.status).toBe(200);
-  return sessionCookieOf(res) ?? "";
+function signIn(user: User): Promise<string> {
+  return signInOk(h.app, user.username, TEST_PASSWORD, h.bodies);
 }
 
 async function newKey(): Promise<string> {

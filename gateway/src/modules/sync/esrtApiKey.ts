@@ -5,6 +5,7 @@ import { parseId, parseInput } from "@gateway/input";
 import { createApiKeySchema } from "@schema/esrt/apiKeys";
 import { type ApiKeyView, createApiKey, listApiKeys, revokeApiKey } from "@services/esrt-sync";
 import { AppError } from "@services/shared/errors";
+import { dbQuery } from "../../graphql/dbQuery";
 
 // The Pro app's API keys (issue 10; manage:esrt_sync): listed without their secret, made (the key is
 // returned this once), revoked. A key opens GET /api/users/by-uniqueid and POST /api/esrt/ack only.
@@ -30,14 +31,12 @@ const EsrtApiKeyCreatedRef = builder
     }),
   });
 
-builder.queryField("esrtApiKeys", (t) =>
-  t.field({
-    type: [EsrtApiKeyRef],
-    description: "The Pro app's API keys, newest first (manage:esrt_sync).",
-    authScopes: { manageEsrtSync: true },
-    resolve: (_root, _args, ctx) => listApiKeys(ctx.db),
-  }),
-);
+dbQuery("esrtApiKeys", {
+  type: [EsrtApiKeyRef],
+  description: "The Pro app's API keys, newest first (manage:esrt_sync).",
+  authScopes: { manageEsrtSync: true },
+  read: listApiKeys,
+});
 
 builder.mutationField("createEsrtApiKey", (t) =>
   t.field({

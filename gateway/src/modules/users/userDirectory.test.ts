@@ -1,5 +1,5 @@
 import { identityAppFixture } from "@gateway/testing/fixtures";
-import { leakedSecrets, sessionCookieOf } from "@gateway/testing/identityHarness";
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import type { UserType } from "@services/shared/generated/prisma/enums";
 import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import { parse as parseCsv } from "csv-parse/sync";
@@ -11,14 +11,7 @@ import request from "supertest";
 
 let tag: string;
 
-const h = identityAppFixture(
-  {},
-  {
-    beforeClose: () => {
-      expect(leakedSecrets(h.bodies)).toEqual([]);
-    },
-  },
-);
+const h = identityAppFixture({}, { noLeaks: true });
 beforeAll(async () => {
   tag = `gx${uniqueSuffix()}`;
 });
