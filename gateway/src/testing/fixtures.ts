@@ -6,6 +6,7 @@ import type { Express } from "express";
 import request from "supertest";
 import { type IsolatedApp, isolatedApp } from "./appHarness";
 import { type IdentityApp, identityApp, leakedSecrets, sessionCookieOf } from "./identityHarness";
+import { type FilesServer, startFilesServer } from "./uploadHarness";
 
 // Per-file fixtures for the gateway's route tests: each `use…` registers the file's beforeAll and
 // afterAll and hands back an object that beforeAll fills in, so a test file states its app in one
@@ -52,6 +53,21 @@ export function isolatedAppFixture(
   });
   afterAll(async () => {
     await beforeClose?.();
+    await fixture.close();
+  });
+  return fixture;
+}
+
+/**
+ * Starts a {@link FilesServer} (the app on a socket, with a data directory of its own) before the
+ * file's tests and closes it after them. The returned object is empty until beforeAll has run.
+ */
+export function filesServerFixture(): FilesServer {
+  const fixture = {} as FilesServer;
+  beforeAll(async () => {
+    Object.assign(fixture, await startFilesServer());
+  });
+  afterAll(async () => {
     await fixture.close();
   });
   return fixture;
@@ -142,4 +158,25 @@ export async function signInOk(
   bodies?.push(res.text);
   expect(res.status).toBe(200);
   return sessionCookieOf(res) ?? "";
+}
+
+/** The Redis key of the session a `portal.sid=s:<sid>.<sig>` cookie names. */
+export function sessionStoreKey(cookie: string): string {
+  const sid =
+    decodeURIComponent(cookie.split("=")[1] ?? "")
+      .slice(2)
+      .split(".")[0] ?? "";
+  return `${process.env.REDIS_PREFIX ?? "portal:"}sess:${sid}`;
+}
+
+/** A prospect's registration as `username` (email `<username>@example.test`, the test password). */
+export function prospectRegistration(username: string, firstName: string, lastName: string) {
+  return {
+    username,
+    email: `${username}@example.test`,
+    password: TEST_PASSWORD,
+    firstName,
+    lastName,
+    userType: "prospect",
+  };
 }

@@ -1,13 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import {
-  encodeMetadata,
-  type FilesServer,
-  rawRequest,
-  sha256,
-  startFilesServer,
-  tusUpload,
-} from "@gateway/testing/uploadHarness";
+import { filesServerFixture } from "@gateway/testing/fixtures";
+import { encodeMetadata, rawRequest, sha256, tusUpload } from "@gateway/testing/uploadHarness";
 import {
   DEFAULT_ALLOWED_FILE_TYPES,
   DEFAULT_MAX_FILE_SIZE,
@@ -16,7 +10,6 @@ import {
   typeNotAllowedMessage,
 } from "@schema/validation/document";
 import { fixtures } from "@services/document/testing";
-import type { Db } from "@services/shared/db";
 import type { User } from "@services/shared/generated/prisma/client";
 import { createAdmin, createUser } from "@services/shared/testing/factories";
 import { UNAUTHORIZED_MESSAGE } from "../identity/session";
@@ -25,16 +18,7 @@ import { CLIENT_ONLY_MESSAGE } from "./uploads.rest";
 // tus uploads end to end: tus-js-client (and raw HTTP where a client must misbehave) against the
 // real app on a socket, the run's database and a data directory of the test's own.
 
-let h: FilesServer;
-let db: Db;
-
-beforeAll(async () => {
-  h = await startFilesServer();
-  db = h.db;
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = filesServerFixture();
 
 const TUS = { "Tus-Resumable": "1.0.0" };
 
@@ -45,7 +29,7 @@ function text(bytes: number, seed = "line"): Buffer {
 }
 
 async function client(): Promise<{ user: User; cookie: string }> {
-  const user = await createUser(db, { userType: "client" });
+  const user = await createUser(h.db, { userType: "client" });
   return { user, cookie: await h.signIn(user.username) };
 }
 
@@ -72,14 +56,14 @@ describe("creating an upload", () => {
     expect(signedOut.body.toString()).toBe(UNAUTHORIZED_MESSAGE);
     expect(signedOut.headers["content-type"]).toMatch(/^text\/plain/);
 
-    const prospect = await createUser(db, { userType: "prospect" });
+    const prospect = await createUser(h.db, { userType: "prospect" });
     const refused = await create(await h.signIn(prospect.username), {
       "Upload-Length": "10",
       "Upload-Metadata": encodeMetadata({ filename: "a.txt", title: "A" }),
     });
     expect(refused.status).toBe(403);
     expect(refused.body.toString()).toBe(CLIENT_ONLY_MESSAGE);
-    expect(await db.prisma.upload.count({ where: { userId: prospect.id } })).toBe(0);
+    expect(await h.db.prisma.upload.count({ where: { userId: prospect.id } })).toBe(0);
   });
 
   it("refuses a cross-site creation (403) like every other mutation", async () => {
@@ -108,7 +92,7 @@ describe("creating an upload", () => {
     const none = await tusUpload({ server: h, cookie, data: text(100), fileName: "README" });
     expect(none.status).toBe(415);
     expect(none.body).toBe(typeNotAllowedMessage(null, DEFAULT_ALLOWED_FILE_TYPES));
-    expect(await db.prisma.upload.count({ where: { userId: user.id } })).toBe(0);
+    expect(await h.db.prisma.upload.count({ where: { userId: user.id } })).toBe(0);
   });
 
   it("refuses a deferred length, an empty file and bad metadata (400, the schema's message)", async () => {
@@ -161,7 +145,7 @@ describe("creating an upload", () => {
     const location = String(res.headers.location);
     expect(location).toMatch(/^\/api\/uploads\/[0-9a-f]{32}$/);
     const id = location.split("/").pop() ?? "";
-    const row = await db.prisma.upload.findUniqueOrThrow({ where: { id } });
+    const row = await h.db.prisma.upload.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({
       userId: user.id,
       purpose: "document",
@@ -219,7 +203,7 @@ describe("continuing an upload", () => {
     expect(stagingFiles()).toContain(id);
     const del = await rawRequest(url, { method: "DELETE", headers: { ...TUS, Cookie: owner.cookie } });
     expect(del.status).toBe(204);
-    expect(await db.prisma.upload.findUnique({ where: { id } })).toBeNull();
+    expect(await h.db.prisma.upload.findUnique({ where: { id } })).toBeNull();
     expect(stagingFiles()).not.toContain(id);
   });
 
@@ -242,10 +226,10 @@ describe("continuing an upload", () => {
     ).toBe(404);
     const url = await started(owner.cookie);
     const id = url.split("/").pop() ?? "";
-    await db.prisma.upload.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await h.db.prisma.upload.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const res = await rawRequest(url, { method: "HEAD", headers: { ...TUS, Cookie: owner.cookie } });
     expect(res.status).toBe(410);
-    expect(await db.prisma.upload.findUnique({ where: { id } })).toBeNull();
+    expect(await h.db.prisma.upload.findUnique({ where: { id } })).toBeNull();
     expect(stagingFiles()).not.toContain(id);
   });
 
@@ -281,7 +265,7 @@ describe("continuing an upload", () => {
       body: [text(600), text(600), text(600), text(600)],
     });
     expect(lying.status).toBe(413);
-    expect(await db.prisma.upload.findUnique({ where: { id } })).toBeNull();
+    expect(await h.db.prisma.upload.findUnique({ where: { id } })).toBeNull();
     expect(stagingFiles()).not.toContain(id);
     const head = await rawRequest(url, { method: "HEAD", headers: { ...TUS, Cookie: owner.cookie } });
     expect(head.status).toBe(404);
@@ -289,7 +273,9 @@ describe("continuing an upload", () => {
 });
 
 async function outboxOf(documentId: number): Promise<{ type: string; payload: Record<string, unknown> }[]> {
-  const rows = await db.prisma.$queryRaw<{ type: string; envelope: { payload: Record<string, unknown> } }[]>`
+  const rows = await h.db.prisma.$queryRaw<
+    { type: string; envelope: { payload: Record<string, unknown> } }[]
+  >`
     SELECT type, envelope FROM outbox_events
     WHERE (envelope->'payload'->>'documentId')::int = ${documentId} ORDER BY "createdAt"`;
   return rows.map((r) => ({ type: r.type, payload: r.envelope.payload }));
@@ -349,7 +335,7 @@ describe("finishing an upload", () => {
       version: 1,
       fromTeam: false,
     });
-    const row = await db.prisma.document.findUniqueOrThrow({
+    const row = await h.db.prisma.document.findUniqueOrThrow({
       where: { id: document.id },
       include: { versions: true, history: true },
     });
@@ -386,7 +372,7 @@ describe("finishing an upload", () => {
     ]);
     const id = outcome.uploadUrl?.split("/").pop() ?? "";
     expect(stagingFiles().filter((f) => f.startsWith(id))).toEqual([]);
-    expect(await db.prisma.upload.count({ where: { userId: user.id } })).toBe(0);
+    expect(await h.db.prisma.upload.count({ where: { userId: user.id } })).toBe(0);
     const got = await download(cookie, document.id);
     expect(got.status).toBe(200);
     expect(sha256(got.body)).toBe(sha256(data));
@@ -400,8 +386,8 @@ describe("finishing an upload", () => {
     expect(outcome.body).toMatch(/NUL|not .*text/i);
     const id = outcome.uploadUrl?.split("/").pop() ?? "";
     expect(stagingFiles()).not.toContain(id);
-    expect(await db.prisma.upload.count({ where: { userId: user.id } })).toBe(0);
-    expect(await db.prisma.document.count({ where: { userId: user.id } })).toBe(0);
+    expect(await h.db.prisma.upload.count({ where: { userId: user.id } })).toBe(0);
+    expect(await h.db.prisma.document.count({ where: { userId: user.id } })).toBe(0);
   });
 
   it.each([
@@ -419,8 +405,8 @@ describe("finishing an upload", () => {
     expect(outcome.body).not.toMatch(/\/tmp|at .*\.ts|Error:/);
     const id = outcome.uploadUrl?.split("/").pop() ?? "";
     expect(stagingFiles().filter((f) => f.startsWith(id))).toEqual([]);
-    expect(await db.prisma.upload.count({ where: { userId: user.id } })).toBe(0);
-    expect(await db.prisma.document.count({ where: { userId: user.id } })).toBe(0);
+    expect(await h.db.prisma.upload.count({ where: { userId: user.id } })).toBe(0);
+    expect(await h.db.prisma.document.count({ where: { userId: user.id } })).toBe(0);
   });
 
   it("accepts genuine files of each allowed kind, recording the sniffed type", async () => {
@@ -438,7 +424,7 @@ describe("finishing an upload", () => {
       ["ledger.csv", fixtures.csv(), "text/csv"],
     ] as const) {
       const { document } = answerOf(await tusUpload({ server: h, cookie, data, fileName }));
-      const row = await db.prisma.document.findUniqueOrThrow({ where: { id: document.id } });
+      const row = await h.db.prisma.document.findUniqueOrThrow({ where: { id: document.id } });
       expect([fileName, row.mimeType]).toEqual([fileName, mimeType]);
     }
   });
@@ -459,7 +445,7 @@ describe("finishing an upload", () => {
     const head = await rawRequest(uploadUrl, { method: "HEAD", headers: { ...TUS, Cookie: cookie } });
     expect(head.status).toBe(200);
     expect(head.headers["upload-offset"]).toBe(String(512 * 1024));
-    expect(await db.prisma.document.count({ where: { userId: user.id } })).toBe(0);
+    expect(await h.db.prisma.document.count({ where: { userId: user.id } })).toBe(0);
 
     const resumed = await tusUpload({
       server: h,
@@ -470,7 +456,7 @@ describe("finishing an upload", () => {
       chunkSize: 512 * 1024,
     });
     const { document } = answerOf(resumed);
-    const row = await db.prisma.document.findUniqueOrThrow({ where: { id: document.id } });
+    const row = await h.db.prisma.document.findUniqueOrThrow({ where: { id: document.id } });
     expect(row.sha256).toBe(sha256(data));
     const got = await download(cookie, document.id);
     expect(sha256(got.body)).toBe(sha256(data));
@@ -491,7 +477,7 @@ describe("finishing an upload", () => {
         await tusUpload({ server: h, cookie, data: fixtures.pdf(), fileName: sent }),
       );
       expect(document.fileName).toBe(kept);
-      const row = await db.prisma.document.findUniqueOrThrow({ where: { id: document.id } });
+      const row = await h.db.prisma.document.findUniqueOrThrow({ where: { id: document.id } });
       expect(row.storageKey).toMatch(/^[A-Za-z0-9/_-]+$/);
       const got = await download(cookie, document.id);
       expect(got.status).toBe(200);
@@ -505,8 +491,8 @@ describe("finishing an upload", () => {
 
 describe("reports and resubmissions", () => {
   it("lets approve:documents (userAdmin, mainAdmin) send a client a report: approved, from the team, audited; a client or a non-client target is refused", async () => {
-    const target = await createUser(db, { userType: "client" });
-    const prospect = await createUser(db, { userType: "prospect" });
+    const target = await createUser(h.db, { userType: "client" });
+    const prospect = await createUser(h.db, { userType: "prospect" });
     const sender = await client();
     const refused = await tusUpload({
       server: h,
@@ -518,7 +504,7 @@ describe("reports and resubmissions", () => {
     expect(refused.status).toBe(403);
 
     for (const userType of ["userAdmin", "mainAdmin"] as const) {
-      const admin = await createAdmin(db, { userType });
+      const admin = await createAdmin(h.db, { userType });
       const cookie = await h.signIn(admin.username);
       const notClient = await tusUpload({
         server: h,
@@ -539,7 +525,7 @@ describe("reports and resubmissions", () => {
         }),
       );
       expect(document).toMatchObject({ status: "approved", fromTeam: true });
-      const row = await db.prisma.document.findUniqueOrThrow({
+      const row = await h.db.prisma.document.findUniqueOrThrow({
         where: { id: document.id },
         include: { history: true },
       });
@@ -558,7 +544,7 @@ describe("reports and resubmissions", () => {
           payload: expect.objectContaining({ userId: target.id, uploadedById: admin.id, fromTeam: true }),
         },
       ]);
-      const audits = await db.prisma.auditLog.count({
+      const audits = await h.db.prisma.auditLog.count({
         where: { targetType: "document", targetId: String(document.id) },
       });
       expect(audits).toBe(1);
@@ -582,7 +568,7 @@ describe("reports and resubmissions", () => {
       metadata: { documentId: String(document.id) },
     });
     expect(pending.status).toBe(409);
-    await db.prisma.document.update({
+    await h.db.prisma.document.update({
       where: { id: document.id },
       data: { status: "rejected", rejectedBy: "Reviewer", rejectedAt: new Date(), rejectionReason: "Blurry" },
     });
@@ -612,7 +598,7 @@ describe("reports and resubmissions", () => {
       status: "pending",
       fileName: "id-v2.txt",
     });
-    const row = await db.prisma.document.findUniqueOrThrow({
+    const row = await h.db.prisma.document.findUniqueOrThrow({
       where: { id: document.id },
       include: { versions: { orderBy: { version: "asc" } }, history: { orderBy: { id: "asc" } } },
     });

@@ -1,4 +1,4 @@
-import { identityAppFixture, signInOk } from "@gateway/testing/fixtures";
+import { identityAppFixture, prospectRegistration, signInOk } from "@gateway/testing/fixtures";
 import { leakedSecrets, sessionCookieOf } from "@gateway/testing/identityHarness";
 import { unseal } from "@services/shared/sealed";
 import {
@@ -133,14 +133,7 @@ describe("POST /api/verify-email", () => {
     const reg = await call(
       request(h.app)
         .post("/api/register")
-        .send({
-          username: `ver_${s}`,
-          email: `ver_${s}@example.test`,
-          password: TEST_PASSWORD,
-          firstName: "Vera",
-          lastName: "Verify",
-          userType: "prospect",
-        }),
+        .send(prospectRegistration(`ver_${s}`, "Vera", "Verify")),
     );
     expect(reg.status).toBe(201);
     const token = await tokenFrom("user.registered", reg.body.id);

@@ -1,4 +1,4 @@
-import { identityAppFixture } from "@gateway/testing/fixtures";
+import { identityAppFixture, prospectRegistration } from "@gateway/testing/fixtures";
 import { leakedSecrets, sessionCookieOf } from "@gateway/testing/identityHarness";
 import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
@@ -15,14 +15,9 @@ async function call(test: request.Test): Promise<request.Response> {
 function registration(overrides: Record<string, unknown> = {}) {
   const s = uniqueSuffix();
   return {
-    username: `reg_${s}`,
-    email: `reg_${s}@example.test`,
-    password: TEST_PASSWORD,
-    firstName: "Rita",
-    lastName: "Register",
+    ...prospectRegistration(`reg_${s}`, "Rita", "Register"),
     phone: "+1 (555) 123-4567",
     companyName: "Acme Receivables",
-    userType: "prospect",
     ...overrides,
   };
 }

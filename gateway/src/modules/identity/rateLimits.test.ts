@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { identityAppFixture } from "@gateway/testing/fixtures";
+import { identityAppFixture, prospectRegistration } from "@gateway/testing/fixtures";
 import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
 
@@ -33,14 +33,7 @@ function post(path: string, ip: string, body: Record<string, unknown>) {
 
 function registration() {
   const s = uniqueSuffix();
-  return {
-    username: `rl_${s}`,
-    email: `rl_${s}@example.test`,
-    password: TEST_PASSWORD,
-    firstName: "Rae",
-    lastName: "Limit",
-    userType: "prospect",
-  };
+  return prospectRegistration(`rl_${s}`, "Rae", "Limit");
 }
 
 function expectLimited(res: request.Response): void {

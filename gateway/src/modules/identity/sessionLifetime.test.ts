@@ -1,4 +1,4 @@
-import { identityAppFixture, signInOk } from "@gateway/testing/fixtures";
+import { identityAppFixture, sessionStoreKey, signInOk } from "@gateway/testing/fixtures";
 import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import request from "supertest";
@@ -12,20 +12,11 @@ function signIn(login: string): Promise<string> {
   return signInOk(h.app, login);
 }
 
-/** The Redis key of the session a `portal.sid=s:<sid>.<sig>` cookie names. */
-function storeKey(cookie: string): string {
-  const sid =
-    decodeURIComponent(cookie.split("=")[1] ?? "")
-      .slice(2)
-      .split(".")[0] ?? "";
-  return `${process.env.REDIS_PREFIX ?? "portal:"}sess:${sid}`;
-}
-
 describe("GET /api/session-check", () => {
   it("answers the real expiry and does not extend an idle session, which then ends", async () => {
     const user = await createUser(h.db);
     const cookie = await signIn(user.username);
-    const key = storeKey(cookie);
+    const key = sessionStoreKey(cookie);
     // the session has been idle for almost 30 minutes: 1.5 s remain
     const stored = JSON.parse((await h.redis.get(key)) ?? "{}");
     const expiresAt = new Date(Date.now() + 1500);
@@ -49,7 +40,7 @@ describe("GET /api/session-check", () => {
   it("lets real activity renew the idle expiry", async () => {
     const user = await createUser(h.db);
     const cookie = await signIn(user.username);
-    const key = storeKey(cookie);
+    const key = sessionStoreKey(cookie);
     await h.redis.pExpire(key, 1500);
     expect((await request(h.app).get("/api/user").set("Cookie", cookie)).status).toBe(200);
     expect(await h.redis.pTTL(key)).toBeGreaterThan(29 * 60 * 1000);
@@ -68,12 +59,12 @@ describe("revocation when Redis missed it", () => {
       .set("Cookie", mine)
       .send({ currentPassword: TEST_PASSWORD, newPassword: "Quiet-Harbour-64!" });
     expect(changed.status).toBe(200);
-    expect(await h.redis.exists(storeKey(old))).toBe(1);
+    expect(await h.redis.exists(sessionStoreKey(old))).toBe(1);
     const row = await h.db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
     expect(row.sessionsValidAfter).toBeInstanceOf(Date);
 
     expect((await request(h.app).get("/api/user").set("Cookie", old)).status).toBe(401);
-    expect(await h.redis.exists(storeKey(old))).toBe(0);
+    expect(await h.redis.exists(sessionStoreKey(old))).toBe(0);
     const renewed = sessionCookieOf(changed) ?? "";
     expect((await request(h.app).get("/api/user").set("Cookie", renewed)).status).toBe(200);
   });

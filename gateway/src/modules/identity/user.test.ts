@@ -1,4 +1,4 @@
-import { identityAppFixture } from "@gateway/testing/fixtures";
+import { identityAppFixture, prospectRegistration, sessionStoreKey } from "@gateway/testing/fixtures";
 import { leakedSecrets, sessionCookieOf } from "@gateway/testing/identityHarness";
 import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
@@ -21,15 +21,6 @@ async function gql(query: string, variables: Record<string, unknown> = {}, cooki
     data: res.body.data ?? null,
     errors: res.body.errors,
   };
-}
-
-/** The Redis key of the session a `portal.sid=s:<sid>.<sig>` cookie names. */
-function storeKey(cookie: string): string {
-  const sid =
-    decodeURIComponent(cookie.split("=")[1] ?? "")
-      .slice(2)
-      .split(".")[0] ?? "";
-  return `${process.env.REDIS_PREFIX ?? "portal:"}sess:${sid}`;
 }
 
 /** The Redis set of a user's session ids. */
@@ -98,14 +89,7 @@ describe("register", () => {
 
   it("refuses invalid input and admin kinds, then registers and signs in", async () => {
     const s = uniqueSuffix();
-    const input = {
-      username: `gql_${s}`,
-      email: `gql_${s}@example.test`,
-      password: TEST_PASSWORD,
-      firstName: "Gina",
-      lastName: "Graph",
-      userType: "prospect",
-    };
+    const input = prospectRegistration(`gql_${s}`, "Gina", "Graph");
     const invalid = await gql(REGISTER, { input: { ...input, username: "ab" } });
     expect(invalid.data?.register).toEqual({
       __typename: "AppError",
@@ -337,7 +321,7 @@ describe("administrator changes (manage:users)", () => {
     expect(changed.data?.changeUserType).toMatchObject({ data: { userType: "client" } });
     // the open sessions go on, and carry the new type from their next request
     for (const cookie of [phone, laptop]) {
-      expect(await h.redis.exists(storeKey(cookie))).toBe(1);
+      expect(await h.redis.exists(sessionStoreKey(cookie))).toBe(1);
       expect((await gql(ME, {}, cookie)).data?.me).toMatchObject({ id: target.id, userType: "client" });
     }
     expect(await h.redis.sCard(indexKey(target.id))).toBe(2);
@@ -354,10 +338,11 @@ describe("administrator changes (manage:users)", () => {
     expect(row?.ip).toBeTruthy();
 
     const again = await signIn(target.username);
-    expect(await h.redis.exists(storeKey(again))).toBe(1);
+    expect(await h.redis.exists(sessionStoreKey(again))).toBe(1);
     await gql(STATUS, { userId: target.id, status: "inactive" }, adminCookie);
     // destroyed in the store at once, not merely refused when next used
-    for (const cookie of [again, phone, laptop]) expect(await h.redis.exists(storeKey(cookie))).toBe(0);
+    for (const cookie of [again, phone, laptop])
+      expect(await h.redis.exists(sessionStoreKey(cookie))).toBe(0);
     expect(await h.redis.sCard(indexKey(target.id))).toBe(0);
     expect((await gql(ME, {}, again)).errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
     const refused = await gql(LOGIN, { login: target.username, password: TEST_PASSWORD });

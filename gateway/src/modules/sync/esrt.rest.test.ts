@@ -125,33 +125,17 @@ describe("GET /api/users/by-uniqueid/:uniqueId", () => {
   it("answers 404 for an unknown uniqueId to a key and a manager, 403 to anyone else", async () => {
     const owner = await syncedClient();
     const path = "/api/users/by-uniqueid/ESRT-NOBODY99";
-    expect(
+    const statusFor = async (who: Parameters<typeof headersOf>[0]) =>
       (
         await call(
           request(h.app)
             .get(path)
-            .set(await headersOf("key", owner)),
+            .set(await headersOf(who, owner)),
         )
-      ).status,
-    ).toBe(404);
-    expect(
-      (
-        await call(
-          request(h.app)
-            .get(path)
-            .set(await headersOf("userAdmin", owner)),
-        )
-      ).status,
-    ).toBe(404);
-    expect(
-      (
-        await call(
-          request(h.app)
-            .get(path)
-            .set(await headersOf("owner", owner)),
-        )
-      ).status,
-    ).toBe(403);
+      ).status;
+    expect(await statusFor("key")).toBe(404);
+    expect(await statusFor("userAdmin")).toBe(404);
+    expect(await statusFor("owner")).toBe(403);
   });
 
   it("refuses a malformed, unknown or empty Bearer key 401 without falling back to the session", async () => {

@@ -1,4 +1,4 @@
-import { identityAppFixture } from "@gateway/testing/fixtures";
+import { identityAppFixture, sessionStoreKey } from "@gateway/testing/fixtures";
 import { leakedSecrets, sessionCookieOf } from "@gateway/testing/identityHarness";
 import type { UserType } from "@services/shared/generated/prisma/enums";
 import {
@@ -585,14 +585,6 @@ describe("resending an invitation", () => {
 });
 
 describe("sessions", () => {
-  function storeKey(cookie: string): string {
-    const sid =
-      decodeURIComponent(cookie.split("=")[1] ?? "")
-        .slice(2)
-        .split(".")[0] ?? "";
-    return `${process.env.REDIS_PREFIX ?? "portal:"}sess:${sid}`;
-  }
-
   it("lists device, address, signed-in and last-seen times; the session check moves nothing; revoking ends at once", async () => {
     const admin = await createAdmin(h.db);
     const adminCookie = await signIn(admin.username);
@@ -612,14 +604,17 @@ describe("sessions", () => {
       expect(new Date(s.lastSeenAt).getTime()).toBeGreaterThanOrEqual(new Date(s.signedInAt).getTime());
     }
     // no session id leaves the server
-    const sids = [laptop, phone].map((c) => storeKey(c).split(":").at(-1) ?? "");
+    const sids = [laptop, phone].map((c) => sessionStoreKey(c).split(":").at(-1) ?? "");
     for (const sid of sids) expect(JSON.stringify(before)).not.toContain(sid);
 
     // both signed in 25 minutes ago and idle for 20; then a request is activity, the session check is not
     for (const cookie of [laptop, phone]) {
-      const record = JSON.parse((await h.redis.get(storeKey(cookie))) ?? "{}") as Record<string, unknown>;
+      const record = JSON.parse((await h.redis.get(sessionStoreKey(cookie))) ?? "{}") as Record<
+        string,
+        unknown
+      >;
       const at = Date.now() - 25 * 60 * 1000;
-      await h.redis.set(storeKey(cookie), JSON.stringify({ ...record, loginAt: at, issuedAt: at }), {
+      await h.redis.set(sessionStoreKey(cookie), JSON.stringify({ ...record, loginAt: at, issuedAt: at }), {
         PX: 10 * 60 * 1000,
       });
     }
@@ -635,7 +630,7 @@ describe("sessions", () => {
     const phoneId = after.find((s) => s.device === "Safari on iOS")?.id;
     const one = await gql(REVOKE_ONE, { userId: user.id, sessionId: phoneId }, adminCookie);
     expect(one.data?.adminRevokeUserSession).toMatchObject({ data: { ended: 1 } });
-    expect(await h.redis.exists(storeKey(phone))).toBe(0);
+    expect(await h.redis.exists(sessionStoreKey(phone))).toBe(0);
     expect((await request(h.app).get("/api/user").set("Cookie", phone)).status).toBe(401);
     expect((await request(h.app).get("/api/user").set("Cookie", laptop)).status).toBe(200);
     expect(await list()).toHaveLength(1);
@@ -649,7 +644,7 @@ describe("sessions", () => {
     const all = await gql(REVOKE_ALL, { userId: user.id }, adminCookie);
     expect(all.data?.adminRevokeUserSessions).toMatchObject({ data: { ended: 2 } });
     for (const cookie of [laptop, tablet]) {
-      expect(await h.redis.exists(storeKey(cookie))).toBe(0);
+      expect(await h.redis.exists(sessionStoreKey(cookie))).toBe(0);
       expect((await request(h.app).get("/api/user").set("Cookie", cookie)).status).toBe(401);
     }
     expect(await list()).toEqual([]);
@@ -674,7 +669,7 @@ describe("sessions", () => {
     await gql(TYPE, { userId: prospect.id, userType: "client" }, adminCookie);
     const docs = await gql(MY_DOCUMENTS, {}, cookie);
     expect(docs.data?.myDocuments).toEqual({ totalCount: 0 });
-    expect(await h.redis.exists(storeKey(cookie))).toBe(1);
+    expect(await h.redis.exists(sessionStoreKey(cookie))).toBe(1);
   });
 
   it.each(["inactive", "archived"])("refuses a %s user's next request and their sign-in", async (status) => {
