@@ -1,5 +1,6 @@
 import { builder } from "@gateway/graphql/builder";
 import { caller } from "@gateway/graphql/context";
+import { dbQuery } from "@gateway/graphql/dbQuery";
 import { keysetPage } from "@gateway/graphql/keysetPage";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
@@ -25,7 +26,6 @@ import {
 } from "@services/diagnostics";
 import { AppError } from "@services/shared/errors";
 import { type EventFigures, eventFigures } from "@services/shared/events/figures";
-import { dbQuery } from "../../graphql/dbQuery";
 
 // The testing tools (/admin/testing, manage:config, issue 12): the health of every dependency, an
 // event round trip through every service's consumer, the outbox backlog and the dead letters.

@@ -1,5 +1,6 @@
 import { builder } from "@gateway/graphql/builder";
 import { caller } from "@gateway/graphql/context";
+import { dbQuery } from "@gateway/graphql/dbQuery";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
 import {
@@ -14,7 +15,6 @@ import {
   uploadPolicy,
 } from "@services/document";
 import { AppError } from "@services/shared/errors";
-import { dbQuery } from "../../graphql/dbQuery";
 
 // Storage settings (manage:config) and the upload policy every client checks before sending a file
 // (issue 9). The cloud secret is write-only: no type here has a field that could carry it.

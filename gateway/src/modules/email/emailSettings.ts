@@ -1,6 +1,7 @@
 import type { Actor } from "@gateway/auth/actor";
 import { builder } from "@gateway/graphql/builder";
 import { caller } from "@gateway/graphql/context";
+import { dbQuery } from "@gateway/graphql/dbQuery";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
 import { SMTP_SECURITIES } from "@schema/validation/emailSettings";
@@ -14,7 +15,6 @@ import {
   updateEmailSettings,
 } from "@services/email";
 import { AppError } from "@services/shared/errors";
-import { dbQuery } from "../../graphql/dbQuery";
 
 // Email settings (issue 12, manageEmails): the SMTP server, the sender, the Reply-To and the team's
 // address, and "Test connection". The SMTP password is write-only: no type here has a field that

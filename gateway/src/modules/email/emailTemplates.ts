@@ -1,5 +1,6 @@
 import { builder } from "@gateway/graphql/builder";
 import { caller } from "@gateway/graphql/context";
+import { dbQuery } from "@gateway/graphql/dbQuery";
 import { keysetPage } from "@gateway/graphql/keysetPage";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
@@ -29,7 +30,6 @@ import {
   updateEmailTemplate,
 } from "@services/email";
 import { AppError } from "@services/shared/errors";
-import { dbQuery } from "../../graphql/dbQuery";
 
 // Email templates and the delivery log (issue 12, manageEmails): the templates with their variables,
 // a preview with sample values, saves refused with the line and reason of each problem, revert,

@@ -1,5 +1,6 @@
 import { builder, PUBLIC, type Types } from "@gateway/graphql/builder";
 import { caller } from "@gateway/graphql/context";
+import { dbQuery } from "@gateway/graphql/dbQuery";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
 import type { PublicBranding } from "@schema/api/user";
@@ -10,7 +11,6 @@ import {
   getPublicBranding,
   updateBranding,
 } from "@services/user";
-import { dbQuery } from "../../graphql/dbQuery";
 
 /** The public branding's fields, shared by the public type and the administrators' settings. */
 function brandingFields<S extends PublicBranding>(t: PothosSchemaTypes.ObjectFieldBuilder<Types, S>) {

@@ -1,5 +1,6 @@
 import { builder, PUBLIC } from "@gateway/graphql/builder";
 import { caller } from "@gateway/graphql/context";
+import { dbQuery } from "@gateway/graphql/dbQuery";
 import { runIdentity } from "@gateway/graphql/run";
 import { AppError } from "@services/shared/errors";
 import {
@@ -10,7 +11,6 @@ import {
   signOutEveryoneElse,
   updateSecuritySettings,
 } from "@services/user";
-import { dbQuery } from "../../graphql/dbQuery";
 import { clientIp, restampSession, revokeSessions } from "../identity/session";
 
 // Security settings (issue 12, manage:config): the sign-in switches, the password minimum and the

@@ -1,5 +1,6 @@
 import { builder } from "@gateway/graphql/builder";
 import { actedBy, type GraphQLContext } from "@gateway/graphql/context";
+import { dbQuery } from "@gateway/graphql/dbQuery";
 import { keysetPage } from "@gateway/graphql/keysetPage";
 import { runIdentity } from "@gateway/graphql/run";
 import { parseId, parseInput, withoutNulls } from "@gateway/input";
@@ -31,7 +32,6 @@ import {
 } from "@services/esrt-sync";
 import { AppError } from "@services/shared/errors";
 import { z } from "zod";
-import { dbQuery } from "../../graphql/dbQuery";
 
 // The Pro-app sync page (issue 10; manage:esrt_sync on every field): the overview, the delivery log
 // and its attempts, endpoints, sending again, resync, and the jobs. API keys are in esrtApiKey.ts.

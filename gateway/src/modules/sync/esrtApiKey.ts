@@ -1,11 +1,11 @@
 import { builder } from "@gateway/graphql/builder";
 import { caller } from "@gateway/graphql/context";
+import { dbQuery } from "@gateway/graphql/dbQuery";
 import { runIdentity } from "@gateway/graphql/run";
 import { parseId, parseInput } from "@gateway/input";
 import { createApiKeySchema } from "@schema/esrt/apiKeys";
 import { type ApiKeyView, createApiKey, listApiKeys, revokeApiKey } from "@services/esrt-sync";
 import { AppError } from "@services/shared/errors";
-import { dbQuery } from "../../graphql/dbQuery";
 
 // The Pro app's API keys (issue 10; manage:esrt_sync): listed without their secret, made (the key is
 // returned this once), revoked. A key opens GET /api/users/by-uniqueid and POST /api/esrt/ack only.
