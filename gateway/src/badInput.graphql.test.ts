@@ -1,9 +1,9 @@
-import { identityAppFixture, signInOk } from "@gateway/testing/fixtures";
+import { clientAndAdminCookies, identityAppFixture, signInOk } from "@gateway/testing/fixtures";
 import { APPOINTMENT_MESSAGES } from "@schema/validation/appointment";
 import { UNSAFE_TEXT_MESSAGE } from "@schema/validation/primitives";
 import { connectPostgres } from "@services/shared/db";
 import { scratchDatabase } from "@services/shared/testing/db";
-import { createAdmin, createUser } from "@services/shared/testing/factories";
+import { createUser } from "@services/shared/testing/factories";
 import request from "supertest";
 import { createApp } from "./app";
 import { fakeWebDist, redisSessionStore, testConfig } from "./testing/appHarness";
@@ -17,8 +17,7 @@ let admin: string;
 
 const h = identityAppFixture();
 beforeAll(async () => {
-  client = await signIn((await createUser(h.db, { userType: "client" })).username);
-  admin = await signIn((await createAdmin(h.db)).username);
+  ({ client, admin } = await clientAndAdminCookies(h));
 });
 
 function signIn(username: string): Promise<string> {

@@ -1,7 +1,7 @@
-import { identityAppFixture, signInOk } from "@gateway/testing/fixtures";
+import { clientAndAdminCookies, identityAppFixture } from "@gateway/testing/fixtures";
 import { APPOINTMENT_MESSAGES, TIME_ZONE_MESSAGE } from "@schema/validation/appointment";
 import { UNSAFE_TEXT_MESSAGE } from "@schema/validation/primitives";
-import { createAdmin, createUser, uniqueSuffix } from "@services/shared/testing/factories";
+import { uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
 
 // Bad input on the REST shims (OWASP ASVS V2.2, V16.5): a clear 4xx with the shared schemas'
@@ -12,13 +12,8 @@ let admin: string;
 
 const h = identityAppFixture();
 beforeAll(async () => {
-  client = await signIn((await createUser(h.db, { userType: "client" })).username);
-  admin = await signIn((await createAdmin(h.db)).username);
+  ({ client, admin } = await clientAndAdminCookies(h));
 });
-
-function signIn(username: string): Promise<string> {
-  return signInOk(h.app, username);
-}
 
 /** Asserts a client error that tells nothing of the server's insides. */
 function expectClientError(res: request.Response, status: number): void {

@@ -1,7 +1,7 @@
 import type { Db } from "@services/shared/db";
 import type { UserType } from "@services/shared/generated/prisma/enums";
 import { testDb } from "@services/shared/testing/db";
-import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
+import { createAdmin, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import type { Express } from "express";
 import request from "supertest";
 import { type IsolatedApp, isolatedApp } from "./appHarness";
@@ -179,4 +179,13 @@ export function prospectRegistration(username: string, firstName: string, lastNa
     lastName,
     userType: "prospect",
   };
+}
+
+/** Signs in a new client, then a new mainAdmin, on `fixture` (each expecting the 200); answers their cookies. */
+export async function clientAndAdminCookies(
+  fixture: IdentityFixture,
+): Promise<{ client: string; admin: string }> {
+  const client = await signInOk(fixture.app, (await createUser(fixture.db, { userType: "client" })).username);
+  const admin = await signInOk(fixture.app, (await createAdmin(fixture.db)).username);
+  return { client, admin };
 }

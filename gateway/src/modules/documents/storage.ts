@@ -1,5 +1,5 @@
 import { builder } from "@gateway/graphql/builder";
-import { caller } from "@gateway/graphql/context";
+import { settingsChangeBy } from "@gateway/graphql/context";
 import { dbQuery } from "@gateway/graphql/dbQuery";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
@@ -111,12 +111,7 @@ builder.mutationField("updateStorageSettings", (t) =>
     args: { input: t.arg({ type: StorageSettingsInput, required: true }) },
     resolve: (_root, args, ctx) =>
       runIdentity(async () =>
-        updateStorageSettings({
-          db: ctx.db,
-          actor: caller(ctx),
-          input: withoutNulls(args.input),
-          ip: ctx.req.ip ?? null,
-        }),
+        updateStorageSettings({ ...settingsChangeBy(ctx), input: withoutNulls(args.input) }),
       ),
   }),
 );

@@ -297,16 +297,11 @@ describe("GET /api/users/by-uniqueid/:uniqueId", () => {
     const other = await createUser(h.db);
     expect((await call(request(h.app).get(`/api/users/by-uniqueid/${user.uniqueId}`))).status).toBe(401);
     const cookie = await signIn(user.username);
-    expect(
-      (await call(request(h.app).get(`/api/users/by-uniqueid/${other.uniqueId}`).set("Cookie", cookie)))
-        .status,
-    ).toBe(403);
-    expect(
-      (await call(request(h.app).get("/api/users/by-uniqueid/ESRT-NOPE").set("Cookie", cookie))).status,
-    ).toBe(403);
-    const self = await call(
-      request(h.app).get(`/api/users/by-uniqueid/${user.uniqueId}`).set("Cookie", cookie),
-    );
+    const lookUp = (uniqueId: string, as: string) =>
+      call(request(h.app).get(`/api/users/by-uniqueid/${uniqueId}`).set("Cookie", as));
+    expect((await lookUp(other.uniqueId, cookie)).status).toBe(403);
+    expect((await lookUp("ESRT-NOPE", cookie)).status).toBe(403);
+    const self = await lookUp(user.uniqueId, cookie);
     expect(self.status).toBe(200);
     expect(self.body).toEqual({
       id: user.id,
@@ -318,13 +313,8 @@ describe("GET /api/users/by-uniqueid/:uniqueId", () => {
     });
     const admin = await createAdmin(h.db);
     const adminCookie = await signIn(admin.username);
-    expect(
-      (await call(request(h.app).get(`/api/users/by-uniqueid/${other.uniqueId}`).set("Cookie", adminCookie)))
-        .status,
-    ).toBe(200);
-    expect(
-      (await call(request(h.app).get("/api/users/by-uniqueid/ESRT-NOPE").set("Cookie", adminCookie))).status,
-    ).toBe(404);
+    expect((await lookUp(other.uniqueId, adminCookie)).status).toBe(200);
+    expect((await lookUp("ESRT-NOPE", adminCookie)).status).toBe(404);
   });
 });
 

@@ -1,5 +1,5 @@
 import { builder, PUBLIC, type Types } from "@gateway/graphql/builder";
-import { caller } from "@gateway/graphql/context";
+import { settingsChangeBy } from "@gateway/graphql/context";
 import { dbQuery } from "@gateway/graphql/dbQuery";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
@@ -72,13 +72,6 @@ builder.mutationField("updateBranding", (t) =>
     errors: { types: [AppError] },
     args: { input: t.arg({ type: BrandingInput, required: true }) },
     resolve: (_root, args, ctx) =>
-      runIdentity(async () =>
-        updateBranding({
-          db: ctx.db,
-          actor: caller(ctx),
-          input: withoutNulls(args.input),
-          ip: ctx.req.ip ?? null,
-        }),
-      ),
+      runIdentity(async () => updateBranding({ ...settingsChangeBy(ctx), input: withoutNulls(args.input) })),
   }),
 );
