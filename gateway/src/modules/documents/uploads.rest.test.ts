@@ -1,7 +1,13 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { filesServerFixture } from "@gateway/testing/fixtures";
-import { encodeMetadata, rawRequest, sha256, tusUpload } from "@gateway/testing/uploadHarness";
+import {
+  encodeMetadata,
+  type RawAnswer,
+  rawRequest,
+  sha256,
+  tusUpload,
+} from "@gateway/testing/uploadHarness";
 import {
   DEFAULT_ALLOWED_FILE_TYPES,
   DEFAULT_MAX_FILE_SIZE,
@@ -21,6 +27,17 @@ import { CLIENT_ONLY_MESSAGE } from "./uploads.rest";
 const h = filesServerFixture();
 
 const TUS = { "Tus-Resumable": "1.0.0" };
+
+/** A tus request without a body: `method` on `url` as the session `cookie`. */
+function tus(method: string, url: string, cookie: string): Promise<RawAnswer> {
+  return rawRequest(url, { method, headers: { ...TUS, Cookie: cookie } });
+}
+
+/** Expects the upload `id` to have neither its row nor its staged bytes left. */
+async function expectForgotten(id: string): Promise<void> {
+  expect(await h.db.prisma.upload.findUnique({ where: { id } })).toBeNull();
+  expect(stagingFiles()).not.toContain(id);
+}
 
 /** UTF-8 text of `bytes` bytes (a valid .txt). */
 function text(bytes: number, seed = "line"): Buffer {
@@ -186,25 +203,20 @@ describe("continuing an upload", () => {
         body: [text(10)],
       });
     for (const cookie of [other.cookie]) {
-      expect((await rawRequest(url, { method: "HEAD", headers: { ...TUS, Cookie: cookie } })).status).toBe(
-        404,
-      );
+      expect((await tus("HEAD", url, cookie)).status).toBe(404);
       expect((await patch(cookie)).status).toBe(404);
-      expect((await rawRequest(url, { method: "DELETE", headers: { ...TUS, Cookie: cookie } })).status).toBe(
-        404,
-      );
+      expect((await tus("DELETE", url, cookie)).status).toBe(404);
     }
     expect((await rawRequest(url, { method: "HEAD", headers: TUS })).status).toBe(401);
-    const head = await rawRequest(url, { method: "HEAD", headers: { ...TUS, Cookie: owner.cookie } });
+    const head = await tus("HEAD", url, owner.cookie);
     expect(head.status).toBe(200);
     expect(head.headers["upload-offset"]).toBe("0");
     expect((await patch(owner.cookie)).status).toBe(204);
     const id = url.split("/").pop() ?? "";
     expect(stagingFiles()).toContain(id);
-    const del = await rawRequest(url, { method: "DELETE", headers: { ...TUS, Cookie: owner.cookie } });
+    const del = await tus("DELETE", url, owner.cookie);
     expect(del.status).toBe(204);
-    expect(await h.db.prisma.upload.findUnique({ where: { id } })).toBeNull();
-    expect(stagingFiles()).not.toContain(id);
+    await expectForgotten(id);
   });
 
   it("never serves staged bytes over GET", async () => {
@@ -227,10 +239,9 @@ describe("continuing an upload", () => {
     const url = await started(owner.cookie);
     const id = url.split("/").pop() ?? "";
     await h.db.prisma.upload.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    const res = await rawRequest(url, { method: "HEAD", headers: { ...TUS, Cookie: owner.cookie } });
+    const res = await tus("HEAD", url, owner.cookie);
     expect(res.status).toBe(410);
-    expect(await h.db.prisma.upload.findUnique({ where: { id } })).toBeNull();
-    expect(stagingFiles()).not.toContain(id);
+    await expectForgotten(id);
   });
 
   it("cuts off a client that sends more than it declared, and drops its upload", async () => {
@@ -265,9 +276,8 @@ describe("continuing an upload", () => {
       body: [text(600), text(600), text(600), text(600)],
     });
     expect(lying.status).toBe(413);
-    expect(await h.db.prisma.upload.findUnique({ where: { id } })).toBeNull();
-    expect(stagingFiles()).not.toContain(id);
-    const head = await rawRequest(url, { method: "HEAD", headers: { ...TUS, Cookie: owner.cookie } });
+    await expectForgotten(id);
+    const head = await tus("HEAD", url, owner.cookie);
     expect(head.status).toBe(404);
   });
 });
@@ -442,7 +452,7 @@ describe("finishing an upload", () => {
     });
     expect(first.ok).toBe(false);
     const uploadUrl = first.uploadUrl ?? "";
-    const head = await rawRequest(uploadUrl, { method: "HEAD", headers: { ...TUS, Cookie: cookie } });
+    const head = await tus("HEAD", uploadUrl, cookie);
     expect(head.status).toBe(200);
     expect(head.headers["upload-offset"]).toBe(String(512 * 1024));
     expect(await h.db.prisma.document.count({ where: { userId: user.id } })).toBe(0);
