@@ -189,3 +189,56 @@ export async function clientAndAdminCookies(
   const admin = await signInOk(fixture.app, (await createAdmin(fixture.db)).username);
   return { client, admin };
 }
+
+/** A GraphQL answer on an identity app, with the session cookie it set. */
+export interface IdentityGqlAnswer {
+  status: number;
+  cookie: string | undefined;
+  data: Record<string, unknown> | null;
+  errors: { message: string; extensions?: { code?: string } }[] | undefined;
+}
+
+/**
+ * Posts `query` with `variables` to `fixture`'s /graphql as the session `cookie` (with `headers`),
+ * adding the answer's text to `fixture.bodies` for the secrets scan.
+ */
+export async function identityGql(
+  fixture: IdentityFixture,
+  query: string,
+  variables: Record<string, unknown> = {},
+  cookie = "",
+  headers: Record<string, string> = {},
+): Promise<IdentityGqlAnswer> {
+  const res = await request(fixture.app)
+    .post("/graphql")
+    .set("Cookie", cookie)
+    .set(headers)
+    .send({ query, variables });
+  fixture.bodies.push(res.text);
+  return {
+    status: res.status,
+    cookie: sessionCookieOf(res),
+    data: res.body.data ?? null,
+    errors: res.body.errors,
+  };
+}
+
+/**
+ * Expects each of `calls` ([query, the field it answers, variables]) to be refused to each caller of
+ * `cases` ({@link refusedCallers}) with that caller's code, caller by caller, in order.
+ */
+export async function expectRefusals(
+  gql: (
+    query: string,
+    cookie: string,
+    variables?: Record<string, unknown>,
+  ) => Promise<{ data: Record<string, unknown> | null; errors?: GqlError[] }>,
+  cases: [string, string][],
+  calls: [query: string, field: string, variables?: Record<string, unknown>][],
+): Promise<void> {
+  for (const [cookie, code] of cases) {
+    for (const [query, field, variables] of calls) {
+      expect(refusal(await gql(query, cookie, variables), field)).toBe(code);
+    }
+  }
+}

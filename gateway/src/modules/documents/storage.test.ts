@@ -1,4 +1,5 @@
 import {
+  expectRefusals,
   isolatedAppFixture,
   postGraphql,
   refusal,
@@ -72,13 +73,11 @@ const localInput = (overrides: Record<string, unknown> = {}) => ({
 describe("storage settings over GraphQL", () => {
   it("refuses the signed out, and users without manage:config", async () => {
     const cases = await refusedCallers(signIn, ["client", "prospect", "userAdmin"]);
-    for (const [cookie, code] of cases) {
-      expect(refusal(await gql(SETTINGS, cookie), "storageSettings")).toBe(code);
-      const update = await gql(UPDATE, cookie, { input: localInput() });
-      expect(refusal(update, "updateStorageSettings")).toBe(code);
-      const test = await gql(TEST, cookie, { input: cloudInput() });
-      expect(refusal(test, "testStorageConnection")).toBe(code);
-    }
+    await expectRefusals(gql, cases, [
+      [SETTINGS, "storageSettings"],
+      [UPDATE, "updateStorageSettings", { input: localInput() }],
+      [TEST, "testStorageConnection", { input: cloudInput() }],
+    ]);
     // nothing was changed by the refused calls
     expect(await harness.db.prisma.auditLog.count({ where: { action: "storage.settings_updated" } })).toBe(0);
   });

@@ -1,8 +1,8 @@
 import net from "node:net";
 import {
+  expectRefusals,
   isolatedAppFixture,
   postGraphql,
-  refusal,
   refusedCallers,
   signedInAs,
 } from "@gateway/testing/fixtures";
@@ -87,13 +87,11 @@ describe("email settings over GraphQL", () => {
   it("refuses the signed out, and users without manageEmails (userAdmin, client, prospect)", async () => {
     const before = await harness.db.prisma.emailSettings.findUnique({ where: { id: 1 } });
     const cases = await refusedCallers(signIn, ["client", "prospect", "userAdmin"]);
-    for (const [cookie, code] of cases) {
-      expect(refusal(await gql(SETTINGS, cookie), "emailSettings")).toBe(code);
-      const update = await gql(UPDATE, cookie, { input: settingsInput() });
-      expect(refusal(update, "updateEmailSettings")).toBe(code);
-      const test = await gql(TEST, cookie, { input: connectionInput() });
-      expect(refusal(test, "testEmailConnection")).toBe(code);
-    }
+    await expectRefusals(gql, cases, [
+      [SETTINGS, "emailSettings"],
+      [UPDATE, "updateEmailSettings", { input: settingsInput() }],
+      [TEST, "testEmailConnection", { input: connectionInput() }],
+    ]);
     // nothing was changed or tried by the refused calls
     expect(await auditRows()).toEqual([]);
     expect(await harness.db.prisma.emailSettings.findUnique({ where: { id: 1 } })).toEqual(before);

@@ -1,26 +1,21 @@
-import { identityAppFixture, prospectRegistration, sessionStoreKey } from "@gateway/testing/fixtures";
-import { leakedSecrets, sessionCookieOf } from "@gateway/testing/identityHarness";
+import {
+  type IdentityGqlAnswer,
+  identityAppFixture,
+  identityGql,
+  prospectRegistration,
+  sessionStoreKey,
+} from "@gateway/testing/fixtures";
+import { leakedSecrets } from "@gateway/testing/identityHarness";
 import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
-import request from "supertest";
 
 const h = identityAppFixture();
 
-interface GqlAnswer {
-  status: number;
-  cookie: string | undefined;
-  data: Record<string, unknown> | null;
-  errors: { message: string; extensions?: { code?: string } }[] | undefined;
-}
-
-async function gql(query: string, variables: Record<string, unknown> = {}, cookie = ""): Promise<GqlAnswer> {
-  const res = await request(h.app).post("/graphql").set("Cookie", cookie).send({ query, variables });
-  h.bodies.push(res.text);
-  return {
-    status: res.status,
-    cookie: sessionCookieOf(res),
-    data: res.body.data ?? null,
-    errors: res.body.errors,
-  };
+function gql(
+  query: string,
+  variables: Record<string, unknown> = {},
+  cookie = "",
+): Promise<IdentityGqlAnswer> {
+  return identityGql(h, query, variables, cookie);
 }
 
 /** The Redis set of a user's session ids. */
@@ -238,7 +233,7 @@ describe("administrator changes (manage:users)", () => {
   const ACCESS = `mutation($userId: Int!, $accessLevel: AccessLevel!) { changeUserAccessLevel(userId: $userId, accessLevel: $accessLevel) {
     __typename ... on AppError { code message } ... on MutationChangeUserAccessLevelSuccess { data { id accessLevel } } } }`;
 
-  function codeOf(res: GqlAnswer, field: string): string | undefined {
+  function codeOf(res: IdentityGqlAnswer, field: string): string | undefined {
     const typed = res.data?.[field] as { code?: string; __typename?: string } | null | undefined;
     return typed?.code ?? res.errors?.[0]?.extensions?.code;
   }

@@ -1,7 +1,7 @@
 import {
+  expectRefusals,
   isolatedAppFixture,
   postGraphql,
-  refusal,
   refusedCallers,
   signedInAs,
 } from "@gateway/testing/fixtures";
@@ -45,10 +45,10 @@ const input = (overrides: Record<string, unknown> = {}) => ({
 describe("branding settings over GraphQL", () => {
   it("refuses the signed out, clients, prospects and userAdmins, and changes nothing", async () => {
     const cases = await refusedCallers(signIn, ["client", "prospect", "userAdmin"]);
-    for (const [cookie, code] of cases) {
-      expect(refusal(await gql(SETTINGS, cookie), "brandingSettings")).toBe(code);
-      expect(refusal(await gql(UPDATE, cookie, { input: input() }), "updateBranding")).toBe(code);
-    }
+    await expectRefusals(gql, cases, [
+      [SETTINGS, "brandingSettings"],
+      [UPDATE, "updateBranding", { input: input() }],
+    ]);
     expect(await harness.db.prisma.auditLog.count({ where: { action: "branding.updated" } })).toBe(0);
     const res = await request(harness.app).get("/api/branding");
     expect(res.body.title).toBe(FALLBACK_BRANDING.title);

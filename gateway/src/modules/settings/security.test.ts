@@ -1,4 +1,4 @@
-import { isolatedAppFixture, postGraphql, refusal, refusedCallers } from "@gateway/testing/fixtures";
+import { expectRefusals, isolatedAppFixture, postGraphql, refusedCallers } from "@gateway/testing/fixtures";
 import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { boundsMessage } from "@schema/validation/security";
 import {
@@ -94,12 +94,11 @@ describe("security settings over GraphQL", () => {
     const bystander = await createUser(harness.db);
     const bystanderCookie = await signInAs(bystander);
     const cases = await refusedCallers(signIn, ["client", "prospect", "userAdmin"]);
-    for (const [cookie, code] of cases) {
-      expect(refusal(await gql(SETTINGS, cookie), "securitySettings")).toBe(code);
-      const update = await gql(UPDATE, cookie, { input: input({ revealUnknownAccounts: true }) });
-      expect(refusal(update, "updateSecuritySettings")).toBe(code);
-      expect(refusal(await gql(SIGN_OUT, cookie), "signOutEveryoneElse")).toBe(code);
-    }
+    await expectRefusals(gql, cases, [
+      [SETTINGS, "securitySettings"],
+      [UPDATE, "updateSecuritySettings", { input: input({ revealUnknownAccounts: true }) }],
+      [SIGN_OUT, "signOutEveryoneElse"],
+    ]);
     expect(await harness.db.prisma.auditLog.count({ where: { action: { startsWith: "security." } } })).toBe(
       0,
     );

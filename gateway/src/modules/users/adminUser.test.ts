@@ -1,5 +1,10 @@
-import { identityAppFixture, sessionStoreKey } from "@gateway/testing/fixtures";
-import { leakedSecrets, sessionCookieOf } from "@gateway/testing/identityHarness";
+import {
+  type IdentityGqlAnswer,
+  identityAppFixture,
+  identityGql,
+  sessionStoreKey,
+} from "@gateway/testing/fixtures";
+import { leakedSecrets } from "@gateway/testing/identityHarness";
 import type { UserType } from "@services/shared/generated/prisma/enums";
 import {
   createAdmin,
@@ -20,31 +25,13 @@ import request from "supertest";
 
 const h = identityAppFixture();
 
-interface GqlAnswer {
-  status: number;
-  cookie: string | undefined;
-  data: Record<string, unknown> | null;
-  errors: { message: string; extensions?: { code?: string } }[] | undefined;
-}
-
-async function gql(
+function gql(
   query: string,
   variables: Record<string, unknown> = {},
   cookie = "",
   userAgent = "",
-): Promise<GqlAnswer> {
-  const res = await request(h.app)
-    .post("/graphql")
-    .set("Cookie", cookie)
-    .set("User-Agent", userAgent)
-    .send({ query, variables });
-  h.bodies.push(res.text);
-  return {
-    status: res.status,
-    cookie: sessionCookieOf(res),
-    data: res.body.data ?? null,
-    errors: res.body.errors,
-  };
+): Promise<IdentityGqlAnswer> {
+  return identityGql(h, query, variables, cookie, { "User-Agent": userAgent });
 }
 
 const LOGIN = `mutation($login: String!, $password: String!) { login(login: $login, password: $password) {
@@ -62,12 +49,12 @@ async function signIn(login: string, userAgent = CHROME_LINUX): Promise<string> 
 }
 
 /** The code of a typed error result, or of the top-level error. */
-function codeOf(res: GqlAnswer, field: string): string | undefined {
+function codeOf(res: IdentityGqlAnswer, field: string): string | undefined {
   const typed = res.data?.[field] as { code?: string } | null | undefined;
   return typed?.code ?? res.errors?.[0]?.extensions?.code;
 }
 
-function messageOf(res: GqlAnswer, field: string): string | undefined {
+function messageOf(res: IdentityGqlAnswer, field: string): string | undefined {
   const typed = res.data?.[field] as { message?: string } | null | undefined;
   return typed?.message ?? res.errors?.[0]?.message;
 }
