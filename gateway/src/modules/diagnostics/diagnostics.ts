@@ -142,14 +142,12 @@ builder.queryField("systemHealth", (t) =>
   }),
 );
 
-builder.queryField("eventPipeline", (t) =>
-  t.field({
-    type: EventFiguresRef,
-    description: "The outbox backlog and the dead letters' count (manage:config).",
-    authScopes: SCOPE,
-    resolve: (_root, _args, ctx) => eventFigures({ db: ctx.db }),
-  }),
-);
+dbQuery("eventPipeline", {
+  type: EventFiguresRef,
+  description: "The outbox backlog and the dead letters' count (manage:config).",
+  authScopes: SCOPE,
+  read: (db) => eventFigures({ db }),
+});
 
 builder.queryField("eventRoundTrip", (t) =>
   t.field({

@@ -357,14 +357,12 @@ builder.queryField("emailMessage", (t) =>
   }),
 );
 
-builder.queryField("emailCounts", (t) =>
-  t.field({
-    type: EmailCountsRef,
-    description: "Messages created in the last 24 hours, by status (manageEmails).",
-    authScopes: { manageEmails: true },
-    resolve: (_root, _args, ctx) => emailCountsLast24h({ db: ctx.db }),
-  }),
-);
+dbQuery("emailCounts", {
+  type: EmailCountsRef,
+  description: "Messages created in the last 24 hours, by status (manageEmails).",
+  authScopes: { manageEmails: true },
+  read: (db) => emailCountsLast24h({ db }),
+});
 
 builder.mutationField("resendEmailMessage", (t) =>
   t.field({

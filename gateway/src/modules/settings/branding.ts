@@ -48,14 +48,12 @@ const BrandingInput = builder.inputType("BrandingInput", {
   }),
 });
 
-builder.queryField("branding", (t) =>
-  t.field({
-    type: BrandingRef,
-    description: "The product title, logo, support phone, consultation email and business hours.",
-    authScopes: PUBLIC,
-    resolve: (_root, _args, ctx) => getPublicBranding({ db: ctx.db }),
-  }),
-);
+dbQuery("branding", {
+  type: BrandingRef,
+  description: "The product title, logo, support phone, consultation email and business hours.",
+  authScopes: PUBLIC,
+  read: (db) => getPublicBranding({ db }),
+});
 
 dbQuery("brandingSettings", {
   type: BrandingSettingsRef,
