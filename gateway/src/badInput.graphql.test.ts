@@ -1,9 +1,9 @@
-import { type IdentityApp, identityApp, sessionCookieOf } from "@gateway/testing/identityHarness";
+import { clientAndAdminCookies, identityAppFixture, signInOk } from "@gateway/testing/fixtures";
 import { APPOINTMENT_MESSAGES } from "@schema/validation/appointment";
 import { UNSAFE_TEXT_MESSAGE } from "@schema/validation/primitives";
-import { connectPostgres, type Db } from "@services/shared/db";
-import { scratchDatabase, testDb } from "@services/shared/testing/db";
-import { createAdmin, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
+import { connectPostgres } from "@services/shared/db";
+import { scratchDatabase } from "@services/shared/testing/db";
+import { createUser } from "@services/shared/testing/factories";
 import request from "supertest";
 import { createApp } from "./app";
 import { fakeWebDist, redisSessionStore, testConfig } from "./testing/appHarness";
@@ -12,25 +12,16 @@ import { fakeWebDist, redisSessionStore, testConfig } from "./testing/appHarness
 // client error codes, never INTERNAL_SERVER_ERROR; nothing internal in any mode; the REST
 // same-origin rule for mutations.
 
-let h: IdentityApp;
-let db: Db;
 let client: string;
 let admin: string;
 
+const h = identityAppFixture();
 beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp();
-  client = await signIn((await createUser(db, { userType: "client" })).username);
-  admin = await signIn((await createAdmin(db)).username);
-});
-afterAll(async () => {
-  await h.close();
+  ({ client, admin } = await clientAndAdminCookies(h));
 });
 
-async function signIn(username: string): Promise<string> {
-  const res = await request(h.app).post("/api/login").send({ login: username, password: TEST_PASSWORD });
-  expect(res.status).toBe(200);
-  return sessionCookieOf(res) ?? "";
+function signIn(username: string): Promise<string> {
+  return signInOk(h.app, username);
 }
 
 interface GqlError {
@@ -98,7 +89,7 @@ describe("NUL and unpaired surrogates", () => {
   });
 
   it("answers a valid lookup made in the same tick as a NUL one (one batched query)", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const res = await gql(
       {
         query: `query($bad: String!, $good: String!) {
@@ -177,7 +168,7 @@ describe("client mistakes are client errors", () => {
 
 describe("the same-origin rule", () => {
   it("refuses a mutation from another site with 403 and does not run it", async () => {
-    const cookie = await signIn((await createUser(db)).username);
+    const cookie = await signIn((await createUser(h.db)).username);
     for (const headers of [{ Origin: "http://evil.example" }, { "Sec-Fetch-Site": "cross-site" }]) {
       const res = await request(h.app)
         .post("/graphql")

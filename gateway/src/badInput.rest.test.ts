@@ -1,34 +1,19 @@
+import { clientAndAdminCookies, identityAppFixture } from "@gateway/testing/fixtures";
 import { APPOINTMENT_MESSAGES, TIME_ZONE_MESSAGE } from "@schema/validation/appointment";
 import { UNSAFE_TEXT_MESSAGE } from "@schema/validation/primitives";
-import type { Db } from "@services/shared/db";
-import { testDb } from "@services/shared/testing/db";
-import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
+import { uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
-import { type IdentityApp, identityApp, sessionCookieOf } from "./testing/identityHarness";
 
 // Bad input on the REST shims (OWASP ASVS V2.2, V16.5): a clear 4xx with the shared schemas'
 // message, never a 500, and never the database's own words.
 
-let h: IdentityApp;
-let db: Db;
 let client: string;
 let admin: string;
 
+const h = identityAppFixture();
 beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp();
-  client = await signIn((await createUser(db, { userType: "client" })).username);
-  admin = await signIn((await createAdmin(db)).username);
+  ({ client, admin } = await clientAndAdminCookies(h));
 });
-afterAll(async () => {
-  await h.close();
-});
-
-async function signIn(username: string): Promise<string> {
-  const res = await request(h.app).post("/api/login").send({ login: username, password: TEST_PASSWORD });
-  expect(res.status).toBe(200);
-  return sessionCookieOf(res) ?? "";
-}
 
 /** Asserts a client error that tells nothing of the server's insides. */
 function expectClientError(res: request.Response, status: number): void {

@@ -34,3 +34,11 @@ export function originOf(ctx: GraphQLContext): { ip: string; requestId: string }
 export function actedBy(ctx: GraphQLContext): { actorId: number; ip: string } {
   return { actorId: caller(ctx).id, ip: clientIp(ctx.req) };
 }
+
+/**
+ * The database, the signed-in caller and the request's address (null when unknown), as the audited
+ * settings changes take them. @throws AppError UNAUTHENTICATED when nobody is signed in.
+ */
+export function settingsChangeBy(ctx: GraphQLContext): { db: Db; actor: Actor; ip: string | null } {
+  return { db: ctx.db, actor: caller(ctx), ip: ctx.req.ip ?? null };
+}

@@ -1,20 +1,11 @@
-import { type IdentityApp, identityApp, sessionCookieOf } from "@gateway/testing/identityHarness";
+import { identityAppFixture } from "@gateway/testing/fixtures";
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { APPOINTMENT_MESSAGES, BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
-import type { Db } from "@services/shared/db";
-import { testDb } from "@services/shared/testing/db";
 import { createAppointment, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import { DateTime } from "luxon";
 import request from "supertest";
 
-let h: IdentityApp;
-let db: Db;
-beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = identityAppFixture();
 
 async function gql(query: string, cookie = "") {
   const res = await request(h.app).post("/graphql").set("Cookie", cookie).send({ query });
@@ -32,14 +23,14 @@ async function signIn(username: string): Promise<string> {
 describe("appointment GraphQL fields", () => {
   it("refuses the signed out and users without manage:appointments", async () => {
     expect((await gql("{ myAppointments { id } }")).errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
-    const client = await createUser(db, { userType: "client" });
+    const client = await createUser(h.db, { userType: "client" });
     const cookie = await signIn(client.username);
     const res = await gql("{ adminAppointments { id } }", cookie);
     expect(res.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
   });
 
   it("answers a rule's message as a typed error, and lists the user's appointments", async () => {
-    const client = await createUser(db, { userType: "client" });
+    const client = await createUser(h.db, { userType: "client" });
     const cookie = await signIn(client.username);
     const res = await gql(
       `mutation { bookAppointment(appointmentType: "phone", dateTime: "2020-01-06T17:00:00Z") {
@@ -58,9 +49,9 @@ describe("appointment GraphQL fields", () => {
     expect(
       (await gql('{ appointmentAvailability(from: "2026-01-05") { date } }')).errors?.[0]?.extensions?.code,
     ).toBe("UNAUTHENTICATED");
-    const client = await createUser(db, { userType: "client" });
+    const client = await createUser(h.db, { userType: "client" });
     const cookie = await signIn(client.username);
-    const slot = (await createAppointment(db)).dateTime;
+    const slot = (await createAppointment(h.db)).dateTime;
     const date = DateTime.fromJSDate(slot, { zone: BUSINESS_TIME_ZONE }).toISODate() ?? "";
     const res = await gql(
       `{ appointmentAvailability(from: "${date}") { date slots { dateTime time label taken } } }`,

@@ -1,26 +1,13 @@
-import { type IdentityApp, identityApp, sessionCookieOf } from "@gateway/testing/identityHarness";
+import { identityAppFixture, signInOk } from "@gateway/testing/fixtures";
 import { APPOINTMENT_MESSAGES, BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
-import type { Db } from "@services/shared/db";
-import { testDb } from "@services/shared/testing/db";
-import { createAdmin, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
+import { createAdmin, createUser } from "@services/shared/testing/factories";
 import { DateTime } from "luxon";
 import request from "supertest";
 
-let h: IdentityApp;
-let db: Db;
+const h = identityAppFixture();
 
-beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp();
-});
-afterAll(async () => {
-  await h.close();
-});
-
-async function signIn(username: string): Promise<string> {
-  const res = await request(h.app).post("/api/login").send({ login: username, password: TEST_PASSWORD });
-  expect(res.status).toBe(200);
-  return sessionCookieOf(res) ?? "";
+function signIn(username: string): Promise<string> {
+  return signInOk(h.app, username);
 }
 
 interface Slot {
@@ -49,7 +36,7 @@ describe("POST /api/appointments", () => {
   });
 
   it("answers 400 with the rule's message", async () => {
-    const user = await createUser(db, { userType: "client" });
+    const user = await createUser(h.db, { userType: "client" });
     const cookie = await signIn(user.username);
     const past = await request(h.app)
       .post("/api/appointments")
@@ -66,7 +53,7 @@ describe("POST /api/appointments", () => {
   });
 
   it("answers 403 when booking for another user without manage:appointments", async () => {
-    const [user, other] = [await createUser(db, { userType: "client" }), await createUser(db)];
+    const [user, other] = [await createUser(h.db, { userType: "client" }), await createUser(h.db)];
     const cookie = await signIn(user.username);
     const res = await request(h.app)
       .post("/api/appointments")
@@ -76,7 +63,7 @@ describe("POST /api/appointments", () => {
   });
 
   it("books a pending appointment (201), lists it, marks the slot taken, and answers 409 for the slot and the limit", async () => {
-    const prospect = await createUser(db, { userType: "prospect" });
+    const prospect = await createUser(h.db, { userType: "prospect" });
     const cookie = await signIn(prospect.username);
     const dateTime = await freeSlot(cookie);
     const res = await request(h.app)
@@ -95,7 +82,7 @@ describe("POST /api/appointments", () => {
     const mine = await request(h.app).get("/api/appointments/mine").set("Cookie", cookie);
     expect(mine.body.map((a: { id: number }) => a.id)).toEqual([res.body.id]);
 
-    const other = await createUser(db, { userType: "client" });
+    const other = await createUser(h.db, { userType: "client" });
     const otherCookie = await signIn(other.username);
     const taken = await request(h.app)
       .post("/api/appointments")
@@ -116,8 +103,8 @@ describe("POST /api/appointments", () => {
 describe("cancelling and administration", () => {
   it("lets a user cancel only their own appointment", async () => {
     const [owner, stranger] = [
-      await createUser(db, { userType: "client" }),
-      await createUser(db, { userType: "client" }),
+      await createUser(h.db, { userType: "client" }),
+      await createUser(h.db, { userType: "client" }),
     ];
     const ownerCookie = await signIn(owner.username);
     const booked = await request(h.app)
@@ -140,7 +127,7 @@ describe("cancelling and administration", () => {
   });
 
   it("keeps the admin routes to manage:appointments, then confirms, reschedules and cancels", async () => {
-    const client = await createUser(db, { userType: "client" });
+    const client = await createUser(h.db, { userType: "client" });
     const clientCookie = await signIn(client.username);
     const booked = await request(h.app)
       .post("/api/appointments")
@@ -155,7 +142,7 @@ describe("cancelling and administration", () => {
       .set("Cookie", clientCookie);
     expect(forbidden.status).toBe(403);
 
-    const admin = await createAdmin(db, { userType: "userAdmin" });
+    const admin = await createAdmin(h.db, { userType: "userAdmin" });
     const adminCookie = await signIn(admin.username);
     const list = await request(h.app)
       .get(`/api/admin/appointments?userId=${client.id}`)

@@ -24,6 +24,14 @@ function appointmentId(req: Request): number {
   return parsePathId(req.params.id, "Appointment not found");
 }
 
+/** The JSON body's `name` as sent (the use case validates it), or undefined when the body has none. */
+function bodyField(req: Request, name: string): unknown {
+  const body: unknown = req.body;
+  return typeof body === "object" && body !== null && name in body
+    ? (body as Record<string, unknown>)[name]
+    : undefined;
+}
+
 /** A query parameter as one string, or undefined. */
 function queryString(req: Request, name: string): string | undefined {
   const value = req.query[name];
@@ -114,8 +122,7 @@ export function appointmentsRouter(deps: { db: Db; config: Config }): Router {
     guard,
     handle(async (req, res) => {
       const admin = requirePermitted(res, "manage:appointments");
-      const body: unknown = req.body;
-      const reason = typeof body === "object" && body !== null && "reason" in body ? body.reason : undefined;
+      const reason = bodyField(req, "reason");
       res.json(
         await adminCancelAppointment({ db, adminId: admin.id, appointmentId: appointmentId(req), reason }),
       );
@@ -127,9 +134,7 @@ export function appointmentsRouter(deps: { db: Db; config: Config }): Router {
     guard,
     handle(async (req, res) => {
       const admin = requirePermitted(res, "manage:appointments");
-      const body: unknown = req.body;
-      const dateTime =
-        typeof body === "object" && body !== null && "dateTime" in body ? body.dateTime : undefined;
+      const dateTime = bodyField(req, "dateTime");
       res.json(
         await rescheduleAppointment({ db, adminId: admin.id, appointmentId: appointmentId(req), dateTime }),
       );

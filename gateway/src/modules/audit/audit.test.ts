@@ -1,7 +1,6 @@
-import { type IsolatedApp, isolatedApp } from "@gateway/testing/appHarness";
+import { isolatedAppFixture } from "@gateway/testing/fixtures";
 import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { audit } from "@services/shared/audit";
-import type { Db } from "@services/shared/db";
 import {
   createAdmin,
   createAppointment,
@@ -10,25 +9,13 @@ import {
   randomBusinessSlot,
   TEST_PASSWORD,
 } from "@services/shared/testing/factories";
-import type { Express } from "express";
 import request from "supertest";
 
 // The audit log (issue 11) on a database of its own: every kind of admin and security action writes
 // its row with the request's id and address; the audit query's filters and keyset pages; who may
 // read the log, export it and see the dashboard; the export's formula escaping.
 
-let app: Express;
-let db: Db;
-
-let harness: IsolatedApp;
-
-beforeAll(async () => {
-  harness = await isolatedApp({ settings: { ESRT_NATS: false } });
-  ({ app, db } = harness);
-});
-afterAll(async () => {
-  await harness.close();
-});
+const harness = isolatedAppFixture({ settings: { ESRT_NATS: false } });
 
 type Role = "mainAdmin" | "userAdmin" | "client" | "prospect";
 
@@ -40,15 +27,15 @@ function nextRequestId(): string {
 }
 
 async function gql(query: string, cookie: string, variables: Record<string, unknown> = {}, requestId = "") {
-  const req = request(app).post("/graphql").set("Cookie", cookie);
+  const req = request(harness.app).post("/graphql").set("Cookie", cookie);
   if (requestId) req.set("x-request-id", requestId);
   const res = await req.send({ query, variables });
   return { status: res.status, body: res.body, text: res.text };
 }
 
 async function signIn(userType: Role, requestId?: string) {
-  const user = await createUser(db, { userType, accessLevel: "full" });
-  const req = request(app).post("/api/login");
+  const user = await createUser(harness.db, { userType, accessLevel: "full" });
+  const req = request(harness.app).post("/api/login");
   if (requestId) req.set("x-request-id", requestId);
   const res = await req.send({ login: user.username, password: TEST_PASSWORD });
   const cookie = sessionCookieOf(res);
@@ -57,7 +44,7 @@ async function signIn(userType: Role, requestId?: string) {
 }
 
 async function rowsOf(requestId: string) {
-  return db.prisma.auditLog.findMany({ where: { requestId }, orderBy: { id: "asc" } });
+  return harness.db.prisma.auditLog.findMany({ where: { requestId }, orderBy: { id: "asc" } });
 }
 
 describe("every kind of admin and security action is audited with its request id and address", () => {
@@ -84,7 +71,7 @@ describe("every kind of admin and security action is audited with its request id
     await expectRow(ok, "user.login_succeeded", { actorId: user.id, targetId: String(user.id) });
 
     const failed = nextRequestId();
-    const res = await request(app)
+    const res = await request(harness.app)
       .post("/api/login")
       .set("x-request-id", failed)
       .send({ login: user.username, password: "Wrong-password-1!" });
@@ -95,13 +82,13 @@ describe("every kind of admin and security action is audited with its request id
   test("a sign-out", async () => {
     const { user, cookie } = await signIn("client");
     const id = nextRequestId();
-    const res = await request(app).post("/api/logout").set("Cookie", cookie).set("x-request-id", id);
+    const res = await request(harness.app).post("/api/logout").set("Cookie", cookie).set("x-request-id", id);
     expect(res.status).toBe(200);
     await expectRow(id, "user.logged_out", { actorId: user.id, targetId: String(user.id) });
   });
 
   test("changes of type, status and access level, with before and after", async () => {
-    const target = await createUser(db, { userType: "prospect" });
+    const target = await createUser(harness.db, { userType: "prospect" });
     const cases = [
       [
         "user.type_changed",
@@ -162,8 +149,8 @@ describe("every kind of admin and security action is audited with its request id
   });
 
   test("a document decision", async () => {
-    const owner = await createUser(db, { userType: "client" });
-    const doc = await createDocument(db, { userId: owner.id });
+    const owner = await createUser(harness.db, { userType: "client" });
+    const doc = await createDocument(harness.db, { userId: owner.id });
     const id = nextRequestId();
     const res = await gql(`mutation { approveDocument(id: ${doc.id}) { __typename } }`, admin.cookie, {}, id);
     expect(res.text).not.toContain("AppError");
@@ -175,7 +162,7 @@ describe("every kind of admin and security action is audited with its request id
   });
 
   test("appointment actions: confirm, reschedule, cancel", async () => {
-    const appointment = await createAppointment(db);
+    const appointment = await createAppointment(harness.db);
     const confirm = nextRequestId();
     await gql(
       `mutation { confirmAppointment(id: ${appointment.id}) { __typename } }`,
@@ -227,9 +214,9 @@ describe("the audit query", () => {
   let target: { id: number; firstName: string; lastName: string };
   beforeAll(async () => {
     admin = await signIn("mainAdmin");
-    target = await createUser(db, { firstName: "Zoë", lastName: "O'Hara" });
+    target = await createUser(harness.db, { firstName: "Zoë", lastName: "O'Hara" });
     for (let i = 0; i < 7; i++) {
-      await audit(db.prisma, {
+      await audit(harness.db.prisma, {
         action: "paging.test_step",
         actorId: admin.user.id,
         targetType: "user",
@@ -284,7 +271,7 @@ describe("the audit query", () => {
       };
       seen.push(...data.nodes.map((n) => n.id));
       // a new entry for the same target arrives between pages: it is newer than every page read
-      await audit(db.prisma, {
+      await audit(harness.db.prisma, {
         action: "paging.test_step",
         actorId: null,
         targetType: "user",
@@ -310,7 +297,7 @@ describe("the audit query", () => {
   });
 
   test("a userAdmin does not read configuration changes; a mainAdmin does", async () => {
-    await audit(db.prisma, {
+    await audit(harness.db.prisma, {
       action: "storage.settings_updated",
       actorId: admin.user.id,
       targetType: "storage_config",
@@ -335,7 +322,7 @@ describe("who may read the log, export it and see the dashboard", () => {
     const cookie = cookies.get(role) ?? "";
     const log = await gql("{ auditLog(first: 1) { hasNextPage } }", cookie);
     const dash = await gql("{ adminDashboard { pendingDocuments links { figure allowed } } }", cookie);
-    const csv = await request(app).get("/api/admin/audit/export.csv").set("Cookie", cookie);
+    const csv = await request(harness.app).get("/api/admin/audit/export.csv").set("Cookie", cookie);
     if (allowed.has(role)) {
       expect([log.body.errors, dash.body.errors, csv.status]).toEqual([undefined, undefined, 200]);
       return;
@@ -379,8 +366,8 @@ describe("who may read the log, export it and see the dashboard", () => {
 
 describe("the CSV export", () => {
   test("streams the filtered entries with formula cells escaped, and is itself audited", async () => {
-    const admin = await createAdmin(db, { firstName: '=HYPERLINK("http://x")', lastName: "Evil" });
-    await audit(db.prisma, {
+    const admin = await createAdmin(harness.db, { firstName: '=HYPERLINK("http://x")', lastName: "Evil" });
+    await audit(harness.db.prisma, {
       action: "export.check",
       actorId: admin.id,
       targetType: "user",
@@ -388,12 +375,14 @@ describe("the CSV export", () => {
       metadata: { from: "+cmd", to: "@SUM(A1)" },
     });
     // a failed sign-in of an unknown account names a digest, not a user: no user is looked up for it
-    await request(app).post("/api/login").send({ login: "nobody-at-all", password: "Wrong-password-1!" });
-    const login = await request(app)
+    await request(harness.app)
+      .post("/api/login")
+      .send({ login: "nobody-at-all", password: "Wrong-password-1!" });
+    const login = await request(harness.app)
       .post("/api/login")
       .send({ login: admin.username, password: TEST_PASSWORD });
     const cookie = sessionCookieOf(login) ?? "";
-    const res = await request(app)
+    const res = await request(harness.app)
       .get("/api/admin/audit/export.csv?action=export.check")
       .set("Cookie", cookie)
       .set("x-request-id", "export-request-0001");
@@ -408,7 +397,7 @@ describe("the CSV export", () => {
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://x"") Evil"`);
     expect(lines[1]).toContain(",'+cmd,'@SUM(A1),");
     expect(lines[1]).not.toMatch(/,[=+@-]/);
-    const all = await request(app).get("/api/admin/audit/export.csv").set("Cookie", cookie);
+    const all = await request(harness.app).get("/api/admin/audit/export.csv").set("Cookie", cookie);
     expect(all.status).toBe(200);
     expect(all.text).toContain("login_sha256");
     const exported = await rowsOf("export-request-0001");
@@ -417,12 +406,12 @@ describe("the CSV export", () => {
 
   test("a bad filter is a 400 with the schema's message", async () => {
     const admin = await signIn("mainAdmin");
-    const res = await request(app)
+    const res = await request(harness.app)
       .get("/api/admin/audit/export.csv?actorId=abc&from=yesterday")
       .set("Cookie", admin.cookie);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("The actor is a user id");
-    const repeated = await request(app)
+    const repeated = await request(harness.app)
       .get("/api/admin/audit/export.csv?action=a&action=b")
       .set("Cookie", admin.cookie);
     expect(repeated.status).toBe(400);

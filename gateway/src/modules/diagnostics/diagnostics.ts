@@ -1,5 +1,6 @@
 import { builder } from "@gateway/graphql/builder";
 import { caller } from "@gateway/graphql/context";
+import { dbQuery } from "@gateway/graphql/dbQuery";
 import { keysetPage } from "@gateway/graphql/keysetPage";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
@@ -141,14 +142,12 @@ builder.queryField("systemHealth", (t) =>
   }),
 );
 
-builder.queryField("eventPipeline", (t) =>
-  t.field({
-    type: EventFiguresRef,
-    description: "The outbox backlog and the dead letters' count (manage:config).",
-    authScopes: SCOPE,
-    resolve: (_root, _args, ctx) => eventFigures({ db: ctx.db }),
-  }),
-);
+dbQuery("eventPipeline", {
+  type: EventFiguresRef,
+  description: "The outbox backlog and the dead letters' count (manage:config).",
+  authScopes: SCOPE,
+  read: (db) => eventFigures({ db }),
+});
 
 builder.queryField("eventRoundTrip", (t) =>
   t.field({
@@ -219,14 +218,12 @@ const DemoDataCountsRef = builder.objectRef<DemoDataCounts>("DemoDataCounts").im
   }),
 });
 
-builder.queryField("demoData", (t) =>
-  t.field({
-    type: DemoDataStatusRef,
-    description: "Whether demo data may be made here and how much exists (manage:config).",
-    authScopes: SCOPE,
-    resolve: (_root, _args, ctx) => demoDataStatus(ctx.db),
-  }),
-);
+dbQuery("demoData", {
+  type: DemoDataStatusRef,
+  description: "Whether demo data may be made here and how much exists (manage:config).",
+  authScopes: SCOPE,
+  read: demoDataStatus,
+});
 
 builder.mutationField("generateDemoData", (t) =>
   t.field({

@@ -1,18 +1,9 @@
-import {
-  type IdentityApp,
-  identityApp,
-  leakedSecrets,
-  sessionCookieOf,
-} from "@gateway/testing/identityHarness";
+import { identityAppFixture } from "@gateway/testing/fixtures";
+import { leakedSecrets, sessionCookieOf } from "@gateway/testing/identityHarness";
 import { DOCUMENT_MESSAGES } from "@schema/validation/document";
-import type { Db } from "@services/shared/db";
 import type { User } from "@services/shared/generated/prisma/client";
-import { testDb } from "@services/shared/testing/db";
 import { createDocument, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import request from "supertest";
-
-let h: IdentityApp;
-let db: Db;
 
 type Role = "owner" | "otherClient" | "prospect" | "userAdmin" | "mainAdmin" | "signedOut";
 const ROLES: Role[] = ["owner", "otherClient", "prospect", "userAdmin", "mainAdmin", "signedOut"];
@@ -26,18 +17,14 @@ async function signIn(user: User): Promise<string> {
   return cookie;
 }
 
+const h = identityAppFixture();
 beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp();
-  users.owner = await createUser(db, { userType: "client", firstName: "Olive", lastName: "Owner" });
-  users.otherClient = await createUser(db, { userType: "client" });
-  users.prospect = await createUser(db, { userType: "prospect" });
-  users.userAdmin = await createUser(db, { userType: "userAdmin", firstName: "Uma", lastName: "Admin" });
-  users.mainAdmin = await createUser(db, { userType: "mainAdmin", firstName: "Max", lastName: "Main" });
+  users.owner = await createUser(h.db, { userType: "client", firstName: "Olive", lastName: "Owner" });
+  users.otherClient = await createUser(h.db, { userType: "client" });
+  users.prospect = await createUser(h.db, { userType: "prospect" });
+  users.userAdmin = await createUser(h.db, { userType: "userAdmin", firstName: "Uma", lastName: "Admin" });
+  users.mainAdmin = await createUser(h.db, { userType: "mainAdmin", firstName: "Max", lastName: "Main" });
   for (const role of ROLES) cookies[role] = role === "signedOut" ? "" : await signIn(users[role]);
-});
-afterAll(async () => {
-  await h.close();
 });
 
 interface Answer {
@@ -89,7 +76,7 @@ const DELETE = `mutation($id: Int!) { deleteDocument(id: $id) {
 
 describe("document GraphQL permission matrix", () => {
   it("lists: own list for client-only users, the team's list for read:all_documents", async () => {
-    const doc = await createDocument(db, { userId: users.owner.id });
+    const doc = await createDocument(h.db, { userId: users.owner.id });
     const mine: Record<Role, string | null> = {} as Record<Role, string | null>;
     const all: Record<Role, string | null> = {} as Record<Role, string | null>;
     for (const role of ROLES) {
@@ -136,7 +123,7 @@ describe("document GraphQL permission matrix", () => {
   });
 
   it("one document: the owner and read:all_documents see it, another client gets null", async () => {
-    const doc = await createDocument(db, { userId: users.owner.id, fileSize: 3_000_000_000 });
+    const doc = await createDocument(h.db, { userId: users.owner.id, fileSize: 3_000_000_000 });
     const seen: Record<Role, string | null> = {} as Record<Role, string | null>;
     for (const role of ROLES) seen[role] = outcome(await gql(ONE, { id: doc.id }, role), "document");
     expect(seen).toEqual({
@@ -170,7 +157,7 @@ describe("document GraphQL permission matrix", () => {
   });
 
   it("review: approve:documents only; the rest are refused and nothing changes", async () => {
-    const doc = await createDocument(db, { userId: users.owner.id });
+    const doc = await createDocument(h.db, { userId: users.owner.id });
     const refused: Role[] = ["owner", "otherClient", "prospect", "signedOut"];
     for (const role of refused) {
       const expected = role === "signedOut" ? "UNAUTHENTICATED" : "FORBIDDEN";
@@ -187,7 +174,7 @@ describe("document GraphQL permission matrix", () => {
       ]);
       expect([role, outcome(await gql(CLIENTS, {}, role), "documentClients")]).toEqual([role, expected]);
     }
-    expect((await db.prisma.document.findUniqueOrThrow({ where: { id: doc.id } })).status).toBe("pending");
+    expect((await h.db.prisma.document.findUniqueOrThrow({ where: { id: doc.id } })).status).toBe("pending");
     expect(
       outcome(await gql(CLIENTS, { search: users.owner.username }, "userAdmin"), "documentClients"),
     ).toBe("ok");
@@ -210,8 +197,8 @@ describe("document GraphQL permission matrix", () => {
   });
 
   it("reject needs a reason; bulk approve reports each failure", async () => {
-    const doc = await createDocument(db, { userId: users.owner.id });
-    const other = await createDocument(db, { userId: users.owner.id });
+    const doc = await createDocument(h.db, { userId: users.owner.id });
+    const other = await createDocument(h.db, { userId: users.owner.id });
     const blank = await gql(REJECT, { id: doc.id, reason: "   " }, "mainAdmin");
     expect(blank.data?.rejectDocument).toEqual({
       __typename: "AppError",
@@ -237,7 +224,7 @@ describe("document GraphQL permission matrix", () => {
   });
 
   it("delete: only the owner, of a pending or rejected document", async () => {
-    const doc = await createDocument(db, { userId: users.owner.id });
+    const doc = await createDocument(h.db, { userId: users.owner.id });
     const got: Record<Role, string | null> = {} as Record<Role, string | null>;
     for (const role of ROLES.filter((r) => r !== "owner")) {
       got[role] = outcome(await gql(DELETE, { id: doc.id }, role), "deleteDocument");
@@ -249,11 +236,11 @@ describe("document GraphQL permission matrix", () => {
       mainAdmin: "FORBIDDEN",
       signedOut: "UNAUTHENTICATED",
     });
-    expect(await db.prisma.document.count({ where: { id: doc.id } })).toBe(1);
+    expect(await h.db.prisma.document.count({ where: { id: doc.id } })).toBe(1);
     const deleted = await gql(DELETE, { id: doc.id }, "owner");
     expect(deleted.data?.deleteDocument).toEqual({ __typename: "MutationDeleteDocumentSuccess", data: true });
-    expect(await db.prisma.document.count({ where: { id: doc.id } })).toBe(0);
-    const approved = await createDocument(db, { userId: users.owner.id, status: "approved" });
+    expect(await h.db.prisma.document.count({ where: { id: doc.id } })).toBe(0);
+    const approved = await createDocument(h.db, { userId: users.owner.id, status: "approved" });
     expect((await gql(DELETE, { id: approved.id }, "owner")).data?.deleteDocument).toEqual({
       __typename: "AppError",
       code: "CONFLICT",

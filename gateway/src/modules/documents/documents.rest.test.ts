@@ -1,5 +1,6 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
+import { filesServerFixture } from "@gateway/testing/fixtures";
 import { type FilesServer, sha256, startFilesServer, tusUpload } from "@gateway/testing/uploadHarness";
 import { fixtures, isolatedDb } from "@services/document/testing";
 import type { Db } from "@services/shared/db";
@@ -11,16 +12,7 @@ import { type RunningS3rver, startS3rver } from "@services/shared/testing/s3rver
 // Downloads and previews of uploaded documents: who may, what the answers say to the browser,
 // the exact download count under concurrency, and a stored object that went missing.
 
-let h: FilesServer;
-let db: Db;
-
-beforeAll(async () => {
-  h = await startFilesServer();
-  db = h.db;
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = filesServerFixture();
 
 const PNG = fixtures.png();
 const PDF = fixtures.pdf();
@@ -34,8 +26,8 @@ interface Uploaded {
 async function signedIn(userType: User["userType"]): Promise<{ user: User; cookie: string }> {
   const user =
     userType === "mainAdmin" || userType === "userAdmin"
-      ? await createAdmin(db, { userType })
-      : await createUser(db, { userType });
+      ? await createAdmin(h.db, { userType })
+      : await createUser(h.db, { userType });
   return { user, cookie: await h.signIn(user.username) };
 }
 
@@ -55,7 +47,7 @@ function get(pathname: string, cookie?: string, method = "GET"): Promise<Respons
 }
 
 async function count(id: number): Promise<number> {
-  return (await db.prisma.document.findUniqueOrThrow({ where: { id } })).downloadCount;
+  return (await h.db.prisma.document.findUniqueOrThrow({ where: { id } })).downloadCount;
 }
 
 describe("GET /api/documents/:id/download", () => {
@@ -124,7 +116,7 @@ describe("GET /api/documents/:id/download", () => {
 
   it("answers 404 'The file is no longer available' (not 500) when the stored object is gone, without counting", async () => {
     const lost = await upload(owner.cookie, CSV, "lost.csv");
-    const row = await db.prisma.document.findUniqueOrThrow({ where: { id: lost.id } });
+    const row = await h.db.prisma.document.findUniqueOrThrow({ where: { id: lost.id } });
     await rm(path.join(h.dataDir, "documents", row.storageKey ?? "none"), { force: true });
     const res = await get(`/api/documents/${lost.id}/download`, owner.cookie);
     expect(res.status).toBe(404);

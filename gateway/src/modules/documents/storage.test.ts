@@ -1,50 +1,36 @@
-import { type IsolatedApp, isolatedApp } from "@gateway/testing/appHarness";
-import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import {
+  expectRefusals,
+  isolatedAppFixture,
+  postGraphql,
+  refusal,
+  refusedCallers,
+  signedInAs,
+} from "@gateway/testing/fixtures";
 import { DOCUMENT_MESSAGES, unknownFileTypeMessage } from "@schema/validation/document";
-import type { Db } from "@services/shared/db";
-import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import { type RunningS3rver, startS3rver } from "@services/shared/testing/s3rver";
-import type { Express } from "express";
-import request from "supertest";
 
 // The storage settings fields on a database of their own (storage_config is read by every upload
 // test of the run) and a real S3-protocol server for the connection test.
 
 const SECRET = "Gql-Secret-Key-7f3a9c1e5b";
-let app: Express;
-let db: Db;
 let server: RunningS3rver;
 const bodies: string[] = [];
 
-let harness: IsolatedApp;
-
+const harness = isolatedAppFixture({
+  beforeClose: async () => {
+    await server.stop();
+  },
+});
 beforeAll(async () => {
-  harness = await isolatedApp();
-  ({ app, db } = harness);
   server = await startS3rver();
 });
-afterAll(async () => {
-  await server.stop();
-  await harness.close();
-});
 
-interface GqlError {
-  message?: string;
-  extensions?: { code?: string };
+function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
+  return postGraphql(harness.app, query, cookie, variables, bodies);
 }
 
-async function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
-  const res = await request(app).post("/graphql").set("Cookie", cookie).send({ query, variables });
-  bodies.push(res.text);
-  return { data: res.body.data ?? null, errors: res.body.errors as GqlError[] | undefined };
-}
-
-async function signIn(userType: "client" | "prospect" | "userAdmin" | "mainAdmin"): Promise<string> {
-  const user = await createUser(db, { userType, firstName: "Maria", lastName: `${userType} Admin` });
-  const res = await request(app).post("/api/login").send({ login: user.username, password: TEST_PASSWORD });
-  const cookie = sessionCookieOf(res);
-  if (!cookie) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
-  return cookie;
+function signIn(userType: "client" | "prospect" | "userAdmin" | "mainAdmin"): Promise<string> {
+  return signedInAs(harness, userType, { firstName: "Maria", lastName: `${userType} Admin` });
 }
 
 const SETTINGS = "{ storageSettings { storageType maxFileSize allowedFileTypes cloudSecretSet } }";
@@ -84,31 +70,16 @@ const localInput = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** The refusal's code, whether answered as a top-level error or as a typed AppError result. */
-function refusal(
-  res: { data: Record<string, { __typename?: string; code?: string }> | null; errors?: GqlError[] },
-  field: string,
-) {
-  const typed = res.data?.[field];
-  if (typed?.__typename === "AppError") return typed.code;
-  return res.errors?.[0]?.extensions?.code;
-}
-
 describe("storage settings over GraphQL", () => {
   it("refuses the signed out, and users without manage:config", async () => {
-    const cases: [string, string][] = [["", "UNAUTHENTICATED"]];
-    for (const userType of ["client", "prospect", "userAdmin"] as const) {
-      cases.push([await signIn(userType), "FORBIDDEN"]);
-    }
-    for (const [cookie, code] of cases) {
-      expect(refusal(await gql(SETTINGS, cookie), "storageSettings")).toBe(code);
-      const update = await gql(UPDATE, cookie, { input: localInput() });
-      expect(refusal(update, "updateStorageSettings")).toBe(code);
-      const test = await gql(TEST, cookie, { input: cloudInput() });
-      expect(refusal(test, "testStorageConnection")).toBe(code);
-    }
+    const cases = await refusedCallers(signIn, ["client", "prospect", "userAdmin"]);
+    await expectRefusals(gql, cases, [
+      [SETTINGS, "storageSettings"],
+      [UPDATE, "updateStorageSettings", { input: localInput() }],
+      [TEST, "testStorageConnection", { input: cloudInput() }],
+    ]);
     // nothing was changed by the refused calls
-    expect(await db.prisma.auditLog.count({ where: { action: "storage.settings_updated" } })).toBe(0);
+    expect(await harness.db.prisma.auditLog.count({ where: { action: "storage.settings_updated" } })).toBe(0);
   });
 
   it("answers the upload policy to clients (client, userAdmin, mainAdmin) but not prospects", async () => {

@@ -1,5 +1,6 @@
 import { builder } from "@gateway/graphql/builder";
-import { caller } from "@gateway/graphql/context";
+import { settingsChangeBy } from "@gateway/graphql/context";
+import { dbQuery } from "@gateway/graphql/dbQuery";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
 import {
@@ -87,23 +88,19 @@ const StorageSettingsInput = builder.inputType("StorageSettingsInput", {
   }),
 });
 
-builder.queryField("storageSettings", (t) =>
-  t.field({
-    type: StorageSettingsRef,
-    description: "The storage settings (manage:config); the secret key is never returned.",
-    authScopes: { manageConfig: true },
-    resolve: (_root, _args, ctx) => getStorageSettings(ctx.db),
-  }),
-);
+dbQuery("storageSettings", {
+  type: StorageSettingsRef,
+  description: "The storage settings (manage:config); the secret key is never returned.",
+  authScopes: { manageConfig: true },
+  read: getStorageSettings,
+});
 
-builder.queryField("uploadPolicy", (t) =>
-  t.field({
-    type: UploadPolicyRef,
-    description: "The upload endpoint, the largest file and the allowed types, for the browser's checks.",
-    authScopes: { client: true },
-    resolve: (_root, _args, ctx) => uploadPolicy(ctx.db),
-  }),
-);
+dbQuery("uploadPolicy", {
+  type: UploadPolicyRef,
+  description: "The upload endpoint, the largest file and the allowed types, for the browser's checks.",
+  authScopes: { client: true },
+  read: uploadPolicy,
+});
 
 builder.mutationField("updateStorageSettings", (t) =>
   t.field({
@@ -114,12 +111,7 @@ builder.mutationField("updateStorageSettings", (t) =>
     args: { input: t.arg({ type: StorageSettingsInput, required: true }) },
     resolve: (_root, args, ctx) =>
       runIdentity(async () =>
-        updateStorageSettings({
-          db: ctx.db,
-          actor: caller(ctx),
-          input: withoutNulls(args.input),
-          ip: ctx.req.ip ?? null,
-        }),
+        updateStorageSettings({ ...settingsChangeBy(ctx), input: withoutNulls(args.input) }),
       ),
   }),
 );

@@ -1,11 +1,11 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
+import { filesServerFixture } from "@gateway/testing/fixtures";
 import {
   encodeMetadata,
-  type FilesServer,
+  type RawAnswer,
   rawRequest,
   sha256,
-  startFilesServer,
   tusUpload,
 } from "@gateway/testing/uploadHarness";
 import {
@@ -16,7 +16,6 @@ import {
   typeNotAllowedMessage,
 } from "@schema/validation/document";
 import { fixtures } from "@services/document/testing";
-import type { Db } from "@services/shared/db";
 import type { User } from "@services/shared/generated/prisma/client";
 import { createAdmin, createUser } from "@services/shared/testing/factories";
 import { UNAUTHORIZED_MESSAGE } from "../identity/session";
@@ -25,18 +24,20 @@ import { CLIENT_ONLY_MESSAGE } from "./uploads.rest";
 // tus uploads end to end: tus-js-client (and raw HTTP where a client must misbehave) against the
 // real app on a socket, the run's database and a data directory of the test's own.
 
-let h: FilesServer;
-let db: Db;
-
-beforeAll(async () => {
-  h = await startFilesServer();
-  db = h.db;
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = filesServerFixture();
 
 const TUS = { "Tus-Resumable": "1.0.0" };
+
+/** A tus request without a body: `method` on `url` as the session `cookie`. */
+function tus(method: string, url: string, cookie: string): Promise<RawAnswer> {
+  return rawRequest(url, { method, headers: { ...TUS, Cookie: cookie } });
+}
+
+/** Expects the upload `id` to have neither its row nor its staged bytes left. */
+async function expectForgotten(id: string): Promise<void> {
+  expect(await h.db.prisma.upload.findUnique({ where: { id } })).toBeNull();
+  expect(stagingFiles()).not.toContain(id);
+}
 
 /** UTF-8 text of `bytes` bytes (a valid .txt). */
 function text(bytes: number, seed = "line"): Buffer {
@@ -45,7 +46,7 @@ function text(bytes: number, seed = "line"): Buffer {
 }
 
 async function client(): Promise<{ user: User; cookie: string }> {
-  const user = await createUser(db, { userType: "client" });
+  const user = await createUser(h.db, { userType: "client" });
   return { user, cookie: await h.signIn(user.username) };
 }
 
@@ -72,14 +73,14 @@ describe("creating an upload", () => {
     expect(signedOut.body.toString()).toBe(UNAUTHORIZED_MESSAGE);
     expect(signedOut.headers["content-type"]).toMatch(/^text\/plain/);
 
-    const prospect = await createUser(db, { userType: "prospect" });
+    const prospect = await createUser(h.db, { userType: "prospect" });
     const refused = await create(await h.signIn(prospect.username), {
       "Upload-Length": "10",
       "Upload-Metadata": encodeMetadata({ filename: "a.txt", title: "A" }),
     });
     expect(refused.status).toBe(403);
     expect(refused.body.toString()).toBe(CLIENT_ONLY_MESSAGE);
-    expect(await db.prisma.upload.count({ where: { userId: prospect.id } })).toBe(0);
+    expect(await h.db.prisma.upload.count({ where: { userId: prospect.id } })).toBe(0);
   });
 
   it("refuses a cross-site creation (403) like every other mutation", async () => {
@@ -108,7 +109,7 @@ describe("creating an upload", () => {
     const none = await tusUpload({ server: h, cookie, data: text(100), fileName: "README" });
     expect(none.status).toBe(415);
     expect(none.body).toBe(typeNotAllowedMessage(null, DEFAULT_ALLOWED_FILE_TYPES));
-    expect(await db.prisma.upload.count({ where: { userId: user.id } })).toBe(0);
+    expect(await h.db.prisma.upload.count({ where: { userId: user.id } })).toBe(0);
   });
 
   it("refuses a deferred length, an empty file and bad metadata (400, the schema's message)", async () => {
@@ -161,7 +162,7 @@ describe("creating an upload", () => {
     const location = String(res.headers.location);
     expect(location).toMatch(/^\/api\/uploads\/[0-9a-f]{32}$/);
     const id = location.split("/").pop() ?? "";
-    const row = await db.prisma.upload.findUniqueOrThrow({ where: { id } });
+    const row = await h.db.prisma.upload.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({
       userId: user.id,
       purpose: "document",
@@ -202,25 +203,20 @@ describe("continuing an upload", () => {
         body: [text(10)],
       });
     for (const cookie of [other.cookie]) {
-      expect((await rawRequest(url, { method: "HEAD", headers: { ...TUS, Cookie: cookie } })).status).toBe(
-        404,
-      );
+      expect((await tus("HEAD", url, cookie)).status).toBe(404);
       expect((await patch(cookie)).status).toBe(404);
-      expect((await rawRequest(url, { method: "DELETE", headers: { ...TUS, Cookie: cookie } })).status).toBe(
-        404,
-      );
+      expect((await tus("DELETE", url, cookie)).status).toBe(404);
     }
     expect((await rawRequest(url, { method: "HEAD", headers: TUS })).status).toBe(401);
-    const head = await rawRequest(url, { method: "HEAD", headers: { ...TUS, Cookie: owner.cookie } });
+    const head = await tus("HEAD", url, owner.cookie);
     expect(head.status).toBe(200);
     expect(head.headers["upload-offset"]).toBe("0");
     expect((await patch(owner.cookie)).status).toBe(204);
     const id = url.split("/").pop() ?? "";
     expect(stagingFiles()).toContain(id);
-    const del = await rawRequest(url, { method: "DELETE", headers: { ...TUS, Cookie: owner.cookie } });
+    const del = await tus("DELETE", url, owner.cookie);
     expect(del.status).toBe(204);
-    expect(await db.prisma.upload.findUnique({ where: { id } })).toBeNull();
-    expect(stagingFiles()).not.toContain(id);
+    await expectForgotten(id);
   });
 
   it("never serves staged bytes over GET", async () => {
@@ -242,11 +238,10 @@ describe("continuing an upload", () => {
     ).toBe(404);
     const url = await started(owner.cookie);
     const id = url.split("/").pop() ?? "";
-    await db.prisma.upload.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    const res = await rawRequest(url, { method: "HEAD", headers: { ...TUS, Cookie: owner.cookie } });
+    await h.db.prisma.upload.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const res = await tus("HEAD", url, owner.cookie);
     expect(res.status).toBe(410);
-    expect(await db.prisma.upload.findUnique({ where: { id } })).toBeNull();
-    expect(stagingFiles()).not.toContain(id);
+    await expectForgotten(id);
   });
 
   it("cuts off a client that sends more than it declared, and drops its upload", async () => {
@@ -281,15 +276,16 @@ describe("continuing an upload", () => {
       body: [text(600), text(600), text(600), text(600)],
     });
     expect(lying.status).toBe(413);
-    expect(await db.prisma.upload.findUnique({ where: { id } })).toBeNull();
-    expect(stagingFiles()).not.toContain(id);
-    const head = await rawRequest(url, { method: "HEAD", headers: { ...TUS, Cookie: owner.cookie } });
+    await expectForgotten(id);
+    const head = await tus("HEAD", url, owner.cookie);
     expect(head.status).toBe(404);
   });
 });
 
 async function outboxOf(documentId: number): Promise<{ type: string; payload: Record<string, unknown> }[]> {
-  const rows = await db.prisma.$queryRaw<{ type: string; envelope: { payload: Record<string, unknown> } }[]>`
+  const rows = await h.db.prisma.$queryRaw<
+    { type: string; envelope: { payload: Record<string, unknown> } }[]
+  >`
     SELECT type, envelope FROM outbox_events
     WHERE (envelope->'payload'->>'documentId')::int = ${documentId} ORDER BY "createdAt"`;
   return rows.map((r) => ({ type: r.type, payload: r.envelope.payload }));
@@ -349,7 +345,7 @@ describe("finishing an upload", () => {
       version: 1,
       fromTeam: false,
     });
-    const row = await db.prisma.document.findUniqueOrThrow({
+    const row = await h.db.prisma.document.findUniqueOrThrow({
       where: { id: document.id },
       include: { versions: true, history: true },
     });
@@ -386,7 +382,7 @@ describe("finishing an upload", () => {
     ]);
     const id = outcome.uploadUrl?.split("/").pop() ?? "";
     expect(stagingFiles().filter((f) => f.startsWith(id))).toEqual([]);
-    expect(await db.prisma.upload.count({ where: { userId: user.id } })).toBe(0);
+    expect(await h.db.prisma.upload.count({ where: { userId: user.id } })).toBe(0);
     const got = await download(cookie, document.id);
     expect(got.status).toBe(200);
     expect(sha256(got.body)).toBe(sha256(data));
@@ -400,8 +396,8 @@ describe("finishing an upload", () => {
     expect(outcome.body).toMatch(/NUL|not .*text/i);
     const id = outcome.uploadUrl?.split("/").pop() ?? "";
     expect(stagingFiles()).not.toContain(id);
-    expect(await db.prisma.upload.count({ where: { userId: user.id } })).toBe(0);
-    expect(await db.prisma.document.count({ where: { userId: user.id } })).toBe(0);
+    expect(await h.db.prisma.upload.count({ where: { userId: user.id } })).toBe(0);
+    expect(await h.db.prisma.document.count({ where: { userId: user.id } })).toBe(0);
   });
 
   it.each([
@@ -419,8 +415,8 @@ describe("finishing an upload", () => {
     expect(outcome.body).not.toMatch(/\/tmp|at .*\.ts|Error:/);
     const id = outcome.uploadUrl?.split("/").pop() ?? "";
     expect(stagingFiles().filter((f) => f.startsWith(id))).toEqual([]);
-    expect(await db.prisma.upload.count({ where: { userId: user.id } })).toBe(0);
-    expect(await db.prisma.document.count({ where: { userId: user.id } })).toBe(0);
+    expect(await h.db.prisma.upload.count({ where: { userId: user.id } })).toBe(0);
+    expect(await h.db.prisma.document.count({ where: { userId: user.id } })).toBe(0);
   });
 
   it("accepts genuine files of each allowed kind, recording the sniffed type", async () => {
@@ -438,7 +434,7 @@ describe("finishing an upload", () => {
       ["ledger.csv", fixtures.csv(), "text/csv"],
     ] as const) {
       const { document } = answerOf(await tusUpload({ server: h, cookie, data, fileName }));
-      const row = await db.prisma.document.findUniqueOrThrow({ where: { id: document.id } });
+      const row = await h.db.prisma.document.findUniqueOrThrow({ where: { id: document.id } });
       expect([fileName, row.mimeType]).toEqual([fileName, mimeType]);
     }
   });
@@ -456,10 +452,10 @@ describe("finishing an upload", () => {
     });
     expect(first.ok).toBe(false);
     const uploadUrl = first.uploadUrl ?? "";
-    const head = await rawRequest(uploadUrl, { method: "HEAD", headers: { ...TUS, Cookie: cookie } });
+    const head = await tus("HEAD", uploadUrl, cookie);
     expect(head.status).toBe(200);
     expect(head.headers["upload-offset"]).toBe(String(512 * 1024));
-    expect(await db.prisma.document.count({ where: { userId: user.id } })).toBe(0);
+    expect(await h.db.prisma.document.count({ where: { userId: user.id } })).toBe(0);
 
     const resumed = await tusUpload({
       server: h,
@@ -470,7 +466,7 @@ describe("finishing an upload", () => {
       chunkSize: 512 * 1024,
     });
     const { document } = answerOf(resumed);
-    const row = await db.prisma.document.findUniqueOrThrow({ where: { id: document.id } });
+    const row = await h.db.prisma.document.findUniqueOrThrow({ where: { id: document.id } });
     expect(row.sha256).toBe(sha256(data));
     const got = await download(cookie, document.id);
     expect(sha256(got.body)).toBe(sha256(data));
@@ -491,7 +487,7 @@ describe("finishing an upload", () => {
         await tusUpload({ server: h, cookie, data: fixtures.pdf(), fileName: sent }),
       );
       expect(document.fileName).toBe(kept);
-      const row = await db.prisma.document.findUniqueOrThrow({ where: { id: document.id } });
+      const row = await h.db.prisma.document.findUniqueOrThrow({ where: { id: document.id } });
       expect(row.storageKey).toMatch(/^[A-Za-z0-9/_-]+$/);
       const got = await download(cookie, document.id);
       expect(got.status).toBe(200);
@@ -505,8 +501,8 @@ describe("finishing an upload", () => {
 
 describe("reports and resubmissions", () => {
   it("lets approve:documents (userAdmin, mainAdmin) send a client a report: approved, from the team, audited; a client or a non-client target is refused", async () => {
-    const target = await createUser(db, { userType: "client" });
-    const prospect = await createUser(db, { userType: "prospect" });
+    const target = await createUser(h.db, { userType: "client" });
+    const prospect = await createUser(h.db, { userType: "prospect" });
     const sender = await client();
     const refused = await tusUpload({
       server: h,
@@ -518,7 +514,7 @@ describe("reports and resubmissions", () => {
     expect(refused.status).toBe(403);
 
     for (const userType of ["userAdmin", "mainAdmin"] as const) {
-      const admin = await createAdmin(db, { userType });
+      const admin = await createAdmin(h.db, { userType });
       const cookie = await h.signIn(admin.username);
       const notClient = await tusUpload({
         server: h,
@@ -539,7 +535,7 @@ describe("reports and resubmissions", () => {
         }),
       );
       expect(document).toMatchObject({ status: "approved", fromTeam: true });
-      const row = await db.prisma.document.findUniqueOrThrow({
+      const row = await h.db.prisma.document.findUniqueOrThrow({
         where: { id: document.id },
         include: { history: true },
       });
@@ -558,7 +554,7 @@ describe("reports and resubmissions", () => {
           payload: expect.objectContaining({ userId: target.id, uploadedById: admin.id, fromTeam: true }),
         },
       ]);
-      const audits = await db.prisma.auditLog.count({
+      const audits = await h.db.prisma.auditLog.count({
         where: { targetType: "document", targetId: String(document.id) },
       });
       expect(audits).toBe(1);
@@ -582,7 +578,7 @@ describe("reports and resubmissions", () => {
       metadata: { documentId: String(document.id) },
     });
     expect(pending.status).toBe(409);
-    await db.prisma.document.update({
+    await h.db.prisma.document.update({
       where: { id: document.id },
       data: { status: "rejected", rejectedBy: "Reviewer", rejectedAt: new Date(), rejectionReason: "Blurry" },
     });
@@ -612,7 +608,7 @@ describe("reports and resubmissions", () => {
       status: "pending",
       fileName: "id-v2.txt",
     });
-    const row = await db.prisma.document.findUniqueOrThrow({
+    const row = await h.db.prisma.document.findUniqueOrThrow({
       where: { id: document.id },
       include: { versions: { orderBy: { version: "asc" } }, history: { orderBy: { id: "asc" } } },
     });

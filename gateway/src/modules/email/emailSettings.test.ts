@@ -1,16 +1,17 @@
 import net from "node:net";
-import { type IsolatedApp, isolatedApp } from "@gateway/testing/appHarness";
-import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import {
+  expectRefusals,
+  isolatedAppFixture,
+  postGraphql,
+  refusedCallers,
+  signedInAs,
+} from "@gateway/testing/fixtures";
 import { EMAIL_SETTINGS_MESSAGES as M } from "@schema/validation/emailSettings";
 import { testEmailConnection } from "@services/email";
 import { startTestSmtp, type TestSmtp } from "@services/email/testing";
 import { config, setConfig } from "@services/shared/config";
-import type { Db } from "@services/shared/db";
 import { freePort } from "@services/shared/net";
 import { unsealSetting } from "@services/shared/sealed";
-import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
-import type { Express } from "express";
-import request from "supertest";
 
 // The email settings fields (issue 12) on a database of their own, with real SMTP servers
 // (smtp-server) for "Test connection": one that requires a user name and password and answers a
@@ -18,41 +19,25 @@ import request from "supertest";
 
 const PASSWORD = "Smtp-Secret-Pass-9c1e5b7f3a";
 const OTHER_PASSWORD = "Another-Smtp-Secret-42x";
-let app: Express;
-let db: Db;
-let harness: IsolatedApp;
 let smtp: TestSmtp;
 const bodies: string[] = [];
 
+const harness = isolatedAppFixture({
+  settings: { SMTP_URL: undefined, MAIL_FROM: undefined, TEAM_EMAIL: undefined },
+  beforeClose: async () => {
+    await smtp.stop();
+  },
+});
 beforeAll(async () => {
-  harness = await isolatedApp({
-    settings: { SMTP_URL: undefined, MAIL_FROM: undefined, TEAM_EMAIL: undefined },
-  });
-  ({ app, db } = harness);
   smtp = await startTestSmtp({ auth: { user: "mailer", pass: PASSWORD } });
 });
-afterAll(async () => {
-  await smtp.stop();
-  await harness.close();
-});
 
-interface GqlError {
-  message?: string;
-  extensions?: { code?: string };
+function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
+  return postGraphql(harness.app, query, cookie, variables, bodies);
 }
 
-async function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
-  const res = await request(app).post("/graphql").set("Cookie", cookie).send({ query, variables });
-  bodies.push(res.text);
-  return { data: res.body.data ?? null, errors: res.body.errors as GqlError[] | undefined };
-}
-
-async function signIn(userType: "client" | "prospect" | "userAdmin" | "mainAdmin"): Promise<string> {
-  const user = await createUser(db, { userType, firstName: "Eve", lastName: `${userType} Mailer` });
-  const res = await request(app).post("/api/login").send({ login: user.username, password: TEST_PASSWORD });
-  const cookie = sessionCookieOf(res);
-  if (!cookie) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
-  return cookie;
+function signIn(userType: "client" | "prospect" | "userAdmin" | "mainAdmin"): Promise<string> {
+  return signedInAs(harness, userType, { firstName: "Eve", lastName: `${userType} Mailer` });
 }
 
 const FIELDS = `smtpHost smtpPort smtpSecurity smtpUser smtpPasswordSet fromName fromAddress replyTo teamAddress
@@ -92,36 +77,24 @@ function connectionInput(overrides: Record<string, unknown> = {}) {
   return { smtpHost, smtpPort, smtpSecurity, smtpUser, smtpPassword, ...overrides };
 }
 
-/** The refusal's code, whether answered as a top-level error or as a typed AppError result. */
-function refusal(
-  res: { data: Record<string, { __typename?: string; code?: string }> | null; errors?: GqlError[] },
-  field: string,
-) {
-  const typed = res.data?.[field];
-  if (typed?.__typename === "AppError") return typed.code;
-  return res.errors?.[0]?.extensions?.code;
-}
-
 const auditRows = () =>
-  db.prisma.auditLog.findMany({ where: { action: "email.settings_updated" }, orderBy: { id: "asc" } });
+  harness.db.prisma.auditLog.findMany({
+    where: { action: "email.settings_updated" },
+    orderBy: { id: "asc" },
+  });
 
 describe("email settings over GraphQL", () => {
   it("refuses the signed out, and users without manageEmails (userAdmin, client, prospect)", async () => {
-    const before = await db.prisma.emailSettings.findUnique({ where: { id: 1 } });
-    const cases: [string, string][] = [["", "UNAUTHENTICATED"]];
-    for (const userType of ["client", "prospect", "userAdmin"] as const) {
-      cases.push([await signIn(userType), "FORBIDDEN"]);
-    }
-    for (const [cookie, code] of cases) {
-      expect(refusal(await gql(SETTINGS, cookie), "emailSettings")).toBe(code);
-      const update = await gql(UPDATE, cookie, { input: settingsInput() });
-      expect(refusal(update, "updateEmailSettings")).toBe(code);
-      const test = await gql(TEST, cookie, { input: connectionInput() });
-      expect(refusal(test, "testEmailConnection")).toBe(code);
-    }
+    const before = await harness.db.prisma.emailSettings.findUnique({ where: { id: 1 } });
+    const cases = await refusedCallers(signIn, ["client", "prospect", "userAdmin"]);
+    await expectRefusals(gql, cases, [
+      [SETTINGS, "emailSettings"],
+      [UPDATE, "updateEmailSettings", { input: settingsInput() }],
+      [TEST, "testEmailConnection", { input: connectionInput() }],
+    ]);
     // nothing was changed or tried by the refused calls
     expect(await auditRows()).toEqual([]);
-    expect(await db.prisma.emailSettings.findUnique({ where: { id: 1 } })).toEqual(before);
+    expect(await harness.db.prisma.emailSettings.findUnique({ where: { id: 1 } })).toEqual(before);
     expect(smtp.connections).toBe(0);
   });
 
@@ -191,16 +164,16 @@ describe("email settings over GraphQL", () => {
         updatedBy: "Eve mainAdmin Mailer",
       },
     });
-    const row = await db.prisma.emailSettings.findUniqueOrThrow({ where: { id: 1 } });
+    const row = await harness.db.prisma.emailSettings.findUniqueOrThrow({ where: { id: 1 } });
     expect(row.smtpPasswordSealed).not.toContain(PASSWORD);
     expect(unsealSetting(row.smtpPasswordSealed ?? "")).toBe(PASSWORD);
 
     // saved again without a password: the stored one is kept
     const kept = await gql(UPDATE, admin, { input: settingsInput({ smtpPassword: null, fromName: "Firm" }) });
     expect(kept.data?.updateEmailSettings.data).toMatchObject({ fromName: "Firm", smtpPasswordSet: true });
-    expect((await db.prisma.emailSettings.findUniqueOrThrow({ where: { id: 1 } })).smtpPasswordSealed).toBe(
-      row.smtpPasswordSealed,
-    );
+    expect(
+      (await harness.db.prisma.emailSettings.findUniqueOrThrow({ where: { id: 1 } })).smtpPasswordSealed,
+    ).toBe(row.smtpPasswordSealed);
 
     const audits = await auditRows();
     expect(audits).toHaveLength(2);
@@ -236,7 +209,7 @@ describe("email settings over GraphQL", () => {
     });
     expect(cleared.data?.updateEmailSettings.data).toMatchObject({ smtpUser: null, smtpPasswordSet: false });
     expect(
-      (await db.prisma.emailSettings.findUniqueOrThrow({ where: { id: 1 } })).smtpPasswordSealed,
+      (await harness.db.prisma.emailSettings.findUniqueOrThrow({ where: { id: 1 } })).smtpPasswordSealed,
     ).toBeNull();
 
     // no answer ever carried the password or its sealed form
@@ -297,7 +270,7 @@ describe("email settings over GraphQL", () => {
     try {
       const started = Date.now();
       const result = await testEmailConnection({
-        db,
+        db: harness.db,
         input: { smtpHost: "127.0.0.1", smtpPort: silentPort, smtpSecurity: "none" },
         timeoutMs: 800,
       });
@@ -322,7 +295,7 @@ describe("email settings over GraphQL", () => {
       TEAM_EMAIL: "env-team@firm.test",
     });
     try {
-      const stored = await db.prisma.emailSettings.findUniqueOrThrow({ where: { id: 1 } });
+      const stored = await harness.db.prisma.emailSettings.findUniqueOrThrow({ where: { id: 1 } });
       const res = await gql(SETTINGS, admin);
       // the stored settings (the form edits them), where messages go now, and what the environment sets
       expect(res.data?.emailSettings).toMatchObject({
@@ -352,7 +325,7 @@ describe("email settings over GraphQL", () => {
           reason: "Set by TEAM_EMAIL in the environment: change it there and restart the portal to change it",
         },
       ]);
-      const before = await db.prisma.emailSettings.findUniqueOrThrow({ where: { id: 1 } });
+      const before = await harness.db.prisma.emailSettings.findUniqueOrThrow({ where: { id: 1 } });
       const saved = await gql(UPDATE, admin, {
         input: settingsInput({
           smtpHost: "smtp.other.test",
@@ -362,7 +335,7 @@ describe("email settings over GraphQL", () => {
         }),
       });
       expect(saved.data?.updateEmailSettings.__typename).toBe("MutationUpdateEmailSettingsSuccess");
-      const after = await db.prisma.emailSettings.findUniqueOrThrow({ where: { id: 1 } });
+      const after = await harness.db.prisma.emailSettings.findUniqueOrThrow({ where: { id: 1 } });
       expect(after).toMatchObject({
         smtpHost: before.smtpHost,
         smtpPasswordSealed: before.smtpPasswordSealed,

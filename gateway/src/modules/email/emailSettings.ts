@@ -1,6 +1,7 @@
 import type { Actor } from "@gateway/auth/actor";
 import { builder } from "@gateway/graphql/builder";
 import { caller } from "@gateway/graphql/context";
+import { dbQuery } from "@gateway/graphql/dbQuery";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
 import { SMTP_SECURITIES } from "@schema/validation/emailSettings";
@@ -104,14 +105,12 @@ function updatedBy(actor: Actor): EmailSettingsActor {
   return { id: actor.id, name: actor.name || actor.username };
 }
 
-builder.queryField("emailSettings", (t) =>
-  t.field({
-    type: EmailSettingsRef,
-    description: "The email settings (manageEmails); the SMTP password is never returned.",
-    authScopes: { manageEmails: true },
-    resolve: (_root, _args, ctx) => getEmailSettings(ctx.db),
-  }),
-);
+dbQuery("emailSettings", {
+  type: EmailSettingsRef,
+  description: "The email settings (manageEmails); the SMTP password is never returned.",
+  authScopes: { manageEmails: true },
+  read: getEmailSettings,
+});
 
 builder.mutationField("updateEmailSettings", (t) =>
   t.field({

@@ -1,74 +1,50 @@
-import { type IsolatedApp, isolatedApp } from "@gateway/testing/appHarness";
-import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import { isolatedAppFixture, postGraphql, refusal, sessionFor } from "@gateway/testing/fixtures";
 import { EMAIL_TEMPLATE_MESSAGES } from "@schema/validation/emailTemplates";
 import { DEFAULT_EMAIL_TEMPLATES, type EmailSender, smtpTransport, startEmailSender } from "@services/email";
 import { startTestSmtp, type TestSmtp } from "@services/email/testing";
-import type { Db } from "@services/shared/db";
-import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
-import type { Express } from "express";
-import request from "supertest";
+import { createUser } from "@services/shared/testing/factories";
 
 // Email templates and the delivery log over GraphQL, on a database of the file's own with a real
 // sender and a real SMTP server: what a test send queues is received over SMTP.
 
-let harness: IsolatedApp;
-let app: Express;
-let db: Db;
 let smtp: TestSmtp;
 let sender: EmailSender;
 let adminCookie: string;
 let adminEmail: string;
 const bodies: string[] = [];
 
+const harness = isolatedAppFixture({
+  beforeClose: async () => {
+    await sender.stop();
+    await smtp.stop();
+  },
+});
 beforeAll(async () => {
-  harness = await isolatedApp();
-  ({ app, db } = harness);
   smtp = await startTestSmtp();
   sender = await startEmailSender({
-    db,
+    db: harness.db,
     transport: smtpTransport({ url: smtp.url, timeoutMs: 2000 }),
     pollMs: 100,
     retry: { baseMs: 100, maxMs: 300, maxAttempts: 3 },
   });
-  const admin = await createUser(db, { userType: "mainAdmin", firstName: "Ada", lastName: "Mail" });
+  const admin = await createUser(harness.db, { userType: "mainAdmin", firstName: "Ada", lastName: "Mail" });
   adminEmail = admin.email;
   adminCookie = await cookieOf(admin.username);
 });
-afterAll(async () => {
-  await sender.stop();
-  await smtp.stop();
-  await harness.close();
-});
-
-interface GqlError {
-  message?: string;
-  extensions?: { code?: string };
-}
 
 async function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
-  const res = await request(app).post("/graphql").set("Cookie", cookie).send({ query, variables });
-  bodies.push(res.text);
+  const res = await postGraphql(harness.app, query, cookie, variables, bodies);
   expect(res.status).toBeLessThan(500);
-  return { data: res.body.data ?? null, errors: res.body.errors as GqlError[] | undefined };
+  return res;
 }
 
-async function cookieOf(username: string): Promise<string> {
-  const res = await request(app).post("/api/login").send({ login: username, password: TEST_PASSWORD });
-  const cookie = sessionCookieOf(res);
-  if (!cookie) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
-  return cookie;
+function cookieOf(username: string): Promise<string> {
+  return sessionFor(harness.app, username);
 }
 
 async function signIn(userType: "client" | "prospect" | "userAdmin" | "mainAdmin"): Promise<string> {
-  const user = await createUser(db, { userType });
+  const user = await createUser(harness.db, { userType });
   return cookieOf(user.username);
-}
-
-/** The refusal's code, whether answered as a top-level error or as a typed AppError result. */
-function refusal(res: { data: Record<string, unknown> | null; errors?: GqlError[] }, field: string) {
-  const typed = res.data?.[field] as { __typename?: string; code?: string } | undefined;
-  if (typed?.__typename === "AppError") return typed.code;
-  return res.errors?.[0]?.extensions?.code;
 }
 
 async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 10_000) {
@@ -147,9 +123,9 @@ describe("email templates and the delivery log over GraphQL", () => {
         expect([field, refusal(await gql(query, cookie, variables), field)]).toEqual([field, code]);
       }
     }
-    expect(await db.prisma.auditLog.count({ where: { action: { startsWith: "email." } } })).toBe(0);
-    expect(await db.prisma.emailMessage.count()).toBe(0);
-    expect(await db.prisma.emailTemplateVersion.count()).toBe(0);
+    expect(await harness.db.prisma.auditLog.count({ where: { action: { startsWith: "email." } } })).toBe(0);
+    expect(await harness.db.prisma.emailMessage.count()).toBe(0);
+    expect(await harness.db.prisma.emailTemplateVersion.count()).toBe(0);
   });
 
   it("lists every template the portal sends with its variables, descriptions and samples", async () => {
@@ -196,8 +172,8 @@ describe("email templates and the delivery log over GraphQL", () => {
       code: "VALIDATION_FAILED",
       message: "Please enter a valid email address",
     });
-    expect(await db.prisma.emailTemplateVersion.count()).toBe(0);
-    expect(await db.prisma.emailMessage.count()).toBe(0);
+    expect(await harness.db.prisma.emailTemplateVersion.count()).toBe(0);
+    expect(await harness.db.prisma.emailMessage.count()).toBe(0);
   });
 
   it("refuses an unknown variable, a refused tag and a parse error at save with the line and the reason", async () => {
@@ -250,7 +226,7 @@ describe("email templates and the delivery log over GraphQL", () => {
     });
     const template = await gql(TEMPLATE, adminCookie, { key: "email_verification" });
     expect(template.data?.emailTemplate).toMatchObject({ subject: verification.subject, isDefault: true });
-    expect(await db.prisma.emailTemplateVersion.count()).toBe(0);
+    expect(await harness.db.prisma.emailTemplateVersion.count()).toBe(0);
   });
 
   it("edits a template, previews it with the sample values, test-sends it over SMTP, keeps versions, restores and reverts", async () => {
@@ -276,7 +252,7 @@ describe("email templates and the delivery log over GraphQL", () => {
     });
     // saving the same parts again changes nothing
     await gql(UPDATE, adminCookie, { input: edited });
-    const audits = await db.prisma.auditLog.findMany({ where: { action: "email.template_updated" } });
+    const audits = await harness.db.prisma.auditLog.findMany({ where: { action: "email.template_updated" } });
     expect(audits).toHaveLength(1);
     expect(audits[0]).toMatchObject({
       targetType: "email_template",
@@ -296,7 +272,9 @@ describe("email templates and the delivery log over GraphQL", () => {
     );
     expect(mail?.html).toContain("<p>Hi Maria Lopez,</p>");
     expect(
-      await db.prisma.auditLog.count({ where: { action: "email.test_sent", actorId: { not: null } } }),
+      await harness.db.prisma.auditLog.count({
+        where: { action: "email.test_sent", actorId: { not: null } },
+      }),
     ).toBe(1);
 
     // a draft to another address, not saved
@@ -340,7 +318,7 @@ describe("email templates and the delivery log over GraphQL", () => {
         isDefault: true,
       },
     });
-    expect(await db.prisma.auditLog.count({ where: { action: "email.template_reverted" } })).toBe(1);
+    expect(await harness.db.prisma.auditLog.count({ where: { action: "email.template_reverted" } })).toBe(1);
 
     // restoring version 2 brings the edit back, as version 4
     const v2 = ((versions.data?.emailTemplateVersions ?? []) as { id: number; version: number }[]).find(
@@ -358,7 +336,9 @@ describe("email templates and the delivery log over GraphQL", () => {
       "edit",
       "original",
     ]);
-    const restoreAudit = await db.prisma.auditLog.findFirst({ where: { action: "email.template_restored" } });
+    const restoreAudit = await harness.db.prisma.auditLog.findFirst({
+      where: { action: "email.template_restored" },
+    });
     expect(restoreAudit?.metadata).toMatchObject({
       key: "email_verification",
       version: 4,
@@ -368,13 +348,13 @@ describe("email templates and the delivery log over GraphQL", () => {
     expect(missing.data?.restoreEmailTemplateVersion).toMatchObject({ code: "NOT_FOUND" });
     // the template queued from now on is the restored one
     await waitFor(
-      async () => (await db.prisma.emailMessage.count({ where: { status: "sent" } })) === 2,
+      async () => (await harness.db.prisma.emailMessage.count({ where: { status: "sent" } })) === 2,
       "both test sends recorded",
     );
   });
 
   it("filters the delivery log, pages it without skipping or repeating, and counts the last 24 hours", async () => {
-    await db.prisma.emailMessage.createMany({
+    await harness.db.prisma.emailMessage.createMany({
       data: Array.from({ length: 7 }, (_, i) => ({
         dedupeKey: `log-${i}`,
         templateKey: i % 2 ? "welcome" : "password_reset",
@@ -399,7 +379,7 @@ describe("email templates and the delivery log over GraphQL", () => {
       seen.push(...result.nodes.map((n) => n.id));
       // a message arriving between pages does not move the later pages
       if (page === 0) {
-        await db.prisma.emailMessage.create({
+        await harness.db.prisma.emailMessage.create({
           data: {
             dedupeKey: "late",
             toAddress: "late@page.test",
@@ -450,7 +430,7 @@ describe("email templates and the delivery log over GraphQL", () => {
 
   it("shows a message as sent (tokens redacted, attachments listed) and resends a failed one once", async () => {
     const address = "resend@client.test";
-    const failed = await db.prisma.emailMessage.create({
+    const failed = await harness.db.prisma.emailMessage.create({
       data: {
         dedupeKey: "resend-1",
         templateKey: "password_reset",
@@ -490,7 +470,8 @@ describe("email templates and the delivery log over GraphQL", () => {
     expect(outcomes).toEqual([false, true]);
     await waitFor(() => smtp.to(address).length === 1, "the resent message");
     await waitFor(
-      async () => (await db.prisma.emailMessage.findUnique({ where: { id: failed.id } }))?.status === "sent",
+      async () =>
+        (await harness.db.prisma.emailMessage.findUnique({ where: { id: failed.id } }))?.status === "sent",
       "recorded as sent",
     );
     const again = await gql(RESEND, adminCookie, { id: failed.id });
@@ -500,7 +481,7 @@ describe("email templates and the delivery log over GraphQL", () => {
     });
     await new Promise((r) => setTimeout(r, 400));
     expect(smtp.to(address)).toHaveLength(1);
-    const audits = await db.prisma.auditLog.findMany({ where: { action: "email.resent" } });
+    const audits = await harness.db.prisma.auditLog.findMany({ where: { action: "email.resent" } });
     expect(audits).toHaveLength(1);
     expect(audits[0]).toMatchObject({
       targetId: String(failed.id),

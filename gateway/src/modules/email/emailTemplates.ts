@@ -1,5 +1,6 @@
 import { builder } from "@gateway/graphql/builder";
 import { caller } from "@gateway/graphql/context";
+import { dbQuery } from "@gateway/graphql/dbQuery";
 import { keysetPage } from "@gateway/graphql/keysetPage";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
@@ -228,14 +229,12 @@ const EmailLogFilterInput = builder.inputType("EmailLogFilter", {
   }),
 });
 
-builder.queryField("emailTemplates", (t) =>
-  t.field({
-    type: [EmailTemplateRef],
-    description: "Every email the portal sends, with its current wording and variables (manageEmails).",
-    authScopes: { manageEmails: true },
-    resolve: (_root, _args, ctx) => listEmailTemplates(ctx.db),
-  }),
-);
+dbQuery("emailTemplates", {
+  type: [EmailTemplateRef],
+  description: "Every email the portal sends, with its current wording and variables (manageEmails).",
+  authScopes: { manageEmails: true },
+  read: listEmailTemplates,
+});
 
 builder.queryField("emailTemplate", (t) =>
   t.field({
@@ -358,14 +357,12 @@ builder.queryField("emailMessage", (t) =>
   }),
 );
 
-builder.queryField("emailCounts", (t) =>
-  t.field({
-    type: EmailCountsRef,
-    description: "Messages created in the last 24 hours, by status (manageEmails).",
-    authScopes: { manageEmails: true },
-    resolve: (_root, _args, ctx) => emailCountsLast24h({ db: ctx.db }),
-  }),
-);
+dbQuery("emailCounts", {
+  type: EmailCountsRef,
+  description: "Messages created in the last 24 hours, by status (manageEmails).",
+  authScopes: { manageEmails: true },
+  read: (db) => emailCountsLast24h({ db }),
+});
 
 builder.mutationField("resendEmailMessage", (t) =>
   t.field({

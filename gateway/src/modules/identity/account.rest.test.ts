@@ -1,12 +1,6 @@
-import {
-  type IdentityApp,
-  identityApp,
-  leakedSecrets,
-  sessionCookieOf,
-} from "@gateway/testing/identityHarness";
-import type { Db } from "@services/shared/db";
+import { identityAppFixture, prospectRegistration, signInOk } from "@gateway/testing/fixtures";
+import { leakedSecrets, sessionCookieOf } from "@gateway/testing/identityHarness";
 import { unseal } from "@services/shared/sealed";
-import { testDb } from "@services/shared/testing/db";
 import {
   createAdmin,
   createSecurityQuestions,
@@ -17,19 +11,11 @@ import {
 } from "@services/shared/testing/factories";
 import request from "supertest";
 
-let h: IdentityApp;
-let db: Db;
 const tokens: string[] = [];
 
-beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp({
-    resetEmail: { points: 2, durationSec: 60 },
-    securityAnswers: { free: 1, maxDelaySec: 1, memorySec: 60 },
-  });
-});
-afterAll(async () => {
-  await h.close();
+const h = identityAppFixture({
+  resetEmail: { points: 2, durationSec: 60 },
+  securityAnswers: { free: 1, maxDelaySec: 1, memorySec: 60 },
 });
 
 async function call(test: request.Test): Promise<request.Response> {
@@ -38,16 +24,12 @@ async function call(test: request.Test): Promise<request.Response> {
   return res;
 }
 
-async function signIn(username: string): Promise<string> {
-  const res = await call(
-    request(h.app).post("/api/login").send({ login: username, password: TEST_PASSWORD }),
-  );
-  expect(res.status).toBe(200);
-  return sessionCookieOf(res) ?? "";
+function signIn(username: string): Promise<string> {
+  return signInOk(h.app, username, TEST_PASSWORD, h.bodies);
 }
 
 async function lastEvent(type: string, userId: number): Promise<Record<string, unknown> | undefined> {
-  const rows = await db.prisma.outboxEvent.findMany({ where: { type }, orderBy: { createdAt: "desc" } });
+  const rows = await h.db.prisma.outboxEvent.findMany({ where: { type }, orderBy: { createdAt: "desc" } });
   return rows
     .map((r) => (r.envelope as { payload: Record<string, unknown> }).payload)
     .find((p) => p.userId === userId);
@@ -80,7 +62,7 @@ describe("password reset", () => {
   });
 
   it("refuses a bad token, then sets the password with the emailed one (single use) and ends every session", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const cookieA = await signIn(user.username);
     const cookieB = await signIn(user.username);
 
@@ -107,7 +89,7 @@ describe("password reset", () => {
     expect(ok.body.message).toBe("Password updated");
     expect(await lastEvent("user.password_changed", user.id)).toMatchObject({ via: "reset" });
     expect(
-      await db.prisma.auditLog.count({
+      await h.db.prisma.auditLog.count({
         where: { action: "user.password_changed", targetId: String(user.id) },
       }),
     ).toBe(1);
@@ -127,7 +109,7 @@ describe("password reset", () => {
   });
 
   it("limits reset requests per email with 429", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     await call(request(h.app).post("/api/reset-password").send({ email: user.email }));
     await call(request(h.app).post("/api/reset-password").send({ email: user.email }));
     const res = await call(request(h.app).post("/api/reset-password").send({ email: user.email }));
@@ -151,14 +133,7 @@ describe("POST /api/verify-email", () => {
     const reg = await call(
       request(h.app)
         .post("/api/register")
-        .send({
-          username: `ver_${s}`,
-          email: `ver_${s}@example.test`,
-          password: TEST_PASSWORD,
-          firstName: "Vera",
-          lastName: "Verify",
-          userType: "prospect",
-        }),
+        .send(prospectRegistration(`ver_${s}`, "Vera", "Verify")),
     );
     expect(reg.status).toBe(201);
     const token = await tokenFrom("user.registered", reg.body.id);
@@ -178,8 +153,8 @@ describe("security questions", () => {
   ];
 
   it("refuses signed-out, invalid and someone else's set-up", async () => {
-    const user = await createUser(db);
-    const other = await createUser(db);
+    const user = await createUser(h.db);
+    const other = await createUser(h.db);
     expect(
       (await call(request(h.app).post("/api/security-questions").send({ userId: user.id, questions })))
         .status,
@@ -206,7 +181,7 @@ describe("security questions", () => {
   });
 
   it("saves, reads back without answers, and answers 404 when none are set", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const cookie = await signIn(user.username);
     expect(
       (await call(request(h.app).get(`/api/security-questions/${user.id}`).set("Cookie", cookie))).status,
@@ -226,7 +201,7 @@ describe("security questions", () => {
     const me = await call(request(h.app).get("/api/user").set("Cookie", cookie));
     expect(me.body.securityQuestionsSet).toBe(true);
 
-    const admin = await createAdmin(db, { userType: "userAdmin" });
+    const admin = await createAdmin(h.db, { userType: "userAdmin" });
     const adminCookie = await signIn(admin.username);
     expect(
       (await call(request(h.app).get(`/api/security-questions/${user.id}`).set("Cookie", adminCookie)))
@@ -235,8 +210,8 @@ describe("security questions", () => {
   });
 
   it("asks an enhanced-security user a question before granting the session", async () => {
-    const user = await createUser(db, { securityLevel: "enhanced" });
-    await createSecurityQuestions(db, user.id);
+    const user = await createUser(h.db, { securityLevel: "enhanced" });
+    await createSecurityQuestions(h.db, user.id);
     const first = await call(
       request(h.app).post("/api/login").send({ login: user.username, password: TEST_PASSWORD }),
     );
@@ -275,8 +250,8 @@ describe("security questions", () => {
   });
 
   it("refuses answers for a user nobody is signing in as", async () => {
-    const user = await createUser(db);
-    await createSecurityQuestions(db, user.id);
+    const user = await createUser(h.db);
+    await createSecurityQuestions(h.db, user.id);
     const res = await call(
       request(h.app)
         .post("/api/verify-security-answers")
@@ -289,7 +264,7 @@ describe("security questions", () => {
 describe("POST /api/user/notes", () => {
   it("refuses signed-out and over-long notes, then saves with history and an event", async () => {
     expect((await call(request(h.app).post("/api/user/notes").send({ notes: "hello" }))).status).toBe(401);
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const cookie = await signIn(user.username);
     const long = await call(
       request(h.app)
@@ -305,10 +280,10 @@ describe("POST /api/user/notes", () => {
     );
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ notes: "Please call me back", wordCount: 4, message: "Notes saved" });
-    expect((await db.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).notes).toBe(
+    expect((await h.db.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).notes).toBe(
       "Please call me back",
     );
-    expect(await db.prisma.noteHistory.count({ where: { userId: user.id } })).toBe(1);
+    expect(await h.db.prisma.noteHistory.count({ where: { userId: user.id } })).toBe(1);
     expect(await lastEvent("user.notes_updated", user.id)).toMatchObject({
       notes: "Please call me back",
       wordCount: 4,
@@ -318,20 +293,15 @@ describe("POST /api/user/notes", () => {
 
 describe("GET /api/users/by-uniqueid/:uniqueId", () => {
   it("answers 401 signed out, 403 for someone else, 404 unknown for admins, and the card for self", async () => {
-    const user = await createUser(db, { companyName: "Acme" });
-    const other = await createUser(db);
+    const user = await createUser(h.db, { companyName: "Acme" });
+    const other = await createUser(h.db);
     expect((await call(request(h.app).get(`/api/users/by-uniqueid/${user.uniqueId}`))).status).toBe(401);
     const cookie = await signIn(user.username);
-    expect(
-      (await call(request(h.app).get(`/api/users/by-uniqueid/${other.uniqueId}`).set("Cookie", cookie)))
-        .status,
-    ).toBe(403);
-    expect(
-      (await call(request(h.app).get("/api/users/by-uniqueid/ESRT-NOPE").set("Cookie", cookie))).status,
-    ).toBe(403);
-    const self = await call(
-      request(h.app).get(`/api/users/by-uniqueid/${user.uniqueId}`).set("Cookie", cookie),
-    );
+    const lookUp = (uniqueId: string, as: string) =>
+      call(request(h.app).get(`/api/users/by-uniqueid/${uniqueId}`).set("Cookie", as));
+    expect((await lookUp(other.uniqueId, cookie)).status).toBe(403);
+    expect((await lookUp("ESRT-NOPE", cookie)).status).toBe(403);
+    const self = await lookUp(user.uniqueId, cookie);
     expect(self.status).toBe(200);
     expect(self.body).toEqual({
       id: user.id,
@@ -341,15 +311,10 @@ describe("GET /api/users/by-uniqueid/:uniqueId", () => {
       companyName: "Acme",
       esrtSynced: false,
     });
-    const admin = await createAdmin(db);
+    const admin = await createAdmin(h.db);
     const adminCookie = await signIn(admin.username);
-    expect(
-      (await call(request(h.app).get(`/api/users/by-uniqueid/${other.uniqueId}`).set("Cookie", adminCookie)))
-        .status,
-    ).toBe(200);
-    expect(
-      (await call(request(h.app).get("/api/users/by-uniqueid/ESRT-NOPE").set("Cookie", adminCookie))).status,
-    ).toBe(404);
+    expect((await lookUp(other.uniqueId, adminCookie)).status).toBe(200);
+    expect((await lookUp("ESRT-NOPE", adminCookie)).status).toBe(404);
   });
 });
 

@@ -1,24 +1,9 @@
-import {
-  type IdentityApp,
-  identityApp,
-  leakedSecrets,
-  sessionCookieOf,
-} from "@gateway/testing/identityHarness";
-import type { Db } from "@services/shared/db";
-import { testDb } from "@services/shared/testing/db";
+import { identityAppFixture, prospectRegistration } from "@gateway/testing/fixtures";
+import { leakedSecrets, sessionCookieOf } from "@gateway/testing/identityHarness";
 import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
 
-let h: IdentityApp;
-let db: Db;
-
-beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp({ loginAccount: { free: 3, maxDelaySec: 2, memorySec: 60 } });
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = identityAppFixture({ loginAccount: { free: 3, maxDelaySec: 2, memorySec: 60 } });
 
 /** A request through the app whose answer is kept for the secrets scan. */
 async function call(test: request.Test): Promise<request.Response> {
@@ -30,14 +15,9 @@ async function call(test: request.Test): Promise<request.Response> {
 function registration(overrides: Record<string, unknown> = {}) {
   const s = uniqueSuffix();
   return {
-    username: `reg_${s}`,
-    email: `reg_${s}@example.test`,
-    password: TEST_PASSWORD,
-    firstName: "Rita",
-    lastName: "Register",
+    ...prospectRegistration(`reg_${s}`, "Rita", "Register"),
     phone: "+1 (555) 123-4567",
     companyName: "Acme Receivables",
-    userType: "prospect",
     ...overrides,
   };
 }
@@ -47,7 +27,7 @@ async function login(loginName: string, password = TEST_PASSWORD) {
 }
 
 async function eventsOf(type: string, userId: number) {
-  const rows = await db.prisma.outboxEvent.findMany({ where: { type }, orderBy: { createdAt: "asc" } });
+  const rows = await h.db.prisma.outboxEvent.findMany({ where: { type }, orderBy: { createdAt: "asc" } });
   return rows
     .map((r) => r.envelope as { payload: Record<string, unknown> })
     .filter((e) => e.payload.userId === userId);
@@ -61,7 +41,7 @@ describe("GET /api/user", () => {
   });
 
   it("answers the signed-in user without password or hash", async () => {
-    const user = await createUser(db, { userType: "client" });
+    const user = await createUser(h.db, { userType: "client" });
     const cookie = sessionCookieOf(await login(user.username));
     const res = await call(
       request(h.app)
@@ -113,7 +93,7 @@ describe("POST /api/register", () => {
   });
 
   it("refuses a taken username or email, whatever the case, with 409", async () => {
-    const existing = await createUser(db);
+    const existing = await createUser(h.db);
     const byName = await call(
       request(h.app)
         .post("/api/register")
@@ -157,7 +137,7 @@ describe("POST /api/login", () => {
   });
 
   it("answers 401 'Invalid login credentials' for an unknown account and a wrong password alike", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const unknown = await login(`nobody_${uniqueSuffix()}`);
     const wrong = await login(user.username, "Wrong-password-1!");
     for (const res of [unknown, wrong]) {
@@ -165,7 +145,7 @@ describe("POST /api/login", () => {
       expect(res.body.message).toBe("Invalid login credentials");
       expect(sessionCookieOf(res)).toBeUndefined();
     }
-    const failures = await db.prisma.auditLog.findMany({
+    const failures = await h.db.prisma.auditLog.findMany({
       where: { action: "user.login_failed", targetId: String(user.id) },
     });
     expect(failures).toHaveLength(1);
@@ -173,8 +153,8 @@ describe("POST /api/login", () => {
   });
 
   it("answers 403 with the status for deactivated and archived accounts", async () => {
-    const inactive = await createUser(db, { userStatus: "inactive" });
-    const archived = await createUser(db, { userStatus: "archived" });
+    const inactive = await createUser(h.db, { userStatus: "inactive" });
+    const archived = await createUser(h.db, { userStatus: "archived" });
     const a = await login(inactive.username);
     expect(a.status).toBe(403);
     expect(a.body.status).toBe("deactivated");
@@ -184,7 +164,7 @@ describe("POST /api/login", () => {
   });
 
   it("answers 403 needsVerification for an unverified email", async () => {
-    const user = await createUser(db, { emailVerified: false });
+    const user = await createUser(h.db, { emailVerified: false });
     const res = await login(user.username);
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({
@@ -194,7 +174,7 @@ describe("POST /api/login", () => {
   });
 
   it("signs in by username or email (any case) with a new session id and the portal's cookie flags", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const first = await login(user.email.toUpperCase());
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ id: user.id, username: user.username });
@@ -205,7 +185,7 @@ describe("POST /api/login", () => {
     const c1 = sessionCookieOf(first) ?? "";
 
     // session fixation: logging in while carrying a session gives a new id, and the old one is dead
-    const other = await createUser(db);
+    const other = await createUser(h.db);
     const second = await call(
       request(h.app)
         .post("/api/login")
@@ -219,14 +199,14 @@ describe("POST /api/login", () => {
     expect((await call(request(h.app).get("/api/user").set("Cookie", c1))).status).toBe(401);
     expect((await call(request(h.app).get("/api/user").set("Cookie", c2))).body.id).toBe(other.id);
 
-    const audit = await db.prisma.auditLog.findFirst({
+    const audit = await h.db.prisma.auditLog.findFirst({
       where: { action: "user.login_succeeded", actorId: other.id },
     });
     expect(audit).not.toBeNull();
   });
 
   it("slows a burst of bad logins with 429 and Retry-After, then lets the owner in", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     for (let i = 0; i < 4; i++) expect((await login(user.username, "Wrong-password-1!")).status).toBe(401);
     const limited = await login(user.username);
     expect(limited.status).toBe(429);
@@ -239,7 +219,7 @@ describe("POST /api/login", () => {
 
 describe("POST /api/logout and the session", () => {
   it("destroys the session: the cookie is cleared and replaying it is refused", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const cookie = sessionCookieOf(await login(user.username)) ?? "";
     const check = await call(request(h.app).get("/api/session-check").set("Cookie", cookie));
     expect(check.status).toBe(200);
@@ -258,7 +238,7 @@ describe("POST /api/logout and the session", () => {
   });
 
   it("ends a session whose 12-hour absolute lifetime has passed", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const cookie = sessionCookieOf(await login(user.username)) ?? "";
     const sid =
       decodeURIComponent(cookie.split("=")[1] ?? "")
@@ -312,8 +292,8 @@ describe("GET /api/auth/check-permissions", () => {
     const expected = matrix[userType] ?? { isAdmin: false, holds: [] };
     const user =
       userType === "mainAdmin" || userType === "userAdmin"
-        ? await createAdmin(db, { userType })
-        : await createUser(db, { userType: userType as "client" | "prospect" | "user" });
+        ? await createAdmin(h.db, { userType })
+        : await createUser(h.db, { userType: userType as "client" | "prospect" | "user" });
     const cookie = sessionCookieOf(await login(user.username)) ?? "";
     for (const permission of all) {
       const res = await call(
@@ -340,7 +320,7 @@ describe("GET /api/auth/check-permissions", () => {
 
 describe("cross-site requests (CSRF)", () => {
   it("refuses text/plain and form-encoded posts and changes nothing", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const plain = await call(
       request(h.app)
         .post("/api/login")
@@ -353,7 +333,7 @@ describe("cross-site requests (CSRF)", () => {
     const input = registration();
     const form = await call(request(h.app).post("/api/register").type("form").send(input));
     expect(form.status).toBe(415);
-    expect(await db.prisma.user.count({ where: { username: input.username } })).toBe(0);
+    expect(await h.db.prisma.user.count({ where: { username: input.username } })).toBe(0);
 
     const cookie = sessionCookieOf(await login(user.username)) ?? "";
     const notes = await call(
@@ -378,7 +358,7 @@ describe("cross-site requests (CSRF)", () => {
         .send(JSON.stringify({ query: 'mutation { updateNotes(notes: "from evil") { __typename } }' })),
     );
     expect(gql.status).toBeGreaterThanOrEqual(400);
-    expect((await db.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).notes).toBeNull();
+    expect((await h.db.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).notes).toBeNull();
   });
 });
 

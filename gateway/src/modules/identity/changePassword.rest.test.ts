@@ -1,29 +1,17 @@
-import {
-  type IdentityApp,
-  identityApp,
-  leakedSecrets,
-  sessionCookieOf,
-} from "@gateway/testing/identityHarness";
-import type { Db } from "@services/shared/db";
-import { testDb } from "@services/shared/testing/db";
+import { identityAppFixture, signInOk } from "@gateway/testing/fixtures";
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import request from "supertest";
 
-let h: IdentityApp;
-let db: Db;
 const NEW_PASSWORD = "Fresh-Lantern-58!";
 
-beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp({
+const h = identityAppFixture(
+  {
     loginAccount: { free: 50, maxDelaySec: 2, memorySec: 60 },
     loginAccountAny: { free: 2, maxDelaySec: 2, memorySec: 60 },
-  });
-});
-afterAll(async () => {
-  expect(leakedSecrets(h.bodies, [NEW_PASSWORD])).toEqual([]);
-  await h.close();
-});
+  },
+  { noLeaks: () => [NEW_PASSWORD] },
+);
 
 async function call(test: request.Test): Promise<request.Response> {
   const res = await test;
@@ -31,10 +19,8 @@ async function call(test: request.Test): Promise<request.Response> {
   return res;
 }
 
-async function signIn(login: string, password = TEST_PASSWORD): Promise<string> {
-  const res = await call(request(h.app).post("/api/login").send({ login, password }));
-  expect(res.status).toBe(200);
-  return sessionCookieOf(res) ?? "";
+function signIn(login: string, password = TEST_PASSWORD): Promise<string> {
+  return signInOk(h.app, login, password, h.bodies);
 }
 
 function change(cookie: string, body: Record<string, unknown>) {
@@ -42,7 +28,7 @@ function change(cookie: string, body: Record<string, unknown>) {
 }
 
 async function eventsOf(userId: number) {
-  const rows = await db.prisma.outboxEvent.findMany({ where: { type: "user.password_changed" } });
+  const rows = await h.db.prisma.outboxEvent.findMany({ where: { type: "user.password_changed" } });
   return rows
     .map((r) => (r.envelope as { payload: Record<string, unknown> }).payload)
     .filter((p) => p.userId === userId);
@@ -56,7 +42,7 @@ describe("POST /api/user/password", () => {
   });
 
   it("refuses invalid input, a wrong current password and a common new one, changing nothing", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const cookie = await signIn(user.username);
     const invalid = await change(cookie, { currentPassword: TEST_PASSWORD, newPassword: "short" });
     expect(invalid.status).toBe(400);
@@ -72,7 +58,7 @@ describe("POST /api/user/password", () => {
   });
 
   it("counts wrong current passwords toward the account backoff", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const cookie = await signIn(user.username);
     await change(cookie, { currentPassword: "Not-The-One-1!", newPassword: NEW_PASSWORD });
     await change(cookie, { currentPassword: "Not-The-One-2!", newPassword: NEW_PASSWORD });
@@ -88,7 +74,7 @@ describe("POST /api/user/password", () => {
   });
 
   it("changes the password, renews this session's id, ends the others, emits and audits", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const other = await signIn(user.username);
     const mine = await signIn(user.email);
     const res = await change(mine, { currentPassword: TEST_PASSWORD, newPassword: NEW_PASSWORD });
@@ -114,7 +100,7 @@ describe("POST /api/user/password", () => {
       { userId: user.id, email: user.email, firstName: user.firstName, via: "self" },
     ]);
     expect(
-      await db.prisma.auditLog.count({
+      await h.db.prisma.auditLog.count({
         where: { action: "user.password_changed", targetId: String(user.id) },
       }),
     ).toBe(1);

@@ -1,12 +1,6 @@
-import {
-  type IdentityApp,
-  identityApp,
-  leakedSecrets,
-  sessionCookieOf,
-} from "@gateway/testing/identityHarness";
-import type { Db } from "@services/shared/db";
+import { identityAppFixture } from "@gateway/testing/fixtures";
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import type { UserType } from "@services/shared/generated/prisma/enums";
-import { testDb } from "@services/shared/testing/db";
 import {
   createAdmin,
   createSecurityQuestions,
@@ -19,17 +13,7 @@ import request from "supertest";
 // The permission matrix for the unique-id lookup and the security questions, against all five
 // user types: what each may read or set, for themselves, a plain user and a mainAdmin.
 
-let h: IdentityApp;
-let db: Db;
-
-beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp();
-});
-afterAll(async () => {
-  expect(leakedSecrets(h.bodies, [...TEST_SECURITY_ANSWERS])).toEqual([]);
-  await h.close();
-});
+const h = identityAppFixture({}, { noLeaks: () => [...TEST_SECURITY_ANSWERS] });
 
 const TYPES: UserType[] = ["mainAdmin", "userAdmin", "client", "prospect", "user"];
 const QUESTIONS = [
@@ -47,8 +31,8 @@ async function call(test: request.Test): Promise<request.Response> {
 async function actorOf(userType: UserType) {
   const user =
     userType === "mainAdmin" || userType === "userAdmin"
-      ? await createAdmin(db, { userType })
-      : await createUser(db, { userType });
+      ? await createAdmin(h.db, { userType })
+      : await createUser(h.db, { userType });
   const res = await call(
     request(h.app).post("/api/login").send({ login: user.username, password: TEST_PASSWORD }),
   );
@@ -58,8 +42,8 @@ async function actorOf(userType: UserType) {
 
 describe("signed out", () => {
   it("is refused 401 everywhere", async () => {
-    const target = await createUser(db);
-    await createSecurityQuestions(db, target.id);
+    const target = await createUser(h.db);
+    await createSecurityQuestions(h.db, target.id);
     expect((await call(request(h.app).get(`/api/users/by-uniqueid/${target.uniqueId}`))).status).toBe(401);
     expect((await call(request(h.app).get(`/api/security-questions/${target.id}`))).status).toBe(401);
     expect((await call(request(h.app).get("/api/admin/users/export.csv"))).status).toBe(401);
@@ -78,7 +62,7 @@ describe.each(TYPES)("a %s", (userType) => {
 
   it("looks up their own unique id, and another's only with manage:users", async () => {
     const { user, cookie } = await actorOf(userType);
-    const target = await createUser(db);
+    const target = await createUser(h.db);
     const own = await call(
       request(h.app).get(`/api/users/by-uniqueid/${user.uniqueId}`).set("Cookie", cookie),
     );
@@ -104,11 +88,11 @@ describe.each(TYPES)("a %s", (userType) => {
 
   it("reads security questions: own, a user's with manage:users, a mainAdmin's only as a mainAdmin", async () => {
     const { user, cookie } = await actorOf(userType);
-    await createSecurityQuestions(db, user.id);
-    const plain = await createUser(db);
-    await createSecurityQuestions(db, plain.id);
-    const boss = await createAdmin(db);
-    await createSecurityQuestions(db, boss.id);
+    await createSecurityQuestions(h.db, user.id);
+    const plain = await createUser(h.db);
+    await createSecurityQuestions(h.db, plain.id);
+    const boss = await createAdmin(h.db);
+    await createSecurityQuestions(h.db, boss.id);
     const get = (id: number) =>
       call(request(h.app).get(`/api/security-questions/${id}`).set("Cookie", cookie));
     const own = await get(user.id);
@@ -120,7 +104,7 @@ describe.each(TYPES)("a %s", (userType) => {
 
   it("sets only their own security questions", async () => {
     const { user, cookie } = await actorOf(userType);
-    const target = await createUser(db);
+    const target = await createUser(h.db);
     const post = (userId: number) =>
       call(
         request(h.app)
@@ -131,7 +115,7 @@ describe.each(TYPES)("a %s", (userType) => {
     const other = await post(target.id);
     expect(other.status).toBe(403);
     expect(other.body.message).toBe("You may only set your own security questions");
-    expect(await db.prisma.securityQuestions.count({ where: { userId: target.id } })).toBe(0);
+    expect(await h.db.prisma.securityQuestions.count({ where: { userId: target.id } })).toBe(0);
     const own = await post(user.id);
     expect(own.status).toBe(200);
     expect(own.body.message).toBe("Security questions saved");

@@ -1,12 +1,6 @@
 import { createHash, randomInt } from "node:crypto";
-import {
-  type IdentityApp,
-  identityApp,
-  leakedSecrets,
-  sessionCookieOf,
-} from "@gateway/testing/identityHarness";
-import type { Db } from "@services/shared/db";
-import { testDb } from "@services/shared/testing/db";
+import { identityAppFixture } from "@gateway/testing/fixtures";
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
 
@@ -14,21 +8,14 @@ import request from "supertest";
 // backoff follows the resolved account across IPs and login names, "@" belongs to emails only, and
 // an enhanced-security account without questions gets no session.
 
-let h: IdentityApp;
-let db: Db;
-
-beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp({
+const h = identityAppFixture(
+  {
     loginIp: { points: 3, durationSec: 60 },
     loginAccount: { free: 50, maxDelaySec: 2, memorySec: 60 },
     loginAccountAny: { free: 2, maxDelaySec: 2, memorySec: 60 },
-  });
-});
-afterAll(async () => {
-  expect(leakedSecrets(h.bodies)).toEqual([]);
-  await h.close();
-});
+  },
+  { noLeaks: true },
+);
 
 /** A fresh client address for each test (trust proxy: loopback). */
 function newIp(): string {
@@ -47,7 +34,7 @@ async function login(ip: string, loginName: string, password: string) {
 describe("the per-IP sign-in window", () => {
   it("refuses the right password too once the window is used up (no oracle)", async () => {
     const ip = newIp();
-    const users = await Promise.all([createUser(db), createUser(db), createUser(db), createUser(db)]);
+    const users = await Promise.all([createUser(h.db), createUser(h.db), createUser(h.db), createUser(h.db)]);
     // three failures on three different accounts use up this IP's window
     for (const u of users.slice(0, 3))
       expect((await login(ip, u.username, "Wrong-Password-1!")).status).toBe(401);
@@ -66,7 +53,7 @@ describe("the per-IP sign-in window", () => {
 
 describe("the per-account backoff", () => {
   it("slows an account attacked from rotating addresses, by username and email alike", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     expect((await login(newIp(), user.username, "Wrong-Password-1!")).status).toBe(401);
     expect((await login(newIp(), user.email.toUpperCase(), "Wrong-Password-1!")).status).toBe(401);
     expect((await login(newIp(), user.username.toUpperCase(), "Wrong-Password-1!")).status).toBe(401);
@@ -76,7 +63,7 @@ describe("the per-account backoff", () => {
   });
 
   it("never locks the owner out for good: after the capped delay the right password works", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     for (let i = 0; i < 3; i++) await login(newIp(), user.username, "Wrong-Password-1!");
     expect((await login(newIp(), user.username, TEST_PASSWORD)).status).toBe(429);
     await new Promise((r) => setTimeout(r, 1100));
@@ -107,9 +94,9 @@ describe("usernames and email logins", () => {
   });
 
   it("matches a login with '@' on emails only, even when an older username holds that text", async () => {
-    const victim = await createUser(db);
+    const victim = await createUser(h.db);
     // a row from before the rule: its username is the victim's address, with another password
-    await createUser(db, { username: victim.email.toUpperCase(), plainPassword: "Squatter-Pass-9!" });
+    await createUser(h.db, { username: victim.email.toUpperCase(), plainPassword: "Squatter-Pass-9!" });
     const res = await login(newIp(), victim.email, TEST_PASSWORD);
     expect(res.status).toBe(200);
     expect(res.body.id).toBe(victim.id);
@@ -119,7 +106,7 @@ describe("usernames and email logins", () => {
 
 describe("enhanced security without questions", () => {
   it("refuses the session with 403 and the support message", async () => {
-    const user = await createUser(db, { securityLevel: "enhanced" });
+    const user = await createUser(h.db, { securityLevel: "enhanced" });
     const res = await login(newIp(), user.username, TEST_PASSWORD);
     expect(res.status).toBe(403);
     expect(res.body.message).toBe(
@@ -134,11 +121,13 @@ describe("the audit of unknown-account failures", () => {
     const unknown = `Nobody_${uniqueSuffix()}@Example.test`;
     expect((await login(newIp(), unknown, "Wrong-Password-1!")).status).toBe(401);
     const digest = createHash("sha256").update(unknown.toLowerCase()).digest("hex");
-    const rows = await db.prisma.auditLog.findMany({
+    const rows = await h.db.prisma.auditLog.findMany({
       where: { action: "user.login_failed", targetId: digest },
     });
     expect(rows).toHaveLength(1);
-    const raw = await db.prisma.auditLog.count({ where: { targetId: { contains: unknown.toLowerCase() } } });
+    const raw = await h.db.prisma.auditLog.count({
+      where: { targetId: { contains: unknown.toLowerCase() } },
+    });
     expect(raw).toBe(0);
   });
 });
@@ -151,7 +140,7 @@ describe("the owner under attack (known device)", () => {
   }
 
   it("still signs the owner in from a browser that signed in before, while unknown devices are slowed", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const first = await login(newIp(), user.username, TEST_PASSWORD);
     expect(first.status).toBe(200);
     const device = deviceCookieOf(first);

@@ -1,29 +1,20 @@
 import { randomInt } from "node:crypto";
-import { type IdentityApp, identityApp, leakedSecrets } from "@gateway/testing/identityHarness";
-import type { Db } from "@services/shared/db";
-import { testDb } from "@services/shared/testing/db";
+import { identityAppFixture, prospectRegistration } from "@gateway/testing/fixtures";
 import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
 
 // Registration, verification and reset limits per client address, over HTTP; and the session
 // cookie's Secure flag behind an HTTPS proxy.
 
-let h: IdentityApp;
-let db: Db;
-
-beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp({
+const h = identityAppFixture(
+  {
     register: { points: 2, durationSec: 60 },
     verifyIp: { points: 2, durationSec: 60 },
     resetIp: { points: 2, durationSec: 60 },
     resetEmail: { points: 50, durationSec: 60 },
-  });
-});
-afterAll(async () => {
-  expect(leakedSecrets(h.bodies)).toEqual([]);
-  await h.close();
-});
+  },
+  { noLeaks: true },
+);
 
 function newIp(): string {
   return `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
@@ -42,14 +33,7 @@ function post(path: string, ip: string, body: Record<string, unknown>) {
 
 function registration() {
   const s = uniqueSuffix();
-  return {
-    username: `rl_${s}`,
-    email: `rl_${s}@example.test`,
-    password: TEST_PASSWORD,
-    firstName: "Rae",
-    lastName: "Limit",
-    userType: "prospect",
-  };
+  return prospectRegistration(`rl_${s}`, "Rae", "Limit");
 }
 
 function expectLimited(res: request.Response): void {
@@ -65,7 +49,7 @@ describe("per-address limits", () => {
     expect((await post("/api/register", ip, registration())).status).toBe(201);
     const third = registration();
     expectLimited(await post("/api/register", ip, third));
-    expect(await db.prisma.user.count({ where: { username: third.username } })).toBe(0);
+    expect(await h.db.prisma.user.count({ where: { username: third.username } })).toBe(0);
     expect((await post("/api/register", newIp(), registration())).status).toBe(201);
   });
 
@@ -79,7 +63,7 @@ describe("per-address limits", () => {
 
   it("limits reset requests per address, whatever the email", async () => {
     const ip = newIp();
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     expect(
       (await post("/api/reset-password", ip, { email: `a_${uniqueSuffix()}@example.test` })).status,
     ).toBe(200);
@@ -93,7 +77,7 @@ describe("per-address limits", () => {
 
 describe("the session cookie", () => {
   it("is Secure behind an HTTPS proxy and not over plain HTTP", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const https = await request(h.app)
       .post("/api/login")
       .set("X-Forwarded-Proto", "https")

@@ -1,43 +1,22 @@
-import { type IdentityApp, identityApp, sessionCookieOf } from "@gateway/testing/identityHarness";
-import type { Db } from "@services/shared/db";
-import { testDb } from "@services/shared/testing/db";
+import { identityAppFixture, sessionStoreKey, signInOk } from "@gateway/testing/fixtures";
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import request from "supertest";
 
 // The server side of the session rules: a session-check is not activity, so the 30-minute idle
 // expiry holds on the server even when the browser keeps checking.
 
-let h: IdentityApp;
-let db: Db;
+const h = identityAppFixture();
 
-beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp();
-});
-afterAll(async () => {
-  await h.close();
-});
-
-async function signIn(login: string): Promise<string> {
-  const res = await request(h.app).post("/api/login").send({ login, password: TEST_PASSWORD });
-  expect(res.status).toBe(200);
-  return sessionCookieOf(res) ?? "";
-}
-
-/** The Redis key of the session a `portal.sid=s:<sid>.<sig>` cookie names. */
-function storeKey(cookie: string): string {
-  const sid =
-    decodeURIComponent(cookie.split("=")[1] ?? "")
-      .slice(2)
-      .split(".")[0] ?? "";
-  return `${process.env.REDIS_PREFIX ?? "portal:"}sess:${sid}`;
+function signIn(login: string): Promise<string> {
+  return signInOk(h.app, login);
 }
 
 describe("GET /api/session-check", () => {
   it("answers the real expiry and does not extend an idle session, which then ends", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const cookie = await signIn(user.username);
-    const key = storeKey(cookie);
+    const key = sessionStoreKey(cookie);
     // the session has been idle for almost 30 minutes: 1.5 s remain
     const stored = JSON.parse((await h.redis.get(key)) ?? "{}");
     const expiresAt = new Date(Date.now() + 1500);
@@ -59,9 +38,9 @@ describe("GET /api/session-check", () => {
   });
 
   it("lets real activity renew the idle expiry", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const cookie = await signIn(user.username);
-    const key = storeKey(cookie);
+    const key = sessionStoreKey(cookie);
     await h.redis.pExpire(key, 1500);
     expect((await request(h.app).get("/api/user").set("Cookie", cookie)).status).toBe(200);
     expect(await h.redis.pTTL(key)).toBeGreaterThan(29 * 60 * 1000);
@@ -70,7 +49,7 @@ describe("GET /api/session-check", () => {
 
 describe("revocation when Redis missed it", () => {
   it("refuses a session older than the user's password change even if it was never destroyed", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const old = await signIn(user.username);
     const mine = await signIn(user.email);
     // Redis loses the session index (failover, eviction): the change cannot find the old session
@@ -80,21 +59,21 @@ describe("revocation when Redis missed it", () => {
       .set("Cookie", mine)
       .send({ currentPassword: TEST_PASSWORD, newPassword: "Quiet-Harbour-64!" });
     expect(changed.status).toBe(200);
-    expect(await h.redis.exists(storeKey(old))).toBe(1);
-    const row = await db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
+    expect(await h.redis.exists(sessionStoreKey(old))).toBe(1);
+    const row = await h.db.prisma.user.findUniqueOrThrow({ where: { id: user.id } });
     expect(row.sessionsValidAfter).toBeInstanceOf(Date);
 
     expect((await request(h.app).get("/api/user").set("Cookie", old)).status).toBe(401);
-    expect(await h.redis.exists(storeKey(old))).toBe(0);
+    expect(await h.redis.exists(sessionStoreKey(old))).toBe(0);
     const renewed = sessionCookieOf(changed) ?? "";
     expect((await request(h.app).get("/api/user").set("Cookie", renewed)).status).toBe(200);
   });
 
   it("refuses sessions older than a status or type change made directly in the database", async () => {
-    const user = await createUser(db, { userType: "prospect" });
+    const user = await createUser(h.db, { userType: "prospect" });
     const cookie = await signIn(user.username);
     expect((await request(h.app).get("/api/user").set("Cookie", cookie)).status).toBe(200);
-    await db.prisma.user.update({
+    await h.db.prisma.user.update({
       where: { id: user.id },
       data: { userType: "client", sessionsValidAfter: new Date(Date.now() + 5) },
     });

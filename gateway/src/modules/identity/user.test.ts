@@ -1,50 +1,21 @@
 import {
-  type IdentityApp,
-  identityApp,
-  leakedSecrets,
-  sessionCookieOf,
-} from "@gateway/testing/identityHarness";
-import type { Db } from "@services/shared/db";
-import { testDb } from "@services/shared/testing/db";
+  type IdentityGqlAnswer,
+  identityAppFixture,
+  identityGql,
+  prospectRegistration,
+  sessionStoreKey,
+} from "@gateway/testing/fixtures";
+import { leakedSecrets } from "@gateway/testing/identityHarness";
 import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
-import request from "supertest";
 
-let h: IdentityApp;
-let db: Db;
+const h = identityAppFixture();
 
-beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp();
-});
-afterAll(async () => {
-  await h.close();
-});
-
-interface GqlAnswer {
-  status: number;
-  cookie: string | undefined;
-  data: Record<string, unknown> | null;
-  errors: { message: string; extensions?: { code?: string } }[] | undefined;
-}
-
-async function gql(query: string, variables: Record<string, unknown> = {}, cookie = ""): Promise<GqlAnswer> {
-  const res = await request(h.app).post("/graphql").set("Cookie", cookie).send({ query, variables });
-  h.bodies.push(res.text);
-  return {
-    status: res.status,
-    cookie: sessionCookieOf(res),
-    data: res.body.data ?? null,
-    errors: res.body.errors,
-  };
-}
-
-/** The Redis key of the session a `portal.sid=s:<sid>.<sig>` cookie names. */
-function storeKey(cookie: string): string {
-  const sid =
-    decodeURIComponent(cookie.split("=")[1] ?? "")
-      .slice(2)
-      .split(".")[0] ?? "";
-  return `${process.env.REDIS_PREFIX ?? "portal:"}sess:${sid}`;
+function gql(
+  query: string,
+  variables: Record<string, unknown> = {},
+  cookie = "",
+): Promise<IdentityGqlAnswer> {
+  return identityGql(h, query, variables, cookie);
 }
 
 /** The Redis set of a user's session ids. */
@@ -75,7 +46,7 @@ describe("me", () => {
   });
 
   it("answers the signed-in user", async () => {
-    const user = await createUser(db, { userType: "client" });
+    const user = await createUser(h.db, { userType: "client" });
     const cookie = await signIn(user.username);
     const res = await gql(ME, {}, cookie);
     expect(res.data?.me).toEqual({ id: user.id, userType: "client", permissions: [] });
@@ -84,7 +55,7 @@ describe("me", () => {
 
 describe("login and logout", () => {
   it("answers wrong credentials as a typed error, then signs in and out", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const wrong = await gql(LOGIN, { login: user.username, password: "Wrong-password-1!" });
     expect(wrong.data?.login).toEqual({
       __typename: "AppError",
@@ -113,14 +84,7 @@ describe("register", () => {
 
   it("refuses invalid input and admin kinds, then registers and signs in", async () => {
     const s = uniqueSuffix();
-    const input = {
-      username: `gql_${s}`,
-      email: `gql_${s}@example.test`,
-      password: TEST_PASSWORD,
-      firstName: "Gina",
-      lastName: "Graph",
-      userType: "prospect",
-    };
+    const input = prospectRegistration(`gql_${s}`, "Gina", "Graph");
     const invalid = await gql(REGISTER, { input: { ...input, username: "ab" } });
     expect(invalid.data?.register).toEqual({
       __typename: "AppError",
@@ -186,8 +150,8 @@ describe("account mutations", () => {
   });
 
   it("saves notes (over 250 words refused) and security questions (only one's own)", async () => {
-    const user = await createUser(db);
-    const other = await createUser(db);
+    const user = await createUser(h.db);
+    const other = await createUser(h.db);
     const cookie = await signIn(user.username);
     const long = await gql(NOTES, { notes: "word ".repeat(251) }, cookie);
     expect(long.data?.updateNotes).toEqual({
@@ -211,7 +175,7 @@ describe("account mutations", () => {
   });
 
   it("refuses security answers for a user nobody is signing in as", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const res = await gql(
       `mutation { verifySecurityAnswers(userId: ${user.id}, answers: [{ questionIndex: 0, answer: "Rex" }]) {
         __typename ... on AppError { code message } } }`,
@@ -249,8 +213,8 @@ describe("checkPermissions across the five user types", () => {
     const e = expected[userType] ?? { isAdmin: false, config: false, users: false };
     const account =
       userType === "mainAdmin" || userType === "userAdmin"
-        ? await createAdmin(db, { userType })
-        : await createUser(db, { userType: userType as "client" | "prospect" | "user" });
+        ? await createAdmin(h.db, { userType })
+        : await createUser(h.db, { userType: userType as "client" | "prospect" | "user" });
     const cookie = await signIn(account.username);
     const config = await gql(CHECK, { p: ["manage:config"] }, cookie);
     expect(config.data?.checkPermissions).toMatchObject({ isAdmin: e.isAdmin, hasPermissions: e.config });
@@ -269,13 +233,13 @@ describe("administrator changes (manage:users)", () => {
   const ACCESS = `mutation($userId: Int!, $accessLevel: AccessLevel!) { changeUserAccessLevel(userId: $userId, accessLevel: $accessLevel) {
     __typename ... on AppError { code message } ... on MutationChangeUserAccessLevelSuccess { data { id accessLevel } } } }`;
 
-  function codeOf(res: GqlAnswer, field: string): string | undefined {
+  function codeOf(res: IdentityGqlAnswer, field: string): string | undefined {
     const typed = res.data?.[field] as { code?: string; __typename?: string } | null | undefined;
     return typed?.code ?? res.errors?.[0]?.extensions?.code;
   }
 
   it("is refused when signed out", async () => {
-    const target = await createUser(db);
+    const target = await createUser(h.db);
     expect(codeOf(await gql(TYPE, { userId: target.id, userType: "client" }), "changeUserType")).toBe(
       "UNAUTHENTICATED",
     );
@@ -292,10 +256,10 @@ describe("administrator changes (manage:users)", () => {
     async (actorType) => {
       const actor =
         actorType === "mainAdmin" || actorType === "userAdmin"
-          ? await createAdmin(db, { userType: actorType })
-          : await createUser(db, { userType: actorType as "client" | "prospect" | "user" });
+          ? await createAdmin(h.db, { userType: actorType })
+          : await createUser(h.db, { userType: actorType as "client" | "prospect" | "user" });
       const cookie = await signIn(actor.username);
-      const target = await createUser(db, { userType: "user" });
+      const target = await createUser(h.db, { userType: "user" });
       const res = await gql(TYPE, { userId: target.id, userType: "client" }, cookie);
       const allowed = actorType === "mainAdmin" || actorType === "userAdmin";
       if (allowed)
@@ -307,7 +271,7 @@ describe("administrator changes (manage:users)", () => {
       const access = await gql(ACCESS, { userId: target.id, accessLevel: "full" }, cookie);
       if (allowed) {
         expect(access.data?.changeUserAccessLevel).toMatchObject({ data: { accessLevel: "full" } });
-        const [event] = await db.prisma.$queryRaw<
+        const [event] = await h.db.prisma.$queryRaw<
           { payload: { changedFields: string[]; snapshot: unknown } }[]
         >`
           SELECT envelope->'payload' AS payload FROM outbox_events
@@ -322,9 +286,9 @@ describe("administrator changes (manage:users)", () => {
   );
 
   it("refuses one's own account and mainAdmin changes by a userAdmin", async () => {
-    const userAdmin = await createAdmin(db, { userType: "userAdmin" });
-    const mainAdmin = await createAdmin(db);
-    const target = await createUser(db);
+    const userAdmin = await createAdmin(h.db, { userType: "userAdmin" });
+    const mainAdmin = await createAdmin(h.db);
+    const target = await createUser(h.db);
     const cookie = await signIn(userAdmin.username);
     const self = await gql(TYPE, { userId: userAdmin.id, userType: "mainAdmin" }, cookie);
     expect(self.data?.changeUserType).toEqual({
@@ -341,9 +305,9 @@ describe("administrator changes (manage:users)", () => {
   });
 
   it("keeps the user's sessions on a type change (with the new rights), ends them on a status change, records the event and the audit row", async () => {
-    const admin = await createAdmin(db);
+    const admin = await createAdmin(h.db);
     const adminCookie = await signIn(admin.username);
-    const target = await createUser(db, { userType: "user" });
+    const target = await createUser(h.db, { userType: "user" });
     const phone = await signIn(target.username);
     const laptop = await signIn(target.username);
     expect((await gql(ME, {}, phone)).data?.me).toMatchObject({ userType: "user" });
@@ -352,27 +316,28 @@ describe("administrator changes (manage:users)", () => {
     expect(changed.data?.changeUserType).toMatchObject({ data: { userType: "client" } });
     // the open sessions go on, and carry the new type from their next request
     for (const cookie of [phone, laptop]) {
-      expect(await h.redis.exists(storeKey(cookie))).toBe(1);
+      expect(await h.redis.exists(sessionStoreKey(cookie))).toBe(1);
       expect((await gql(ME, {}, cookie)).data?.me).toMatchObject({ id: target.id, userType: "client" });
     }
     expect(await h.redis.sCard(indexKey(target.id))).toBe(2);
     expect((await gql(ME, {}, adminCookie)).data?.me).toMatchObject({ id: admin.id });
-    const events = await db.prisma.outboxEvent.findMany({ where: { type: "user.updated" } });
+    const events = await h.db.prisma.outboxEvent.findMany({ where: { type: "user.updated" } });
     const event = events
       .map((e) => (e.envelope as { payload: { userId: number; changedFields: string[] } }).payload)
       .find((p) => p.userId === target.id);
     expect(event?.changedFields).toEqual(["userType"]);
-    const row = await db.prisma.auditLog.findFirst({
+    const row = await h.db.prisma.auditLog.findFirst({
       where: { action: "user.type_changed", targetId: String(target.id) },
     });
     expect(row).toMatchObject({ actorId: admin.id, metadata: { from: "user", to: "client" } });
     expect(row?.ip).toBeTruthy();
 
     const again = await signIn(target.username);
-    expect(await h.redis.exists(storeKey(again))).toBe(1);
+    expect(await h.redis.exists(sessionStoreKey(again))).toBe(1);
     await gql(STATUS, { userId: target.id, status: "inactive" }, adminCookie);
     // destroyed in the store at once, not merely refused when next used
-    for (const cookie of [again, phone, laptop]) expect(await h.redis.exists(storeKey(cookie))).toBe(0);
+    for (const cookie of [again, phone, laptop])
+      expect(await h.redis.exists(sessionStoreKey(cookie))).toBe(0);
     expect(await h.redis.sCard(indexKey(target.id))).toBe(0);
     expect((await gql(ME, {}, again)).errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
     const refused = await gql(LOGIN, { login: target.username, password: TEST_PASSWORD });

@@ -1,12 +1,6 @@
-import {
-  type IdentityApp,
-  identityApp,
-  leakedSecrets,
-  sessionCookieOf,
-} from "@gateway/testing/identityHarness";
-import type { Db } from "@services/shared/db";
+import { identityAppFixture } from "@gateway/testing/fixtures";
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { unseal } from "@services/shared/sealed";
-import { testDb } from "@services/shared/testing/db";
 import {
   createSecurityQuestions,
   createUser,
@@ -19,18 +13,9 @@ import request from "supertest";
 // The account operations over GraphQL share the REST shims' use cases: signed out, invalid and
 // forbidden first, then the happy path, including the emailed-token flows and enhanced sign-in.
 
-let h: IdentityApp;
-let db: Db;
 const tokens: string[] = [];
 
-beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp();
-});
-afterAll(async () => {
-  expect(leakedSecrets(h.bodies, [...TEST_SECURITY_ANSWERS, ...tokens])).toEqual([]);
-  await h.close();
-});
+const h = identityAppFixture({}, { noLeaks: () => [...TEST_SECURITY_ANSWERS, ...tokens] });
 
 interface Answer {
   cookie: string | undefined;
@@ -55,7 +40,7 @@ async function signIn(login: string, password = TEST_PASSWORD): Promise<string> 
 }
 
 async function sealedTokenOf(type: string, userId: number): Promise<string> {
-  const rows = await db.prisma.outboxEvent.findMany({ where: { type }, orderBy: { createdAt: "desc" } });
+  const rows = await h.db.prisma.outboxEvent.findMany({ where: { type }, orderBy: { createdAt: "desc" } });
   const payload = rows
     .map((r) => (r.envelope as { payload: Record<string, unknown> }).payload)
     .find((p) => p.userId === userId);
@@ -69,9 +54,9 @@ const QUESTIONS = `query($userId: Int!) { securityQuestions(userId: $userId) {
 
 describe("securityQuestions", () => {
   it("is refused signed out and for someone else, and answers one's own", async () => {
-    const user = await createUser(db);
-    const other = await createUser(db);
-    await createSecurityQuestions(db, user.id);
+    const user = await createUser(h.db);
+    const other = await createUser(h.db);
+    await createSecurityQuestions(h.db, user.id);
     expect((await gql(QUESTIONS, { userId: user.id })).data?.securityQuestions).toMatchObject({
       code: "UNAUTHENTICATED",
     });
@@ -99,8 +84,8 @@ describe("userByUniqueId", () => {
     __typename ... on AppError { code message } ... on QueryUserByUniqueIdSuccess { data { id uniqueId esrtSynced } } } }`;
 
   it("is refused signed out, invalid and for someone else, and answers one's own card", async () => {
-    const user = await createUser(db);
-    const other = await createUser(db);
+    const user = await createUser(h.db);
+    const other = await createUser(h.db);
     const out = await gql(Q, { u: user.uniqueId });
     expect(out.errors?.[0]?.extensions?.code ?? out.data?.userByUniqueId?.code).toBe("UNAUTHENTICATED");
     const cookie = await signIn(user.username);
@@ -127,7 +112,7 @@ describe("sessionCheck", () => {
       code: "UNAUTHENTICATED",
       message: "Session expired",
     });
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const cookie = await signIn(user.username);
     const res = await gql(Q, {}, cookie);
     const data = res.data?.sessionCheck?.data as { active: boolean; expiresAt: string };
@@ -155,10 +140,10 @@ describe("resendVerification and verifyEmail", () => {
       code: "BAD_REQUEST",
       message: "This verification link is invalid or has expired",
     });
-    const user = await createUser(db, { emailVerified: false });
+    const user = await createUser(h.db, { emailVerified: false });
     const resent = await gql(RESEND, { email: user.email });
     expect(resent.data?.resendVerification?.__typename).toBe("MutationResendVerificationSuccess");
-    const rows = await db.prisma.outboxEvent.findMany({ orderBy: { createdAt: "desc" }, take: 20 });
+    const rows = await h.db.prisma.outboxEvent.findMany({ orderBy: { createdAt: "desc" }, take: 20 });
     const event = rows.find(
       (r) =>
         (r.envelope as { payload: { userId?: number } }).payload.userId === user.id &&
@@ -171,7 +156,7 @@ describe("resendVerification and verifyEmail", () => {
       __typename: "MutationVerifyEmailSuccess",
       data: { message: "Email verified" },
     });
-    expect((await db.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).emailVerified).toBe(true);
+    expect((await h.db.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).emailVerified).toBe(true);
   });
 });
 
@@ -182,7 +167,7 @@ describe("resetPassword", () => {
     __typename ... on AppError { code message } ... on MutationResetPasswordSuccess { data { message } } } }`;
 
   it("refuses a bad token, then sets the password with the emailed one and ends the old session", async () => {
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const old = await signIn(user.username);
     expect(
       (await gql(RESET, { token: "y".repeat(43), password: "Amber-Meadow-31!" })).data?.resetPassword,
@@ -210,8 +195,8 @@ describe("verifySecurityAnswers (enhanced sign-in)", () => {
       ... on MutationVerifySecurityAnswersSuccess { data { verified user { id } } } } }`;
 
   it("refuses wrong answers, then grants the session for the right one", async () => {
-    const user = await createUser(db, { securityLevel: "enhanced" });
-    await createSecurityQuestions(db, user.id);
+    const user = await createUser(h.db, { securityLevel: "enhanced" });
+    await createSecurityQuestions(h.db, user.id);
     const step = await gql(LOGIN, { login: user.username, password: TEST_PASSWORD });
     const challenge = step.data?.login?.data as { needsSecurityAnswer: boolean; question: { index: number } };
     expect(challenge.needsSecurityAnswer).toBe(true);
@@ -254,7 +239,7 @@ describe("changePassword", () => {
   it("is refused signed out and with a wrong current password, then changes it", async () => {
     const out = await gql(CHANGE, { c: TEST_PASSWORD, n: "Copper-Violin-83!" });
     expect(out.errors?.[0]?.extensions?.code ?? out.data?.changePassword?.code).toBe("UNAUTHENTICATED");
-    const user = await createUser(db);
+    const user = await createUser(h.db);
     const cookie = await signIn(user.username);
     expect(
       (await gql(CHANGE, { c: "Not-It-1234!", n: "Copper-Violin-83!" }, cookie)).data?.changePassword,

@@ -1,19 +1,8 @@
-import { type IdentityApp, identityApp } from "@gateway/testing/identityHarness";
-import type { Db } from "@services/shared/db";
-import { testDb } from "@services/shared/testing/db";
+import { identityAppFixture } from "@gateway/testing/fixtures";
 import { getPublicBranding } from "@services/user";
 import request from "supertest";
 
-let h: IdentityApp;
-let db: Db;
-
-beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp();
-});
-afterAll(async () => {
-  await h.close();
-});
+const h = identityAppFixture();
 
 describe("GET /api/branding", () => {
   it("answers anyone, signed out, with the branding, revalidated on every read", async () => {
@@ -21,7 +10,7 @@ describe("GET /api/branding", () => {
     expect(res.status).toBe(200);
     expect(res.headers["cache-control"]).toBe("no-cache");
     expect(res.headers.etag).toBeTruthy();
-    expect(res.body).toEqual(await getPublicBranding({ db }));
+    expect(res.body).toEqual(await getPublicBranding({ db: h.db }));
     expect(res.body.title.length).toBeGreaterThan(0);
     expect(Object.keys(res.body).sort()).toEqual([
       "businessHours",
@@ -38,6 +27,6 @@ describe("GET /api/branding", () => {
       .send({ query: "{ branding { title logoUrl supportPhone consultationEmail businessHours } }" });
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
-    expect(res.body.data.branding).toEqual(await getPublicBranding({ db }));
+    expect(res.body.data.branding).toEqual(await getPublicBranding({ db: h.db }));
   });
 });

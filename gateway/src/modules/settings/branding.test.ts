@@ -1,44 +1,27 @@
-import { type IsolatedApp, isolatedApp } from "@gateway/testing/appHarness";
-import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import {
+  expectRefusals,
+  isolatedAppFixture,
+  postGraphql,
+  refusedCallers,
+  signedInAs,
+} from "@gateway/testing/fixtures";
 import { BRANDING_MESSAGES } from "@schema/validation/branding";
-import type { Db } from "@services/shared/db";
 import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import { FALLBACK_BRANDING } from "@services/user";
-import type { Express } from "express";
 import request from "supertest";
 
 // The branding settings (issue 12) on a database of their own (branding_config is read by every
 // sign-in and page of the run): who may read and change them, the shared schema's messages, the
 // audit rows, and the change applied at once to the public answer and the sign-in's messages.
 
-let app: Express;
-let db: Db;
-let harness: IsolatedApp;
+const harness = isolatedAppFixture();
 
-beforeAll(async () => {
-  harness = await isolatedApp();
-  ({ app, db } = harness);
-});
-afterAll(async () => {
-  await harness.close();
-});
-
-interface GqlError {
-  message?: string;
-  extensions?: { code?: string };
+function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
+  return postGraphql(harness.app, query, cookie, variables);
 }
 
-async function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
-  const res = await request(app).post("/graphql").set("Cookie", cookie).send({ query, variables });
-  return { data: res.body.data ?? null, errors: res.body.errors as GqlError[] | undefined };
-}
-
-async function signIn(userType: "client" | "prospect" | "userAdmin" | "mainAdmin"): Promise<string> {
-  const user = await createUser(db, { userType, firstName: "Bria", lastName: `${userType} Brand` });
-  const res = await request(app).post("/api/login").send({ login: user.username, password: TEST_PASSWORD });
-  const cookie = sessionCookieOf(res);
-  if (!cookie) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
-  return cookie;
+function signIn(userType: "client" | "prospect" | "userAdmin" | "mainAdmin"): Promise<string> {
+  return signedInAs(harness, userType, { firstName: "Bria", lastName: `${userType} Brand` });
 }
 
 const SETTINGS =
@@ -59,28 +42,15 @@ const input = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** The refusal's code, whether answered as a top-level error or as a typed AppError result. */
-function refusal(
-  res: { data: Record<string, { __typename?: string; code?: string }> | null; errors?: GqlError[] },
-  field: string,
-) {
-  const typed = res.data?.[field];
-  if (typed?.__typename === "AppError") return typed.code;
-  return res.errors?.[0]?.extensions?.code;
-}
-
 describe("branding settings over GraphQL", () => {
   it("refuses the signed out, clients, prospects and userAdmins, and changes nothing", async () => {
-    const cases: [string, string][] = [["", "UNAUTHENTICATED"]];
-    for (const userType of ["client", "prospect", "userAdmin"] as const) {
-      cases.push([await signIn(userType), "FORBIDDEN"]);
-    }
-    for (const [cookie, code] of cases) {
-      expect(refusal(await gql(SETTINGS, cookie), "brandingSettings")).toBe(code);
-      expect(refusal(await gql(UPDATE, cookie, { input: input() }), "updateBranding")).toBe(code);
-    }
-    expect(await db.prisma.auditLog.count({ where: { action: "branding.updated" } })).toBe(0);
-    const res = await request(app).get("/api/branding");
+    const cases = await refusedCallers(signIn, ["client", "prospect", "userAdmin"]);
+    await expectRefusals(gql, cases, [
+      [SETTINGS, "brandingSettings"],
+      [UPDATE, "updateBranding", { input: input() }],
+    ]);
+    expect(await harness.db.prisma.auditLog.count({ where: { action: "branding.updated" } })).toBe(0);
+    const res = await request(harness.app).get("/api/branding");
     expect(res.body.title).toBe(FALLBACK_BRANDING.title);
   });
 
@@ -107,13 +77,13 @@ describe("branding settings over GraphQL", () => {
       });
     }
     expect((await gql(SETTINGS, admin)).data?.brandingSettings).toEqual(before);
-    expect(await db.prisma.auditLog.count({ where: { action: "branding.updated" } })).toBe(0);
+    expect(await harness.db.prisma.auditLog.count({ where: { action: "branding.updated" } })).toBe(0);
   });
 
   it("lets a mainAdmin change it: audited with before and after, applied at once everywhere", async () => {
-    const inactive = await createUser(db, { userStatus: "inactive" });
+    const inactive = await createUser(harness.db, { userStatus: "inactive" });
     const login = () =>
-      request(app).post("/api/login").send({ login: inactive.username, password: TEST_PASSWORD });
+      request(harness.app).post("/api/login").send({ login: inactive.username, password: TEST_PASSWORD });
     const first = await login();
     expect(first.status).toBe(403);
     expect(first.body.message).toBe(
@@ -130,7 +100,7 @@ describe("branding settings over GraphQL", () => {
     expect((await gql(SETTINGS, admin)).data?.brandingSettings).toEqual(saved.data?.updateBranding.data);
 
     // the public answer (the registration toast's product name, the top bar) and GraphQL's
-    const pub = await request(app).get("/api/branding");
+    const pub = await request(harness.app).get("/api/branding");
     expect(pub.body).toEqual({
       title: "Acme Receivables",
       logoUrl: "https://cdn.example.com/acme.png",
@@ -149,7 +119,9 @@ describe("branding settings over GraphQL", () => {
       "This account has been deactivated. Please contact support at (555) 777-0101 for assistance.",
     );
 
-    const [entry, ...others] = await db.prisma.auditLog.findMany({ where: { action: "branding.updated" } });
+    const [entry, ...others] = await harness.db.prisma.auditLog.findMany({
+      where: { action: "branding.updated" },
+    });
     expect(others).toEqual([]);
     expect(entry).toMatchObject({
       targetType: "branding_config",
@@ -165,10 +137,10 @@ describe("branding settings over GraphQL", () => {
 
     // saving the same values again is no change: no second audit row
     await gql(UPDATE, admin, { input: input() });
-    expect(await db.prisma.auditLog.count({ where: { action: "branding.updated" } })).toBe(1);
+    expect(await harness.db.prisma.auditLog.count({ where: { action: "branding.updated" } })).toBe(1);
     // a path on the portal is a valid logo too
     const path = await gql(UPDATE, admin, { input: input({ logoUrl: "/logo.svg" }) });
     expect(path.data?.updateBranding.data.logoUrl).toBe("/logo.svg");
-    expect(await db.prisma.auditLog.count({ where: { action: "branding.updated" } })).toBe(2);
+    expect(await harness.db.prisma.auditLog.count({ where: { action: "branding.updated" } })).toBe(2);
   });
 });

@@ -1,5 +1,6 @@
 import { builder, PUBLIC, type Types } from "@gateway/graphql/builder";
-import { caller } from "@gateway/graphql/context";
+import { settingsChangeBy } from "@gateway/graphql/context";
+import { dbQuery } from "@gateway/graphql/dbQuery";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
 import type { PublicBranding } from "@schema/api/user";
@@ -47,23 +48,19 @@ const BrandingInput = builder.inputType("BrandingInput", {
   }),
 });
 
-builder.queryField("branding", (t) =>
-  t.field({
-    type: BrandingRef,
-    description: "The product title, logo, support phone, consultation email and business hours.",
-    authScopes: PUBLIC,
-    resolve: (_root, _args, ctx) => getPublicBranding({ db: ctx.db }),
-  }),
-);
+dbQuery("branding", {
+  type: BrandingRef,
+  description: "The product title, logo, support phone, consultation email and business hours.",
+  authScopes: PUBLIC,
+  read: (db) => getPublicBranding({ db }),
+});
 
-builder.queryField("brandingSettings", (t) =>
-  t.field({
-    type: BrandingSettingsRef,
-    description: "The branding with its last change (manage:config).",
-    authScopes: { manageConfig: true },
-    resolve: (_root, _args, ctx) => getBrandingSettings(ctx.db),
-  }),
-);
+dbQuery("brandingSettings", {
+  type: BrandingSettingsRef,
+  description: "The branding with its last change (manage:config).",
+  authScopes: { manageConfig: true },
+  read: getBrandingSettings,
+});
 
 builder.mutationField("updateBranding", (t) =>
   t.field({
@@ -73,13 +70,6 @@ builder.mutationField("updateBranding", (t) =>
     errors: { types: [AppError] },
     args: { input: t.arg({ type: BrandingInput, required: true }) },
     resolve: (_root, args, ctx) =>
-      runIdentity(async () =>
-        updateBranding({
-          db: ctx.db,
-          actor: caller(ctx),
-          input: withoutNulls(args.input),
-          ip: ctx.req.ip ?? null,
-        }),
-      ),
+      runIdentity(async () => updateBranding({ ...settingsChangeBy(ctx), input: withoutNulls(args.input) })),
   }),
 );

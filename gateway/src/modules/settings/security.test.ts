@@ -1,7 +1,6 @@
-import { type IsolatedApp, isolatedApp } from "@gateway/testing/appHarness";
+import { expectRefusals, isolatedAppFixture, postGraphql, refusedCallers } from "@gateway/testing/fixtures";
 import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { boundsMessage } from "@schema/validation/security";
-import type { Db } from "@services/shared/db";
 import {
   createSecurityQuestions,
   createUser,
@@ -9,29 +8,13 @@ import {
   uniqueSuffix,
 } from "@services/shared/testing/factories";
 import { acceptInvitation, issueToken, OWN_QUESTIONS_FIRST_MESSAGE, resetPassword } from "@services/user";
-import type { Express } from "express";
 import request from "supertest";
 
 // The security settings (issue 12) on a database of their own (security_settings is read by every
 // sign-in of the run): who may read and change them, the shared schema's bounds, the audit rows, and
 // each setting applied at the next sign-in, registration or password change without a restart.
 
-let app: Express;
-let db: Db;
-let harness: IsolatedApp;
-
-beforeAll(async () => {
-  harness = await isolatedApp();
-  ({ app, db } = harness);
-});
-afterAll(async () => {
-  await harness.close();
-});
-
-interface GqlError {
-  message?: string;
-  extensions?: { code?: string };
-}
+const harness = isolatedAppFixture();
 
 let ipCounter = 0;
 /** A client address of its own, so that one test's failed sign-ins never slow another's. */
@@ -40,13 +23,15 @@ function freshIp(): string {
   return `10.77.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`;
 }
 
-async function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
-  const res = await request(app).post("/graphql").set("Cookie", cookie).send({ query, variables });
-  return { data: res.body.data ?? null, errors: res.body.errors as GqlError[] | undefined };
+function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
+  return postGraphql(harness.app, query, cookie, variables);
 }
 
 function login(loginName: string, password = TEST_PASSWORD, ip = freshIp()) {
-  return request(app).post("/api/login").set("X-Forwarded-For", ip).send({ login: loginName, password });
+  return request(harness.app)
+    .post("/api/login")
+    .set("X-Forwarded-For", ip)
+    .send({ login: loginName, password });
 }
 
 async function signInAs(user: { username: string }): Promise<string> {
@@ -57,7 +42,9 @@ async function signInAs(user: { username: string }): Promise<string> {
 }
 
 async function signIn(userType: "client" | "prospect" | "userAdmin" | "mainAdmin"): Promise<string> {
-  return signInAs(await createUser(db, { userType, firstName: "Sec", lastName: `${userType} Admin` }));
+  return signInAs(
+    await createUser(harness.db, { userType, firstName: "Sec", lastName: `${userType} Admin` }),
+  );
 }
 
 const SETTINGS = `{ securitySettings { requireVerifiedEmail revealUnknownAccounts requireEnhancedForAdmins
@@ -88,16 +75,6 @@ const DEFAULTS = {
 };
 const input = (overrides: Record<string, unknown> = {}) => ({ ...DEFAULTS, ...overrides });
 
-/** The refusal's code, whether answered as a top-level error or as a typed AppError result. */
-function refusal(
-  res: { data: Record<string, { __typename?: string; code?: string }> | null; errors?: GqlError[] },
-  field: string,
-) {
-  const typed = res.data?.[field];
-  if (typed?.__typename === "AppError") return typed.code;
-  return res.errors?.[0]?.extensions?.code;
-}
-
 let mainAdmin = "";
 async function save(overrides: Record<string, unknown>) {
   const res = await gql(UPDATE, mainAdmin, { input: input(overrides) });
@@ -114,25 +91,23 @@ afterEach(async () => {
 
 describe("security settings over GraphQL", () => {
   it("refuses the signed out, clients, prospects and userAdmins, and changes nothing", async () => {
-    const bystander = await createUser(db);
+    const bystander = await createUser(harness.db);
     const bystanderCookie = await signInAs(bystander);
-    const cases: [string, string][] = [["", "UNAUTHENTICATED"]];
-    for (const userType of ["client", "prospect", "userAdmin"] as const) {
-      cases.push([await signIn(userType), "FORBIDDEN"]);
-    }
-    for (const [cookie, code] of cases) {
-      expect(refusal(await gql(SETTINGS, cookie), "securitySettings")).toBe(code);
-      const update = await gql(UPDATE, cookie, { input: input({ revealUnknownAccounts: true }) });
-      expect(refusal(update, "updateSecuritySettings")).toBe(code);
-      expect(refusal(await gql(SIGN_OUT, cookie), "signOutEveryoneElse")).toBe(code);
-    }
-    expect(await db.prisma.auditLog.count({ where: { action: { startsWith: "security." } } })).toBe(0);
-    const still = await request(app).get("/api/user").set("Cookie", bystanderCookie);
+    const cases = await refusedCallers(signIn, ["client", "prospect", "userAdmin"]);
+    await expectRefusals(gql, cases, [
+      [SETTINGS, "securitySettings"],
+      [UPDATE, "updateSecuritySettings", { input: input({ revealUnknownAccounts: true }) }],
+      [SIGN_OUT, "signOutEveryoneElse"],
+    ]);
+    expect(await harness.db.prisma.auditLog.count({ where: { action: { startsWith: "security." } } })).toBe(
+      0,
+    );
+    const still = await request(harness.app).get("/api/user").set("Cookie", bystanderCookie);
     expect(still.status).toBe(200);
     // the password minimum is public
     const policy = await gql("{ passwordPolicy { minLength } }");
     expect(policy.data?.passwordPolicy).toEqual({ minLength: 8 });
-    expect((await request(app).get("/api/password-policy")).body).toEqual({ minLength: 8 });
+    expect((await request(harness.app).get("/api/password-policy")).body).toEqual({ minLength: 8 });
   });
 
   it("answers the settings and the spec's session timings to a mainAdmin", async () => {
@@ -174,11 +149,13 @@ describe("security settings over GraphQL", () => {
       "Minimum password length must be a whole number from 8 to 64",
     );
     expect((await gql(SETTINGS, mainAdmin)).data?.securitySettings).toMatchObject(DEFAULTS);
-    expect(await db.prisma.auditLog.count({ where: { action: "security.settings_updated" } })).toBe(0);
+    expect(await harness.db.prisma.auditLog.count({ where: { action: "security.settings_updated" } })).toBe(
+      0,
+    );
   });
 
   it("the verification gate and the 404 answer follow the settings at the next sign-in, audited", async () => {
-    const unverified = await createUser(db, { emailVerified: false });
+    const unverified = await createUser(harness.db, { emailVerified: false });
     const gated = await login(unverified.username);
     expect(gated.status).toBe(403);
     expect(gated.body.needsVerification).toBe(true);
@@ -191,7 +168,7 @@ describe("security settings over GraphQL", () => {
     const revealed = await login(`nobody_${uniqueSuffix()}`);
     expect(revealed.status).toBe(404);
 
-    const [entry] = await db.prisma.auditLog.findMany({
+    const [entry] = await harness.db.prisma.auditLog.findMany({
       where: { action: "security.settings_updated" },
       orderBy: { id: "desc" },
       take: 1,
@@ -214,13 +191,13 @@ describe("security settings over GraphQL", () => {
       message: OWN_QUESTIONS_FIRST_MESSAGE,
     });
 
-    const author = await createUser(db, { userType: "mainAdmin", firstName: "Quinn" });
-    await createSecurityQuestions(db, author.id);
+    const author = await createUser(harness.db, { userType: "mainAdmin", firstName: "Quinn" });
+    await createSecurityQuestions(harness.db, author.id);
     const authorCookie = await signInAs(author);
-    const withQuestions = await createUser(db, { userType: "userAdmin" });
-    await createSecurityQuestions(db, withQuestions.id);
-    const withoutQuestions = await createUser(db, { userType: "userAdmin" });
-    const client = await createUser(db, { userType: "client" });
+    const withQuestions = await createUser(harness.db, { userType: "userAdmin" });
+    await createSecurityQuestions(harness.db, withQuestions.id);
+    const withoutQuestions = await createUser(harness.db, { userType: "userAdmin" });
+    const client = await createUser(harness.db, { userType: "client" });
 
     const saved = await gql(UPDATE, authorCookie, { input: input({ requireEnhancedForAdmins: true }) });
     expect(saved.data?.updateSecuritySettings.data).toMatchObject({ requireEnhancedForAdmins: true });
@@ -252,34 +229,38 @@ describe("security settings over GraphQL", () => {
       lastName: "Gth",
       userType: "prospect",
     };
-    const short = await request(app)
+    const short = await request(harness.app)
       .post("/api/register")
       .set("X-Forwarded-For", freshIp())
       .send(registration);
     expect(short.status).toBe(400);
     expect(short.body.message).toBe("Password must be at least 14 characters");
-    expect(await db.prisma.user.count({ where: { username: `len_${s}` } })).toBe(0);
-    expect((await request(app).get("/api/password-policy")).body).toEqual({ minLength: 14 });
-    const long = await request(app)
+    expect(await harness.db.prisma.user.count({ where: { username: `len_${s}` } })).toBe(0);
+    expect((await request(harness.app).get("/api/password-policy")).body).toEqual({ minLength: 14 });
+    const long = await request(harness.app)
       .post("/api/register")
       .set("X-Forwarded-For", freshIp())
       .send({ ...registration, password: "Longer-pass-12!" });
     expect(long.status).toBe(201);
 
     // a reset link and an invitation link: the same minimum
-    const invited = await createUser(db);
+    const invited = await createUser(harness.db);
     for (const purpose of ["password_reset", "invitation"] as const) {
-      const token = await db.prisma.$transaction((tx) => issueToken(tx, { userId: invited.id, purpose }));
+      const token = await harness.db.prisma.$transaction((tx) =>
+        issueToken(tx, { userId: invited.id, purpose }),
+      );
       const use = purpose === "password_reset" ? resetPassword : acceptInvitation;
-      await expect(use({ db, token: token.raw, password: "Short-pass-1!" })).rejects.toMatchObject({
+      await expect(
+        use({ db: harness.db, token: token.raw, password: "Short-pass-1!" }),
+      ).rejects.toMatchObject({
         code: "VALIDATION_FAILED",
         message: "Password must be at least 14 characters",
       });
     }
 
-    const user = await createUser(db);
+    const user = await createUser(harness.db);
     const cookie = await signInAs(user);
-    const change = await request(app)
+    const change = await request(harness.app)
       .post("/api/user/password")
       .set("Cookie", cookie)
       .send({ currentPassword: TEST_PASSWORD, newPassword: "Quite-new-1!" });
@@ -288,7 +269,7 @@ describe("security settings over GraphQL", () => {
 
     // the spec's 8 always holds: a shorter stored minimum is refused, the default stays 8
     await save({ minPasswordLength: 8 });
-    const eight = await request(app)
+    const eight = await request(harness.app)
       .post("/api/user/password")
       .set("Cookie", cookie)
       .send({ currentPassword: TEST_PASSWORD, newPassword: "Quite-new-1!" });
@@ -309,11 +290,11 @@ describe("security settings over GraphQL", () => {
   });
 
   it("signs out everyone else: every session but the admin's own ends, audited", async () => {
-    const admin = await createUser(db, { userType: "mainAdmin" });
+    const admin = await createUser(harness.db, { userType: "mainAdmin" });
     const own = await signInAs(admin);
     const ownOther = await signInAs(admin);
-    const someone = await signInAs(await createUser(db, { userType: "client" }));
-    const me = () => request(app).get("/api/user");
+    const someone = await signInAs(await createUser(harness.db, { userType: "client" }));
+    const me = () => request(harness.app).get("/api/user");
     expect((await me().set("Cookie", someone)).status).toBe(200);
 
     const res = await gql(SIGN_OUT, own);
@@ -324,7 +305,9 @@ describe("security settings over GraphQL", () => {
     expect((await me().set("Cookie", someone)).status).toBe(401);
     expect((await me().set("Cookie", ownOther)).status).toBe(401);
     expect((await me().set("Cookie", own)).status).toBe(200);
-    const entry = await db.prisma.auditLog.findFirst({ where: { action: "security.sessions_revoked_all" } });
+    const entry = await harness.db.prisma.auditLog.findFirst({
+      where: { action: "security.sessions_revoked_all" },
+    });
     expect(entry).toMatchObject({ actorId: admin.id, metadata: { accounts: expect.any(Number) } });
     // whoever was signed out signs in again as before
     mainAdmin = await signIn("mainAdmin");

@@ -1,5 +1,6 @@
 import { builder, PUBLIC } from "@gateway/graphql/builder";
 import { caller } from "@gateway/graphql/context";
+import { dbQuery } from "@gateway/graphql/dbQuery";
 import { runIdentity } from "@gateway/graphql/run";
 import { AppError } from "@services/shared/errors";
 import {
@@ -76,23 +77,19 @@ const SecuritySettingsInput = builder.inputType("SecuritySettingsInput", {
   }),
 });
 
-builder.queryField("securitySettings", (t) =>
-  t.field({
-    type: SecuritySettingsRef,
-    description: "The security settings and the spec's session timings (manage:config).",
-    authScopes: { manageConfig: true },
-    resolve: (_root, _args, ctx) => getSecuritySettings(ctx.db),
-  }),
-);
+dbQuery("securitySettings", {
+  type: SecuritySettingsRef,
+  description: "The security settings and the spec's session timings (manage:config).",
+  authScopes: { manageConfig: true },
+  read: getSecuritySettings,
+});
 
-builder.queryField("passwordPolicy", (t) =>
-  t.field({
-    type: PasswordPolicyRef,
-    description: "The shortest password allowed (public: the registration form shows it).",
-    authScopes: PUBLIC,
-    resolve: (_root, _args, ctx) => passwordPolicy(ctx.db),
-  }),
-);
+dbQuery("passwordPolicy", {
+  type: PasswordPolicyRef,
+  description: "The shortest password allowed (public: the registration form shows it).",
+  authScopes: PUBLIC,
+  read: passwordPolicy,
+});
 
 builder.mutationField("updateSecuritySettings", (t) =>
   t.field({

@@ -1,14 +1,7 @@
-import {
-  type IdentityApp,
-  identityApp,
-  leakedSecrets,
-  sessionCookieOf,
-} from "@gateway/testing/identityHarness";
+import { identityAppFixture, signInOk } from "@gateway/testing/fixtures";
 import { applySnapshot, createApiKey, revokeApiKey } from "@services/esrt-sync";
-import type { Db } from "@services/shared/db";
 import type { User } from "@services/shared/generated/prisma/client";
 import type { UserType } from "@services/shared/generated/prisma/enums";
-import { testDb } from "@services/shared/testing/db";
 import { createAdmin, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import { syncSnapshot } from "@services/user";
 import request from "supertest";
@@ -18,18 +11,9 @@ import { API_KEY_ELSEWHERE_MESSAGE, API_KEY_REFUSED_MESSAGE } from "./esrt.rest"
 // every kind of caller (signed out, the owner, another client, a prospect, a userAdmin, a mainAdmin,
 // an API key, a revoked key), and the rule that a key opens those two routes and nothing else.
 
-let h: IdentityApp;
-let db: Db;
 const keys: string[] = [];
 
-beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp();
-});
-afterAll(async () => {
-  expect(leakedSecrets(h.bodies, keys)).toEqual([]);
-  await h.close();
-});
+const h = identityAppFixture({}, { noLeaks: () => keys });
 
 async function call(test: request.Test): Promise<request.Response> {
   const res = await test;
@@ -37,32 +21,28 @@ async function call(test: request.Test): Promise<request.Response> {
   return res;
 }
 
-async function signIn(user: User): Promise<string> {
-  const res = await call(
-    request(h.app).post("/api/login").send({ login: user.username, password: TEST_PASSWORD }),
-  );
-  expect(res.status).toBe(200);
-  return sessionCookieOf(res) ?? "";
+function signIn(user: User): Promise<string> {
+  return signInOk(h.app, user.username, TEST_PASSWORD, h.bodies);
 }
 
 async function newKey(): Promise<string> {
-  const { key } = await createApiKey({ db, name: "Pro app", actorId: null });
+  const { key } = await createApiKey({ db: h.db, name: "Pro app", actorId: null });
   keys.push(key);
   return key;
 }
 
 async function revokedKey(): Promise<string> {
-  const { apiKey, key } = await createApiKey({ db, name: "Old Pro app", actorId: null });
+  const { apiKey, key } = await createApiKey({ db: h.db, name: "Old Pro app", actorId: null });
   keys.push(key);
-  await revokeApiKey({ db, id: apiKey.id, actorId: null });
+  await revokeApiKey({ db: h.db, id: apiKey.id, actorId: null });
   return key;
 }
 
 /** A client whose sync state holds versions 1..latest (what the snapshot consumer keeps). */
 async function syncedClient(latest = 2): Promise<User> {
-  const user = await createUser(db, { userType: "client", companyName: "Acme" });
+  const user = await createUser(h.db, { userType: "client", companyName: "Acme" });
   for (let version = 1; version <= latest; version++) {
-    await db.prisma.$transaction((tx) =>
+    await h.db.prisma.$transaction((tx) =>
       applySnapshot(tx, { userId: user.id, snapshot: { ...syncSnapshot(user), version } }),
     );
   }
@@ -83,8 +63,8 @@ type Caller =
 async function headersOf(caller: Caller, owner: User): Promise<Record<string, string>> {
   const session = (type: UserType) =>
     (type === "userAdmin" || type === "mainAdmin"
-      ? createAdmin(db, { userType: type })
-      : createUser(db, { userType: type })
+      ? createAdmin(h.db, { userType: type })
+      : createUser(h.db, { userType: type })
     )
       .then(signIn)
       .then((cookie) => ({ Cookie: cookie }));
@@ -145,33 +125,17 @@ describe("GET /api/users/by-uniqueid/:uniqueId", () => {
   it("answers 404 for an unknown uniqueId to a key and a manager, 403 to anyone else", async () => {
     const owner = await syncedClient();
     const path = "/api/users/by-uniqueid/ESRT-NOBODY99";
-    expect(
+    const statusFor = async (who: Parameters<typeof headersOf>[0]) =>
       (
         await call(
           request(h.app)
             .get(path)
-            .set(await headersOf("key", owner)),
+            .set(await headersOf(who, owner)),
         )
-      ).status,
-    ).toBe(404);
-    expect(
-      (
-        await call(
-          request(h.app)
-            .get(path)
-            .set(await headersOf("userAdmin", owner)),
-        )
-      ).status,
-    ).toBe(404);
-    expect(
-      (
-        await call(
-          request(h.app)
-            .get(path)
-            .set(await headersOf("owner", owner)),
-        )
-      ).status,
-    ).toBe(403);
+      ).status;
+    expect(await statusFor("key")).toBe(404);
+    expect(await statusFor("userAdmin")).toBe(404);
+    expect(await statusFor("owner")).toBe(403);
   });
 
   it("refuses a malformed, unknown or empty Bearer key 401 without falling back to the session", async () => {
@@ -190,7 +154,7 @@ describe("GET /api/users/by-uniqueid/:uniqueId", () => {
 
   it("shows esrtSynced as the user service keeps it", async () => {
     const owner = await syncedClient();
-    await db.prisma.user.update({ where: { id: owner.id }, data: { esrtSynced: true } });
+    await h.db.prisma.user.update({ where: { id: owner.id }, data: { esrtSynced: true } });
     const res = await call(
       request(h.app)
         .get(`/api/users/by-uniqueid/${owner.uniqueId}`)
@@ -230,7 +194,7 @@ describe("POST /api/esrt/ack", () => {
       request(h.app).post("/api/esrt/ack").set(headers).send({ uniqueId: owner.uniqueId, version: 2 }),
     );
     expect(res.status).toBe(status);
-    const state = await db.prisma.esrtUserState.findUniqueOrThrow({ where: { userId: owner.id } });
+    const state = await h.db.prisma.esrtUserState.findUniqueOrThrow({ where: { userId: owner.id } });
     if (status === 200) {
       expect(res.body).toEqual({
         uniqueId: owner.uniqueId,
@@ -292,7 +256,7 @@ describe("POST /api/esrt/ack", () => {
         .set(await headersOf("key", owner))
         .send({ uniqueId: owner.uniqueId, version: 1 }),
     );
-    const reports = await db.prisma.$queryRaw<{ synced: boolean }[]>`
+    const reports = await h.db.prisma.$queryRaw<{ synced: boolean }[]>`
       SELECT (envelope->'payload'->>'synced')::boolean AS synced FROM outbox_events
       WHERE type = 'esrt.user_sync_changed' AND (envelope->'payload'->>'userId')::int = ${owner.id}
       ORDER BY (envelope->'payload'->>'seq')::int DESC LIMIT 1`;
@@ -327,7 +291,8 @@ describe("POST /api/esrt/ack", () => {
       expect(plain.status).toBe(415);
     }
     expect(
-      (await db.prisma.esrtUserState.findUniqueOrThrow({ where: { userId: owner.id } })).acknowledgedVersion,
+      (await h.db.prisma.esrtUserState.findUniqueOrThrow({ where: { userId: owner.id } }))
+        .acknowledgedVersion,
     ).toBe(0);
   });
 });
@@ -356,7 +321,7 @@ describe("an API key opens nothing else", () => {
       const other = await call(request(h.app).get("/api/admin/appointments").set(headers));
       expect(other.status).toBe(401);
     }
-    expect((await db.prisma.user.findUniqueOrThrow({ where: { id: owner.id } })).notes).not.toBe("hello");
+    expect((await h.db.prisma.user.findUniqueOrThrow({ where: { id: owner.id } })).notes).not.toBe("hello");
   });
 
   it("another Authorization scheme (a proxy's Basic) leaves the session as it was", async () => {

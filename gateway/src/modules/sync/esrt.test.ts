@@ -1,52 +1,23 @@
-import { type IsolatedApp, isolatedApp } from "@gateway/testing/appHarness";
-import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import { isolatedAppFixture, postGraphql, signedInAs } from "@gateway/testing/fixtures";
 import { applySnapshot } from "@services/esrt-sync";
-import type { Db } from "@services/shared/db";
-import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
+import { createUser } from "@services/shared/testing/factories";
 import { syncSnapshot } from "@services/user";
-import type { Express } from "express";
 import request from "supertest";
 
 // The sync page's GraphQL (manage:esrt_sync) on a database of its own: who may use it, the
 // endpoint rules (https, no private addresses, the secret shown once), the delivery log, sending
 // again and resync.
 
-let app: Express;
-let db: Db;
-
-let harness: IsolatedApp;
-
-beforeAll(async () => {
-  harness = await isolatedApp({
-    settings: { ESRT_ALLOW_HTTP: false, ESRT_ALLOW_PRIVATE: false, ESRT_NATS: false },
-  });
-  ({ app, db } = harness);
-});
-afterAll(async () => {
-  await harness.close();
+const harness = isolatedAppFixture({
+  settings: { ESRT_ALLOW_HTTP: false, ESRT_ALLOW_PRIVATE: false, ESRT_NATS: false },
 });
 
-interface GqlError {
-  message?: string;
-  extensions?: { code?: string };
+function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
+  return postGraphql(harness.app, query, cookie, variables);
 }
 
-async function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
-  const res = await request(app).post("/graphql").set("Cookie", cookie).send({ query, variables });
-  return {
-    status: res.status,
-    text: res.text,
-    data: res.body.data ?? null,
-    errors: res.body.errors as GqlError[] | undefined,
-  };
-}
-
-async function signIn(userType: "client" | "prospect" | "user" | "userAdmin" | "mainAdmin"): Promise<string> {
-  const user = await createUser(db, { userType });
-  const res = await request(app).post("/api/login").send({ login: user.username, password: TEST_PASSWORD });
-  const cookie = sessionCookieOf(res);
-  if (!cookie) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
-  return cookie;
+function signIn(userType: "client" | "prospect" | "user" | "userAdmin" | "mainAdmin"): Promise<string> {
+  return signedInAs(harness, userType);
 }
 
 const CREATE = `mutation ($input: EsrtEndpointInput!) { createEsrtEndpoint(input: $input) {
@@ -79,7 +50,7 @@ describe("who may use the sync page", () => {
         ]);
         expect(data === null || Object.values(data).every((v) => v === null)).toBe(true);
       }
-      expect(await db.prisma.esrtEndpoint.count()).toBe(0);
+      expect(await harness.db.prisma.esrtEndpoint.count()).toBe(0);
     },
   );
 
@@ -89,7 +60,7 @@ describe("who may use the sync page", () => {
       const { errors } = await gql(query, cookie);
       expect([name, errors]).toEqual([name, undefined]);
     }
-    await db.prisma.esrtEndpoint.deleteMany({});
+    await harness.db.prisma.esrtEndpoint.deleteMany({});
   });
 });
 
@@ -111,7 +82,7 @@ describe("endpoints", () => {
   ])("refuses %s: %s", async (url, message) => {
     const { data } = await gql(CREATE, admin, { input: { url } });
     expect(data.createEsrtEndpoint).toEqual({ __typename: "AppError", code: "VALIDATION_FAILED", message });
-    expect(await db.prisma.esrtEndpoint.count()).toBe(0);
+    expect(await harness.db.prisma.esrtEndpoint.count()).toBe(0);
   });
 
   it("adds an https endpoint and shows its whsec_ secret once; no field returns it again; the secret is stored sealed", async () => {
@@ -128,7 +99,7 @@ describe("endpoints", () => {
     });
     const overview = await gql("{ esrtSyncOverview { endpoints { id url description } } }", admin);
     expect(JSON.stringify(overview.data)).not.toContain(made.secret.slice(6));
-    const row = await db.prisma.esrtEndpoint.findUniqueOrThrow({ where: { id: made.endpoint.id } });
+    const row = await harness.db.prisma.esrtEndpoint.findUniqueOrThrow({ where: { id: made.endpoint.id } });
     expect(row.secretSealed).not.toContain(made.secret.slice(6));
     const rotated = await gql(
       `mutation ($id: Int!) { rotateEsrtEndpointSecret(id: $id) { ... on MutationRotateEsrtEndpointSecretSuccess { data { secret endpoint { previousSecretExpiresAt } } } } }`,
@@ -139,11 +110,11 @@ describe("endpoints", () => {
     expect(again.secret).toMatch(/^whsec_/);
     expect(again.secret).not.toBe(made.secret);
     expect(new Date(again.endpoint.previousSecretExpiresAt).getTime()).toBeGreaterThan(Date.now());
-    const audit = await db.prisma.auditLog.findMany({ where: { targetType: "esrt_endpoint" } });
+    const audit = await harness.db.prisma.auditLog.findMany({ where: { targetType: "esrt_endpoint" } });
     expect(audit.map((a) => a.action)).toEqual(
       expect.arrayContaining(["esrt.endpoint_created", "esrt.endpoint_secret_rotated"]),
     );
-    await db.prisma.esrtEndpoint.deleteMany({});
+    await harness.db.prisma.esrtEndpoint.deleteMany({});
   });
 });
 
@@ -151,8 +122,8 @@ describe("resync, the log and sending again", () => {
   it("resyncs a user to every enabled endpoint, lists the delivery with filters, refuses to redeliver a pending one", async () => {
     const admin = await signIn("userAdmin");
     await gql(CREATE, admin, { input: { url: "https://pro.example.com/a" } });
-    const user = await createUser(db, { userType: "client", firstName: "Ada", lastName: "Lovelace" });
-    await db.prisma.$transaction((tx) =>
+    const user = await createUser(harness.db, { userType: "client", firstName: "Ada", lastName: "Lovelace" });
+    await harness.db.prisma.$transaction((tx) =>
       applySnapshot(tx, { userId: user.id, snapshot: syncSnapshot(user) }),
     );
 
@@ -203,7 +174,7 @@ describe("resync, the log and sending again", () => {
     });
 
     // a dead one that is the latest goes back to pending with a fresh schedule
-    await db.prisma.esrtDelivery.update({
+    await harness.db.prisma.esrtDelivery.update({
       where: { id: node.id },
       data: { status: "dead", attempts: 10, lastError: "HTTP 500" },
     });
@@ -212,7 +183,7 @@ describe("resync, the log and sending again", () => {
       admin,
     );
     expect(replay.data.replayFailedEsrtDeliveries.data).toBe(1);
-    expect(await db.prisma.esrtDelivery.findUniqueOrThrow({ where: { id: node.id } })).toMatchObject({
+    expect(await harness.db.prisma.esrtDelivery.findUniqueOrThrow({ where: { id: node.id } })).toMatchObject({
       status: "pending",
       attempts: 0,
     });
@@ -261,9 +232,11 @@ describe("API keys", () => {
     expect(apiKey).toMatchObject({ name: "ESRT Pro production", prefix: key.slice(0, 14), revokedAt: null });
     const listed = await gql("{ esrtApiKeys { id name prefix } }", admin);
     expect(listed.text).not.toContain(key.slice(14));
-    const user = await createUser(db, { userType: "client" });
+    const user = await createUser(harness.db, { userType: "client" });
     const lookUp = () =>
-      request(app).get(`/api/users/by-uniqueid/${user.uniqueId}`).set("Authorization", `Bearer ${key}`);
+      request(harness.app)
+        .get(`/api/users/by-uniqueid/${user.uniqueId}`)
+        .set("Authorization", `Bearer ${key}`);
     expect((await lookUp()).status).toBe(200);
     const revoked = await gql(
       `mutation ($id: Int!) { revokeEsrtApiKey(id: $id) { ... on MutationRevokeEsrtApiKeySuccess { data { revokedAt } } } }`,

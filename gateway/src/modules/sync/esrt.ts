@@ -1,5 +1,6 @@
 import { builder } from "@gateway/graphql/builder";
 import { actedBy, type GraphQLContext } from "@gateway/graphql/context";
+import { dbQuery } from "@gateway/graphql/dbQuery";
 import { keysetPage } from "@gateway/graphql/keysetPage";
 import { runIdentity } from "@gateway/graphql/run";
 import { parseId, parseInput, withoutNulls } from "@gateway/input";
@@ -215,14 +216,12 @@ const endpointInputSchema = z.object({
   description: text().trim().max(200, "At most 200 characters").nullish(),
 });
 
-builder.queryField("esrtSyncOverview", (t) =>
-  t.field({
-    type: EsrtSyncOverviewRef,
-    description: "Users by sync state, the NATS channel and every endpoint (manage:esrt_sync).",
-    authScopes: SCOPE,
-    resolve: (_root, _args, ctx) => syncOverview(ctx.db),
-  }),
-);
+dbQuery("esrtSyncOverview", {
+  type: EsrtSyncOverviewRef,
+  description: "Users by sync state, the NATS channel and every endpoint (manage:esrt_sync).",
+  authScopes: SCOPE,
+  read: syncOverview,
+});
 
 builder.queryField("esrtDeliveries", (t) =>
   t.field({
@@ -245,14 +244,12 @@ builder.queryField("esrtDelivery", (t) =>
   }),
 );
 
-builder.queryField("esrtJobs", (t) =>
-  t.field({
-    type: [EsrtJobRef],
-    description: "The latest jobs, newest first (at most 10) (manage:esrt_sync).",
-    authScopes: SCOPE,
-    resolve: (_root, _args, ctx) => listJobs(ctx.db),
-  }),
-);
+dbQuery("esrtJobs", {
+  type: [EsrtJobRef],
+  description: "The latest jobs, newest first (at most 10) (manage:esrt_sync).",
+  authScopes: SCOPE,
+  read: listJobs,
+});
 
 builder.mutationField("createEsrtEndpoint", (t) =>
   t.field({

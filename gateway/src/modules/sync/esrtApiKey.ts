@@ -1,5 +1,6 @@
 import { builder } from "@gateway/graphql/builder";
 import { caller } from "@gateway/graphql/context";
+import { dbQuery } from "@gateway/graphql/dbQuery";
 import { runIdentity } from "@gateway/graphql/run";
 import { parseId, parseInput } from "@gateway/input";
 import { createApiKeySchema } from "@schema/esrt/apiKeys";
@@ -30,14 +31,12 @@ const EsrtApiKeyCreatedRef = builder
     }),
   });
 
-builder.queryField("esrtApiKeys", (t) =>
-  t.field({
-    type: [EsrtApiKeyRef],
-    description: "The Pro app's API keys, newest first (manage:esrt_sync).",
-    authScopes: { manageEsrtSync: true },
-    resolve: (_root, _args, ctx) => listApiKeys(ctx.db),
-  }),
-);
+dbQuery("esrtApiKeys", {
+  type: [EsrtApiKeyRef],
+  description: "The Pro app's API keys, newest first (manage:esrt_sync).",
+  authScopes: { manageEsrtSync: true },
+  read: listApiKeys,
+});
 
 builder.mutationField("createEsrtApiKey", (t) =>
   t.field({

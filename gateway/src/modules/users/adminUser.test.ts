@@ -1,12 +1,11 @@
 import {
-  type IdentityApp,
-  identityApp,
-  leakedSecrets,
-  sessionCookieOf,
-} from "@gateway/testing/identityHarness";
-import type { Db } from "@services/shared/db";
+  type IdentityGqlAnswer,
+  identityAppFixture,
+  identityGql,
+  sessionStoreKey,
+} from "@gateway/testing/fixtures";
+import { leakedSecrets } from "@gateway/testing/identityHarness";
 import type { UserType } from "@services/shared/generated/prisma/enums";
-import { testDb } from "@services/shared/testing/db";
 import {
   createAdmin,
   createAppointment,
@@ -24,42 +23,15 @@ import request from "supertest";
 // messages, each action's audit row, the sessions list and revocations, and what a type or status
 // change does to the user's open sessions.
 
-let h: IdentityApp;
-let db: Db;
+const h = identityAppFixture();
 
-beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp();
-});
-afterAll(async () => {
-  await h.close();
-});
-
-interface GqlAnswer {
-  status: number;
-  cookie: string | undefined;
-  data: Record<string, unknown> | null;
-  errors: { message: string; extensions?: { code?: string } }[] | undefined;
-}
-
-async function gql(
+function gql(
   query: string,
   variables: Record<string, unknown> = {},
   cookie = "",
   userAgent = "",
-): Promise<GqlAnswer> {
-  const res = await request(h.app)
-    .post("/graphql")
-    .set("Cookie", cookie)
-    .set("User-Agent", userAgent)
-    .send({ query, variables });
-  h.bodies.push(res.text);
-  return {
-    status: res.status,
-    cookie: sessionCookieOf(res),
-    data: res.body.data ?? null,
-    errors: res.body.errors,
-  };
+): Promise<IdentityGqlAnswer> {
+  return identityGql(h, query, variables, cookie, { "User-Agent": userAgent });
 }
 
 const LOGIN = `mutation($login: String!, $password: String!) { login(login: $login, password: $password) {
@@ -77,12 +49,12 @@ async function signIn(login: string, userAgent = CHROME_LINUX): Promise<string> 
 }
 
 /** The code of a typed error result, or of the top-level error. */
-function codeOf(res: GqlAnswer, field: string): string | undefined {
+function codeOf(res: IdentityGqlAnswer, field: string): string | undefined {
   const typed = res.data?.[field] as { code?: string } | null | undefined;
   return typed?.code ?? res.errors?.[0]?.extensions?.code;
 }
 
-function messageOf(res: GqlAnswer, field: string): string | undefined {
+function messageOf(res: IdentityGqlAnswer, field: string): string | undefined {
   const typed = res.data?.[field] as { message?: string } | null | undefined;
   return typed?.message ?? res.errors?.[0]?.message;
 }
@@ -94,8 +66,8 @@ async function cookieOf(kind: ActorKind): Promise<string> {
   if (kind === "signedOut") return "";
   const actor =
     kind === "mainAdmin" || kind === "userAdmin"
-      ? await createAdmin(db, { userType: kind })
-      : await createUser(db, { userType: kind });
+      ? await createAdmin(h.db, { userType: kind })
+      : await createUser(h.db, { userType: kind });
   return signIn(actor.username);
 }
 
@@ -141,7 +113,7 @@ function profileOf(user: { username: string; email: string; firstName: string; l
 describe("the permission matrix", () => {
   it.each(ACTORS)("answers a %s as the matrix says, for every field and mutation", async (kind) => {
     const cookie = await cookieOf(kind);
-    const target = await createUser(db, { userType: "prospect", emailVerified: false });
+    const target = await createUser(h.db, { userType: "prospect", emailVerified: false });
     const want = expected(kind);
 
     const detail = await gql(DETAIL, { id: target.id }, cookie);
@@ -184,9 +156,9 @@ describe("the permission matrix", () => {
   });
 
   it("refuses one's own account and a userAdmin's changes to the admin types", async () => {
-    const userAdmin = await createAdmin(db, { userType: "userAdmin" });
-    const otherAdmin = await createAdmin(db, { userType: "userAdmin" });
-    const mainAdmin = await createAdmin(db);
+    const userAdmin = await createAdmin(h.db, { userType: "userAdmin" });
+    const otherAdmin = await createAdmin(h.db, { userType: "userAdmin" });
+    const mainAdmin = await createAdmin(h.db);
     const cookie = await signIn(userAdmin.username);
 
     const self = await gql(PROFILE, { userId: userAdmin.id, input: profileOf(userAdmin) }, cookie);
@@ -219,7 +191,7 @@ describe("the permission matrix", () => {
         "FORBIDDEN",
       );
     }
-    const client = await createUser(db, { userType: "client" });
+    const client = await createUser(h.db, { userType: "client" });
     const grantAdmin = await gql(TYPE, { userId: client.id, userType: "mainAdmin" }, cookie);
     expect(codeOf(grantAdmin, "changeUserType")).toBe("FORBIDDEN");
     const grantUserAdmin = await gql(TYPE, { userId: client.id, userType: "userAdmin" }, cookie);
@@ -253,10 +225,10 @@ describe("the permission matrix", () => {
 
 describe("the drawer's detail", () => {
   it("shows the notes the user sent, their appointments, documents and sessions", async () => {
-    const admin = await createAdmin(db, { userType: "userAdmin" });
+    const admin = await createAdmin(h.db, { userType: "userAdmin" });
     const cookie = await signIn(admin.username);
-    const client = await createUser(db, { userType: "client" });
-    await db.prisma.noteHistory.createMany({
+    const client = await createUser(h.db, { userType: "client" });
+    await h.db.prisma.noteHistory.createMany({
       data: [
         { userId: client.id, notes: "First note", wordCount: 2, createdAt: new Date("2026-01-01T10:00:00Z") },
         {
@@ -267,8 +239,8 @@ describe("the drawer's detail", () => {
         },
       ],
     });
-    const appointment = await createAppointment(db, { userId: client.id });
-    const document = await createDocument(db, { userId: client.id, title: "Tax return 2025" });
+    const appointment = await createAppointment(h.db, { userId: client.id });
+    const document = await createDocument(h.db, { userId: client.id, title: "Tax return 2025" });
     await signIn(client.username, SAFARI_IPHONE);
 
     const res = await gql(DETAIL, { id: client.id }, cookie);
@@ -294,10 +266,10 @@ describe("the drawer's lists", () => {
     documents(first: $first) { id } } }`;
 
   it("answer the newest 50 at first and as many as asked for, reading past the document list's page", async () => {
-    const admin = await createAdmin(db, { userType: "userAdmin" });
+    const admin = await createAdmin(h.db, { userType: "userAdmin" });
     const cookie = await signIn(admin.username);
-    const client = await createUser(db, { userType: "client" });
-    await db.prisma.noteHistory.createMany({
+    const client = await createUser(h.db, { userType: "client" });
+    await h.db.prisma.noteHistory.createMany({
       data: Array.from({ length: 130 }, (_, i) => ({
         userId: client.id,
         notes: `Note ${i}`,
@@ -305,13 +277,14 @@ describe("the drawer's lists", () => {
         createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)),
       })),
     });
-    for (let i = 0; i < 130; i += 1) await createDocument(db, { userId: client.id, title: `Statement ${i}` });
-    const notes = await db.prisma.noteHistory.findMany({
+    for (let i = 0; i < 130; i += 1)
+      await createDocument(h.db, { userId: client.id, title: `Statement ${i}` });
+    const notes = await h.db.prisma.noteHistory.findMany({
       where: { userId: client.id },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       select: { id: true },
     });
-    const documents = await db.prisma.document.findMany({
+    const documents = await h.db.prisma.document.findMany({
       where: { userId: client.id },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       select: { id: true },
@@ -334,10 +307,10 @@ describe("the drawer's lists", () => {
 
 describe("the profile edit", () => {
   it("answers the registration rules' messages and the spec's words for taken names", async () => {
-    const admin = await createAdmin(db);
+    const admin = await createAdmin(h.db);
     const cookie = await signIn(admin.username);
-    const target = await createUser(db);
-    const other = await createUser(db);
+    const target = await createUser(h.db);
+    const other = await createUser(h.db);
     const cases: [Record<string, unknown>, string][] = [
       [{ username: "ab" }, "Username must be at least 3 characters"],
       [{ username: "a@b" }, "Username cannot contain @"],
@@ -357,14 +330,14 @@ describe("the profile edit", () => {
       );
       expect(res.data?.adminUpdateUserProfile).toMatchObject({ __typename: "AppError", message });
     }
-    const unchanged = await db.prisma.user.findUniqueOrThrow({ where: { id: target.id } });
+    const unchanged = await h.db.prisma.user.findUniqueOrThrow({ where: { id: target.id } });
     expect(unchanged.version).toBe(target.version);
   });
 
   it("saves the profile, raises the version, emits the snapshot, audits before and after, and asks to verify a new email", async () => {
-    const admin = await createAdmin(db);
+    const admin = await createAdmin(h.db);
     const cookie = await signIn(admin.username);
-    const target = await createUser(db, {
+    const target = await createUser(h.db, {
       userType: "client",
       emailVerified: true,
       phone: "+1 555 010 0000",
@@ -389,10 +362,10 @@ describe("the profile edit", () => {
         emailVerified: false,
       },
     });
-    const row = await db.prisma.user.findUniqueOrThrow({ where: { id: target.id } });
+    const row = await h.db.prisma.user.findUniqueOrThrow({ where: { id: target.id } });
     expect(row.version).toBe(target.version + 1);
 
-    const events = await db.prisma.$queryRaw<{ type: string; payload: Record<string, unknown> }[]>`
+    const events = await h.db.prisma.$queryRaw<{ type: string; payload: Record<string, unknown> }[]>`
       SELECT type, envelope->'payload' AS payload FROM outbox_events
       WHERE (envelope->'payload'->>'userId')::int = ${target.id} ORDER BY id`;
     const updated = events.find((e) => e.type === "user.updated");
@@ -410,7 +383,7 @@ describe("the profile edit", () => {
       email: `edited_${s}@example.test`,
     });
 
-    const audit = await db.prisma.auditLog.findFirstOrThrow({
+    const audit = await h.db.prisma.auditLog.findFirstOrThrow({
       where: { action: "user.profile_updated", targetId: String(target.id) },
     });
     expect(audit).toMatchObject({
@@ -430,34 +403,36 @@ describe("the profile edit", () => {
 
     // the same profile again changes nothing
     await gql(PROFILE, { userId: target.id, input }, cookie);
-    expect((await db.prisma.user.findUniqueOrThrow({ where: { id: target.id } })).version).toBe(row.version);
+    expect((await h.db.prisma.user.findUniqueOrThrow({ where: { id: target.id } })).version).toBe(
+      row.version,
+    );
   });
 });
 
 describe("account actions", () => {
   async function lastAudit(action: string, targetId: number) {
-    return db.prisma.auditLog.findFirst({
+    return h.db.prisma.auditLog.findFirst({
       where: { action, targetId: String(targetId) },
       orderBy: { id: "desc" },
     });
   }
 
   it("resends verification, marks verified, sends a reset and clears security questions, each audited", async () => {
-    const admin = await createAdmin(db, { userType: "userAdmin" });
+    const admin = await createAdmin(h.db, { userType: "userAdmin" });
     const cookie = await signIn(admin.username);
-    const target = await createUser(db, {
+    const target = await createUser(h.db, {
       emailVerified: false,
       securityLevel: "enhanced",
       securityQuestionsSet: true,
     });
-    await createSecurityQuestions(db, target.id);
+    await createSecurityQuestions(h.db, target.id);
 
     const resent = await gql(action("adminResendVerification"), { userId: target.id }, cookie);
     expect(resent.data?.adminResendVerification).toMatchObject({
       data: { message: `A verification link was sent to ${target.email}` },
     });
     expect(await lastAudit("user.verification_sent", target.id)).toMatchObject({ actorId: admin.id });
-    const tokens = await db.prisma.oneTimeToken.count({
+    const tokens = await h.db.prisma.oneTimeToken.count({
       where: { userId: target.id, purpose: "email_verification", usedAt: null },
     });
     expect(tokens).toBe(1);
@@ -469,7 +444,7 @@ describe("account actions", () => {
       metadata: { from: false, to: true },
     });
     expect(
-      await db.prisma.oneTimeToken.count({
+      await h.db.prisma.oneTimeToken.count({
         where: { userId: target.id, purpose: "email_verification", usedAt: null },
       }),
     ).toBe(0);
@@ -484,7 +459,7 @@ describe("account actions", () => {
       data: { message: `Password reset instructions were sent to ${target.email}` },
     });
     expect(await lastAudit("user.password_reset_sent", target.id)).toMatchObject({ actorId: admin.id });
-    const [resetEvent] = await db.prisma.$queryRaw<{ n: number }[]>`
+    const [resetEvent] = await h.db.prisma.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM outbox_events
       WHERE type = 'user.password_reset_requested' AND (envelope->'payload'->>'userId')::int = ${target.id}`;
     expect(resetEvent?.n).toBe(1);
@@ -493,7 +468,7 @@ describe("account actions", () => {
     expect(cleared.data?.adminClearSecurityQuestions).toMatchObject({
       data: { user: { securityQuestionsSet: false, securityLevel: "standard" } },
     });
-    expect(await db.prisma.securityQuestions.count({ where: { userId: target.id } })).toBe(0);
+    expect(await h.db.prisma.securityQuestions.count({ where: { userId: target.id } })).toBe(0);
     expect(await lastAudit("user.security_questions_cleared", target.id)).toMatchObject({
       actorId: admin.id,
       metadata: {
@@ -520,7 +495,7 @@ describe("resending an invitation", () => {
   async function invited(by: { id: number; userType: UserType }) {
     const s = uniqueSuffix();
     return createInvitedUser({
-      db,
+      db: h.db,
       actor: { ...by, name: "Grace Hopper" },
       input: {
         username: `invitee${s}`,
@@ -535,10 +510,10 @@ describe("resending an invitation", () => {
   }
 
   const invitations = (userId: number) =>
-    db.prisma.oneTimeToken.findMany({ where: { userId, purpose: "invitation" }, orderBy: { id: "asc" } });
+    h.db.prisma.oneTimeToken.findMany({ where: { userId, purpose: "invitation" }, orderBy: { id: "asc" } });
 
   it("sends a new link to a user who has not set a password, the old link dead, audited; refused once one is set", async () => {
-    const admin = await createAdmin(db, { userType: "userAdmin" });
+    const admin = await createAdmin(h.db, { userType: "userAdmin" });
     const cookie = await signIn(admin.username);
     const user = await invited(admin);
     expect((await gql(PENDING, { id: user.id }, cookie)).data?.adminUser).toEqual({
@@ -553,19 +528,19 @@ describe("resending an invitation", () => {
     expect(tokens).toHaveLength(2);
     expect(tokens[0]?.usedAt).not.toBeNull();
     expect(tokens[1]?.usedAt).toBeNull();
-    const [events] = await db.prisma.$queryRaw<{ n: number }[]>`
+    const [events] = await h.db.prisma.$queryRaw<{ n: number }[]>`
       SELECT count(*)::int AS n FROM outbox_events
       WHERE type = 'user.invited' AND (envelope->'payload'->>'userId')::int = ${user.id}`;
     expect(events?.n).toBe(2);
     expect(
-      await db.prisma.auditLog.findFirst({
+      await h.db.prisma.auditLog.findFirst({
         where: { action: "user.invitation_resent", targetId: String(user.id) },
       }),
     ).toMatchObject({ actorId: admin.id });
 
     // the owner sets a password (here: the row gets a real hash): a reset is what helps now
-    const withPassword = await createUser(db);
-    await db.prisma.user.update({ where: { id: user.id }, data: { password: withPassword.password } });
+    const withPassword = await createUser(h.db);
+    await h.db.prisma.user.update({ where: { id: user.id }, data: { password: withPassword.password } });
     expect((await gql(PENDING, { id: user.id }, cookie)).data?.adminUser).toEqual({
       invitationPending: false,
     });
@@ -580,7 +555,7 @@ describe("resending an invitation", () => {
 
   it.each(ACTORS)("answers a %s as the matrix says", async (kind) => {
     const cookie = await cookieOf(kind);
-    const inviter = await createAdmin(db);
+    const inviter = await createAdmin(h.db);
     const user = await invited(inviter);
     const res = await gql(action("adminResendInvitation"), { userId: user.id }, cookie);
     const want = expected(kind);
@@ -597,18 +572,10 @@ describe("resending an invitation", () => {
 });
 
 describe("sessions", () => {
-  function storeKey(cookie: string): string {
-    const sid =
-      decodeURIComponent(cookie.split("=")[1] ?? "")
-        .slice(2)
-        .split(".")[0] ?? "";
-    return `${process.env.REDIS_PREFIX ?? "portal:"}sess:${sid}`;
-  }
-
   it("lists device, address, signed-in and last-seen times; the session check moves nothing; revoking ends at once", async () => {
-    const admin = await createAdmin(db);
+    const admin = await createAdmin(h.db);
     const adminCookie = await signIn(admin.username);
-    const user = await createUser(db, { userType: "client" });
+    const user = await createUser(h.db, { userType: "client" });
     const laptop = await signIn(user.username, CHROME_LINUX);
     const phone = await signIn(user.email, SAFARI_IPHONE);
     const list = async () =>
@@ -624,14 +591,17 @@ describe("sessions", () => {
       expect(new Date(s.lastSeenAt).getTime()).toBeGreaterThanOrEqual(new Date(s.signedInAt).getTime());
     }
     // no session id leaves the server
-    const sids = [laptop, phone].map((c) => storeKey(c).split(":").at(-1) ?? "");
+    const sids = [laptop, phone].map((c) => sessionStoreKey(c).split(":").at(-1) ?? "");
     for (const sid of sids) expect(JSON.stringify(before)).not.toContain(sid);
 
     // both signed in 25 minutes ago and idle for 20; then a request is activity, the session check is not
     for (const cookie of [laptop, phone]) {
-      const record = JSON.parse((await h.redis.get(storeKey(cookie))) ?? "{}") as Record<string, unknown>;
+      const record = JSON.parse((await h.redis.get(sessionStoreKey(cookie))) ?? "{}") as Record<
+        string,
+        unknown
+      >;
       const at = Date.now() - 25 * 60 * 1000;
-      await h.redis.set(storeKey(cookie), JSON.stringify({ ...record, loginAt: at, issuedAt: at }), {
+      await h.redis.set(sessionStoreKey(cookie), JSON.stringify({ ...record, loginAt: at, issuedAt: at }), {
         PX: 10 * 60 * 1000,
       });
     }
@@ -647,7 +617,7 @@ describe("sessions", () => {
     const phoneId = after.find((s) => s.device === "Safari on iOS")?.id;
     const one = await gql(REVOKE_ONE, { userId: user.id, sessionId: phoneId }, adminCookie);
     expect(one.data?.adminRevokeUserSession).toMatchObject({ data: { ended: 1 } });
-    expect(await h.redis.exists(storeKey(phone))).toBe(0);
+    expect(await h.redis.exists(sessionStoreKey(phone))).toBe(0);
     expect((await request(h.app).get("/api/user").set("Cookie", phone)).status).toBe(401);
     expect((await request(h.app).get("/api/user").set("Cookie", laptop)).status).toBe(200);
     expect(await list()).toHaveLength(1);
@@ -661,11 +631,11 @@ describe("sessions", () => {
     const all = await gql(REVOKE_ALL, { userId: user.id }, adminCookie);
     expect(all.data?.adminRevokeUserSessions).toMatchObject({ data: { ended: 2 } });
     for (const cookie of [laptop, tablet]) {
-      expect(await h.redis.exists(storeKey(cookie))).toBe(0);
+      expect(await h.redis.exists(sessionStoreKey(cookie))).toBe(0);
       expect((await request(h.app).get("/api/user").set("Cookie", cookie)).status).toBe(401);
     }
     expect(await list()).toEqual([]);
-    const rows = await db.prisma.auditLog.findMany({
+    const rows = await h.db.prisma.auditLog.findMany({
       where: { targetId: String(user.id), action: { in: ["user.session_revoked", "user.sessions_revoked"] } },
       orderBy: { id: "asc" },
     });
@@ -678,21 +648,21 @@ describe("sessions", () => {
   });
 
   it("promotes a signed-in prospect, who opens the client's documents without signing in again", async () => {
-    const admin = await createAdmin(db, { userType: "userAdmin" });
+    const admin = await createAdmin(h.db, { userType: "userAdmin" });
     const adminCookie = await signIn(admin.username);
-    const prospect = await createUser(db, { userType: "prospect" });
+    const prospect = await createUser(h.db, { userType: "prospect" });
     const cookie = await signIn(prospect.username);
     expect(codeOf(await gql(MY_DOCUMENTS, {}, cookie), "myDocuments")).toBe("FORBIDDEN");
     await gql(TYPE, { userId: prospect.id, userType: "client" }, adminCookie);
     const docs = await gql(MY_DOCUMENTS, {}, cookie);
     expect(docs.data?.myDocuments).toEqual({ totalCount: 0 });
-    expect(await h.redis.exists(storeKey(cookie))).toBe(1);
+    expect(await h.redis.exists(sessionStoreKey(cookie))).toBe(1);
   });
 
   it.each(["inactive", "archived"])("refuses a %s user's next request and their sign-in", async (status) => {
-    const admin = await createAdmin(db, { userType: "userAdmin" });
+    const admin = await createAdmin(h.db, { userType: "userAdmin" });
     const adminCookie = await signIn(admin.username);
-    const user = await createUser(db, { userType: "client" });
+    const user = await createUser(h.db, { userType: "client" });
     const cookie = await signIn(user.username);
     expect((await request(h.app).get("/api/user").set("Cookie", cookie)).status).toBe(200);
     await gql(STATUS, { userId: user.id, status }, adminCookie);

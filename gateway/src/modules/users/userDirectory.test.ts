@@ -1,12 +1,6 @@
-import {
-  type IdentityApp,
-  identityApp,
-  leakedSecrets,
-  sessionCookieOf,
-} from "@gateway/testing/identityHarness";
-import type { Db } from "@services/shared/db";
+import { identityAppFixture } from "@gateway/testing/fixtures";
+import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import type { UserType } from "@services/shared/generated/prisma/enums";
-import { testDb } from "@services/shared/testing/db";
 import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import { parse as parseCsv } from "csv-parse/sync";
 import request from "supertest";
@@ -15,25 +9,18 @@ import request from "supertest";
 // (GET /api/admin/users/export.csv): the permission matrix (signed out and each role), a bad cursor,
 // and the export's content: the filter, every public column, no secret, formula cells escaped.
 
-let h: IdentityApp;
-let db: Db;
 let tag: string;
 
+const h = identityAppFixture({}, { noLeaks: true });
 beforeAll(async () => {
-  db = await testDb();
-  h = await identityApp();
   tag = `gx${uniqueSuffix()}`;
-});
-afterAll(async () => {
-  expect(leakedSecrets(h.bodies)).toEqual([]);
-  await h.close();
 });
 
 async function cookieOf(userType: UserType): Promise<string> {
   const user =
     userType === "mainAdmin" || userType === "userAdmin"
-      ? await createAdmin(db, { userType })
-      : await createUser(db, { userType });
+      ? await createAdmin(h.db, { userType })
+      : await createUser(h.db, { userType });
   const res = await request(h.app).post("/api/login").send({ login: user.username, password: TEST_PASSWORD });
   expect(res.status).toBe(200);
   return sessionCookieOf(res) ?? "";
@@ -92,7 +79,7 @@ describe("the permission matrix", () => {
   it.each(["mainAdmin", "userAdmin"] as const)("a %s searches, counts and exports", async (userType) => {
     const cookie = await cookieOf(userType);
     const sub = `${tag}${userType}`;
-    const target = await createUser(db, { companyName: `Matrix ${sub}`, firstName: "Matrix" });
+    const target = await createUser(h.db, { companyName: `Matrix ${sub}`, firstName: "Matrix" });
     const page = await gql(DIRECTORY, { filter: { q: `matrix ${sub}` } }, cookie);
     expect(page.body.data.userDirectory.data).toEqual({
       nodes: [{ id: target.id, firstName: "Matrix", email: target.email, userType: "prospect" }],
@@ -114,7 +101,7 @@ describe("userDirectory", () => {
   it("pages by cursor and refuses a bad cursor or page size with VALIDATION_FAILED", async () => {
     const cookie = await cookieOf("mainAdmin");
     const sub = `cur${uniqueSuffix()}`;
-    for (let i = 0; i < 3; i += 1) await createUser(db, { companyName: sub });
+    for (let i = 0; i < 3; i += 1) await createUser(h.db, { companyName: sub });
     const first = await gql(DIRECTORY, { filter: { q: sub }, first: 2 }, cookie);
     const data = first.body.data.userDirectory.data;
     expect(data.nodes).toHaveLength(2);
@@ -143,15 +130,15 @@ describe("GET /api/admin/users/export.csv", () => {
   it("exports the filtered users' public fields, with formula cells escaped, and audits it", async () => {
     const cookie = await cookieOf("userAdmin");
     const sub = `exp${uniqueSuffix()}`;
-    const evil = await createUser(db, {
+    const evil = await createUser(h.db, {
       companyName: sub,
       firstName: '=HYPERLINK("http://evil.test","click")',
       lastName: "+Sum",
       phone: "-1",
       userType: "client",
     });
-    const other = await createUser(db, { companyName: sub, lastName: "@Other", userType: "prospect" });
-    await createUser(db, { companyName: `${sub}-elsewhere`, userType: "client", emailVerified: false });
+    const other = await createUser(h.db, { companyName: sub, lastName: "@Other", userType: "prospect" });
+    await createUser(h.db, { companyName: `${sub}-elsewhere`, userType: "client", emailVerified: false });
 
     const all = await exportOf(`?q=${sub}&sort=name&direction=asc`, cookie);
     expect(all.status).toBe(200);
@@ -187,7 +174,7 @@ describe("GET /api/admin/users/export.csv", () => {
     );
     expect(parseCsv(repeated.body as string, { columns: true })).toHaveLength(2);
 
-    const entries = await db.prisma.auditLog.findMany({
+    const entries = await h.db.prisma.auditLog.findMany({
       where: { action: "user.exported", metadata: { path: ["filter", "q"], equals: sub } },
       orderBy: { id: "asc" },
     });
@@ -219,7 +206,7 @@ describe("GET /api/admin/users/export.csv", () => {
   it("streams a large export in batches", async () => {
     const cookie = await cookieOf("mainAdmin");
     const sub = `big${uniqueSuffix()}`;
-    await db.prisma.$executeRaw`
+    await h.db.prisma.$executeRaw`
       INSERT INTO users ("uniqueId", username, email, password, "firstName", "lastName", "companyName")
       SELECT 'B' || ${sub}::text || g, 'b_' || ${sub}::text || g, 'b_' || ${sub}::text || g || '@example.test', 'x',
              'Bulk', 'Row ' || g, ${sub}::text

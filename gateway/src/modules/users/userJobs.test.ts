@@ -1,47 +1,26 @@
-import { type IsolatedApp, isolatedApp } from "@gateway/testing/appHarness";
-import { sessionCookieOf } from "@gateway/testing/identityHarness";
-import type { Db } from "@services/shared/db";
-import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
-import type { Express } from "express";
+import { isolatedAppFixture, postGraphql, sessionFor } from "@gateway/testing/fixtures";
+import { createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
 
 // Creating users, bulk jobs and the client import over GraphQL and REST, on a database of the
 // file's own: who may call each operation (signed out, client, prospect, user, userAdmin, mainAdmin),
 // a userAdmin refused the admin types, and the answers an admin gets.
 
-let app: Express;
-let db: Db;
-
-let harness: IsolatedApp;
-
-beforeAll(async () => {
-  harness = await isolatedApp();
-  ({ app, db } = harness);
-});
-afterAll(async () => {
-  await harness.close();
-});
+const harness = isolatedAppFixture();
 
 type Who = "client" | "prospect" | "user" | "userAdmin" | "mainAdmin";
 
 async function signIn(userType: Who): Promise<{ cookie: string; id: number }> {
-  const user = await createUser(db, { userType });
-  const res = await request(app).post("/api/login").send({ login: user.username, password: TEST_PASSWORD });
-  const cookie = sessionCookieOf(res);
-  if (!cookie) throw new Error(`sign-in failed: ${res.status} ${res.text}`);
-  return { cookie, id: user.id };
+  const user = await createUser(harness.db, { userType });
+  return { cookie: await sessionFor(harness.app, user.username), id: user.id };
 }
 
-async function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
-  const res = await request(app).post("/graphql").set("Cookie", cookie).send({ query, variables });
-  return {
-    data: res.body.data ?? null,
-    errors: res.body.errors as { extensions?: { code?: string } }[] | undefined,
-  };
+function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
+  return postGraphql(harness.app, query, cookie, variables);
 }
 
 function postImport(cookie: string, body: unknown) {
-  return request(app)
+  return request(harness.app)
     .post("/api/admin/users/import")
     .set("Cookie", cookie)
     .send(body as object);
@@ -82,7 +61,7 @@ describe("who may create users, run bulk jobs and import", () => {
       }
       const res = await postImport(cookie, { csv: "firstName", dryRun: true });
       expect(res.status).toBe(who === "anonymous" ? 401 : 403);
-      expect(await db.prisma.userJob.count()).toBe(0);
+      expect(await harness.db.prisma.userJob.count()).toBe(0);
     },
   );
 
@@ -97,13 +76,13 @@ describe("who may create users, run bulk jobs and import", () => {
       dryRun: true,
     });
     expect([res.status, res.body.message]).toEqual([400, "The file has no rows under its header"]);
-    await db.prisma.userJob.deleteMany({});
+    await harness.db.prisma.userJob.deleteMany({});
   });
 
   it("refuses a userAdmin creating or bulk-granting mainAdmin and userAdmin; a mainAdmin may", async () => {
     const userAdmin = await signIn("userAdmin");
     const mainAdmin = await signIn("mainAdmin");
-    const target = await createUser(db);
+    const target = await createUser(harness.db);
     expect((await gql("{ grantableUserTypes }", userAdmin.cookie)).data.grantableUserTypes).toEqual([
       "prospect",
       "user",
@@ -120,7 +99,7 @@ describe("who may create users, run bulk jobs and import", () => {
       expect(started.data.startUserBulkJob).toMatchObject({ __typename: "AppError", code: "FORBIDDEN" });
     }
     expect(
-      await db.prisma.user.count({
+      await harness.db.prisma.user.count({
         where: { username: { startsWith: "gql_" }, userType: { in: ["mainAdmin", "userAdmin"] } },
       }),
     ).toBe(0);
@@ -160,8 +139,8 @@ describe("answers", () => {
   it("starts a job by filter, shows its progress and results, and refuses a selection of both kinds", async () => {
     const { cookie } = await signIn("mainAdmin");
     const company = `Gql Co ${uniqueSuffix()}`;
-    await createUser(db, { companyName: company });
-    await createUser(db, { companyName: company });
+    await createUser(harness.db, { companyName: company });
+    await createUser(harness.db, { companyName: company });
     const both = await gql(START, cookie, {
       ids: [1],
       filter: { q: company },
@@ -200,7 +179,7 @@ describe("answers", () => {
     });
     const bad = await gql(`{ userBulkJob(id: ${job.id}) { results(after: "%%%") { totalCount } } }`, cookie);
     expect(bad.errors?.[0]?.extensions?.code).toBe("VALIDATION_FAILED");
-    await db.prisma.userJob.deleteMany({});
+    await harness.db.prisma.userJob.deleteMany({});
   });
 
   it("imports over REST: a dry run answers the report, a real run the job", async () => {
@@ -224,12 +203,12 @@ describe("answers", () => {
     const real = await postImport(cookie, { csv, dryRun: false });
     expect(real.body).toMatchObject({ acceptedRows: 1, job: { kind: "import", total: 1 } });
     expect((await postImport(cookie, { csv: 7, dryRun: true })).status).toBe(400);
-    const text = await request(app)
+    const text = await request(harness.app)
       .post("/api/admin/users/import")
       .set("Cookie", cookie)
       .set("Content-Type", "text/csv")
       .send(csv);
     expect(text.status).toBe(415);
-    await db.prisma.userJob.deleteMany({});
+    await harness.db.prisma.userJob.deleteMany({});
   });
 });
