@@ -12,8 +12,10 @@ export interface RunWithToastProps<A extends Answer, K extends string> {
   run(): Promise<A | null | undefined>;
   /** the `__typename` of the success member: "MutationUpdateBrandingSuccess" */
   success: K;
-  /** the success toast (title and description); nothing shows no toast */
-  saved(answer: Extract<A, { __typename?: K }>): Omit<ToastInput, "intent"> | undefined;
+  /** the success toast (a success unless it names another intent); nothing shows no toast */
+  saved(answer: Extract<A, { __typename?: K }>): ToastInput | undefined;
+  /** run after the success toast */
+  after?(answer: Extract<A, { __typename?: K }>): void;
   /** the failure toast's title: "Failed to save branding" */
   failure: string;
   /** the description when the server gave no message (default: the title again) */
@@ -34,8 +36,10 @@ export async function runWithToast<A extends Answer, K extends string>(
   try {
     const answer = await props.run();
     if (answer?.__typename === props.success) {
-      const toast = props.saved(answer as Extract<A, { __typename?: K }>);
-      if (toast) showToast({ ...toast, intent: Intent.SUCCESS });
+      const success = answer as Extract<A, { __typename?: K }>;
+      const toast = props.saved(success);
+      if (toast) showToast({ intent: Intent.SUCCESS, ...toast });
+      props.after?.(success);
       return true;
     }
     const fallback = props.fallback === undefined ? failure : (props.fallback ?? undefined);

@@ -31,6 +31,7 @@ import {
 import { showToast } from "@web/lib/toast";
 import { useDebounced, useReturnFocus } from "@web/ui/hooks";
 import { useLoadMore } from "@web/ui/KeysetList";
+import { runWithToast } from "@web/ui/mutationToast";
 import { useId, useState } from "react";
 import { DocumentStatusTag, HistoryDialog, PreviewDialog } from "./DocumentParts";
 import { appendPage, formatDate, formatDateTime } from "./documents";
@@ -342,25 +343,12 @@ function DeleteAlert({
   });
   const run = async () => {
     if (!doc) return;
-    try {
-      const result = await remove({ variables: { id: doc.id } });
-      const answer = result.data?.deleteDocument;
-      if (answer?.__typename === "MutationDeleteDocumentSuccess") {
-        showToast({
-          title: "Document deleted",
-          description: `"${doc.title}" was deleted`,
-          intent: Intent.SUCCESS,
-        });
-      } else {
-        showToast({
-          title: "Failed to delete document",
-          description: answer?.__typename === "AppError" ? answer.message : "Failed to delete document",
-          intent: "destructive",
-        });
-      }
-    } catch {
-      showToast({ title: "Failed to delete document", intent: "destructive" });
-    }
+    await runWithToast({
+      run: async () => (await remove({ variables: { id: doc.id } })).data?.deleteDocument,
+      success: "MutationDeleteDocumentSuccess",
+      saved: () => ({ title: "Document deleted", description: `"${doc.title}" was deleted` }),
+      failure: "Failed to delete document",
+    });
     onClose();
   };
   return (

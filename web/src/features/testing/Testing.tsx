@@ -20,9 +20,9 @@ import {
   StartEventRoundTripDocument,
   SystemHealthDocument,
 } from "@web/generated/graphql";
-import { showToast } from "@web/lib/toast";
 import { KeysetList } from "@web/ui/KeysetList";
 import { LoadError } from "@web/ui/LoadError";
+import { runWithToast } from "@web/ui/mutationToast";
 import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { useCallback, useEffect, useState } from "react";
 
@@ -349,30 +349,20 @@ function DeadLetters() {
 
   const handleRetry = async (id: number) => {
     setRetrying(id);
-    try {
-      const res = (await retry({ variables: { id } })).data?.retryDeadLetter;
-      if (res?.__typename === "MutationRetryDeadLetterSuccess") {
-        showToast({
-          title: res.data.outcome === "delivered" ? "Delivered again" : "Already handled",
-          description:
-            res.data.outcome === "delivered"
-              ? `${res.data.consumer} handled the event`
-              : `${res.data.consumer} had already handled the event; the dead letter is removed`,
-          intent: Intent.SUCCESS,
-        });
-        refresh();
-      } else {
-        showToast({
-          title: "Retry failed",
-          description: res?.__typename === "AppError" ? res.message : "Retry failed",
-          intent: "destructive",
-        });
-      }
-    } catch {
-      showToast({ title: "Retry failed", intent: "destructive" });
-    } finally {
-      setRetrying(null);
-    }
+    await runWithToast({
+      run: async () => (await retry({ variables: { id } })).data?.retryDeadLetter,
+      success: "MutationRetryDeadLetterSuccess",
+      saved: (res) => ({
+        title: res.data.outcome === "delivered" ? "Delivered again" : "Already handled",
+        description:
+          res.data.outcome === "delivered"
+            ? `${res.data.consumer} handled the event`
+            : `${res.data.consumer} had already handled the event; the dead letter is removed`,
+      }),
+      after: () => refresh(),
+      failure: "Retry failed",
+    });
+    setRetrying(null);
   };
 
   return (
@@ -469,46 +459,24 @@ function DemoData() {
   const status = data?.demoData;
 
   const handleGenerate = async () => {
-    try {
-      const res = (await generate()).data?.generateDemoData;
-      if (res?.__typename === "MutationGenerateDemoDataSuccess") {
-        showToast({
-          title: "Demo data generated",
-          description: describeCounts(res.data),
-          intent: Intent.SUCCESS,
-        });
-      } else {
-        showToast({
-          title: "Demo data was not generated",
-          description: res?.__typename === "AppError" ? res.message : undefined,
-          intent: "destructive",
-        });
-      }
-    } catch {
-      showToast({ title: "Demo data was not generated", intent: "destructive" });
-    }
+    await runWithToast({
+      run: async () => (await generate()).data?.generateDemoData,
+      success: "MutationGenerateDemoDataSuccess",
+      saved: (res) => ({ title: "Demo data generated", description: describeCounts(res.data) }),
+      failure: "Demo data was not generated",
+      fallback: null,
+    });
   };
 
   const handleRemove = async () => {
     setConfirming(false);
-    try {
-      const res = (await remove()).data?.removeDemoData;
-      if (res?.__typename === "MutationRemoveDemoDataSuccess") {
-        showToast({
-          title: "Demo data removed",
-          description: describeCounts(res.data),
-          intent: Intent.SUCCESS,
-        });
-      } else {
-        showToast({
-          title: "Demo data was not removed",
-          description: res?.__typename === "AppError" ? res.message : undefined,
-          intent: "destructive",
-        });
-      }
-    } catch {
-      showToast({ title: "Demo data was not removed", intent: "destructive" });
-    }
+    await runWithToast({
+      run: async () => (await remove()).data?.removeDemoData,
+      success: "MutationRemoveDemoDataSuccess",
+      saved: (res) => ({ title: "Demo data removed", description: describeCounts(res.data) }),
+      failure: "Demo data was not removed",
+      fallback: null,
+    });
   };
 
   return (

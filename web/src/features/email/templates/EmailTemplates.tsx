@@ -33,10 +33,10 @@ import {
   SendTestEmailDocument,
   UpdateEmailTemplateDocument,
 } from "@web/generated/graphql";
-import { showToast } from "@web/lib/toast";
 import { ConfirmDialog } from "@web/ui/ConfirmDialog";
 import { useDebounced } from "@web/ui/hooks";
 import { LoadError } from "@web/ui/LoadError";
+import { runWithToast } from "@web/ui/mutationToast";
 import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { useEffect, useId, useState } from "react";
 
@@ -164,62 +164,46 @@ function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment })
 
   const handleSave = async () => {
     if (!valid) return;
-    try {
-      const answer = (await save({ variables: { input: { key: template.key, ...draft } } })).data
-        ?.updateEmailTemplate;
-      if (answer?.__typename === "MutationUpdateEmailTemplateSuccess") {
+    await runWithToast({
+      run: async () =>
+        (await save({ variables: { input: { key: template.key, ...draft } } })).data?.updateEmailTemplate,
+      success: "MutationUpdateEmailTemplateSuccess",
+      saved: () => {
         setSaveProblem(null);
-        showToast({ title: "Template saved", description: template.name, intent: Intent.SUCCESS });
-        return;
-      }
-      const message = answer?.__typename === "AppError" ? answer.message : "Failed to save the template";
-      setSaveProblem(message);
-      showToast({ title: "Failed to save the template", description: message, intent: "destructive" });
-    } catch {
-      showToast({ title: "Failed to save the template", intent: "destructive" });
-    }
+        return { title: "Template saved", description: template.name };
+      },
+      failure: "Failed to save the template",
+      onFailure: (message) => setSaveProblem(message ?? null),
+    });
   };
 
   const handleSendTest = async () => {
     if (!valid) return;
-    try {
-      const answer = (
-        await sendTest({ variables: { input: { key: template.key, draft: dirty ? draft : null } } })
-      ).data?.sendTestEmail;
-      if (answer?.__typename === "MutationSendTestEmailSuccess") {
-        showToast({
-          title: "Test email queued",
-          description: `To ${answer.data.to}, with the sample values. Follow it on Email Testing.`,
-          intent: Intent.SUCCESS,
-        });
-        return;
-      }
-      showToast({
-        title: "Failed to send the test",
-        description: answer?.__typename === "AppError" ? answer.message : undefined,
-        intent: "destructive",
-      });
-    } catch {
-      showToast({ title: "Failed to send the test", intent: "destructive" });
-    }
+    await runWithToast({
+      run: async () =>
+        (await sendTest({ variables: { input: { key: template.key, draft: dirty ? draft : null } } })).data
+          ?.sendTestEmail,
+      success: "MutationSendTestEmailSuccess",
+      saved: (answer) => ({
+        title: "Test email queued",
+        description: `To ${answer.data.to}, with the sample values. Follow it on Email Testing.`,
+      }),
+      failure: "Failed to send the test",
+      fallback: null,
+    });
   };
 
   const handleRevert = async () => {
-    try {
-      const answer = (await revert({ variables: { key: template.key } })).data?.revertEmailTemplate;
-      if (answer?.__typename === "MutationRevertEmailTemplateSuccess") {
+    await runWithToast({
+      run: async () => (await revert({ variables: { key: template.key } })).data?.revertEmailTemplate,
+      success: "MutationRevertEmailTemplateSuccess",
+      saved: () => {
         setConfirmRevert(false);
-        showToast({ title: "Default wording restored", description: template.name, intent: Intent.SUCCESS });
-        return;
-      }
-      showToast({
-        title: "Failed to revert the template",
-        description: answer?.__typename === "AppError" ? answer.message : undefined,
-        intent: "destructive",
-      });
-    } catch {
-      showToast({ title: "Failed to revert the template", intent: "destructive" });
-    }
+        return { title: "Default wording restored", description: template.name };
+      },
+      failure: "Failed to revert the template",
+      fallback: null,
+    });
   };
 
   return (
@@ -434,26 +418,14 @@ function VersionsDialog({ template, onClose }: { template: EmailTemplateFieldsFr
 
   const handleRestore = async (id: number, version: number) => {
     setRestoringId(id);
-    try {
-      const answer = (await restore({ variables: { versionId: id } })).data?.restoreEmailTemplateVersion;
-      if (answer?.__typename === "MutationRestoreEmailTemplateVersionSuccess") {
-        showToast({
-          title: `Version ${version} restored`,
-          description: template.name,
-          intent: Intent.SUCCESS,
-        });
-        return;
-      }
-      showToast({
-        title: "Failed to restore the version",
-        description: answer?.__typename === "AppError" ? answer.message : undefined,
-        intent: "destructive",
-      });
-    } catch {
-      showToast({ title: "Failed to restore the version", intent: "destructive" });
-    } finally {
-      setRestoringId(null);
-    }
+    await runWithToast({
+      run: async () => (await restore({ variables: { versionId: id } })).data?.restoreEmailTemplateVersion,
+      success: "MutationRestoreEmailTemplateVersionSuccess",
+      saved: () => ({ title: `Version ${version} restored`, description: template.name }),
+      failure: "Failed to restore the version",
+      fallback: null,
+    });
+    setRestoringId(null);
   };
 
   return (

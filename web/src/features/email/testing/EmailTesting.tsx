@@ -32,10 +32,10 @@ import {
   ResendEmailMessageDocument,
   SendTestEmailDocument,
 } from "@web/generated/graphql";
-import { showToast } from "@web/lib/toast";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
 import { LoadError } from "@web/ui/LoadError";
+import { runWithToast } from "@web/ui/mutationToast";
 import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { useId, useRef, useState } from "react";
 
@@ -113,25 +113,17 @@ function TestSendForm() {
   const handleSubmit = async () => {
     setTouched(true);
     if (!address.success || !chosen) return;
-    try {
-      const answer = (await send({ variables: { input: { key: chosen, to: address.data } } })).data
-        ?.sendTestEmail;
-      if (answer?.__typename === "MutationSendTestEmailSuccess") {
-        showToast({
-          title: "Test email queued",
-          description: `To ${answer.data.to}; it appears in the delivery log below.`,
-          intent: Intent.SUCCESS,
-        });
-        return;
-      }
-      showToast({
-        title: "Failed to send the test",
-        description: answer?.__typename === "AppError" ? answer.message : undefined,
-        intent: "destructive",
-      });
-    } catch {
-      showToast({ title: "Failed to send the test", intent: "destructive" });
-    }
+    await runWithToast({
+      run: async () =>
+        (await send({ variables: { input: { key: chosen, to: address.data } } })).data?.sendTestEmail,
+      success: "MutationSendTestEmailSuccess",
+      saved: (answer) => ({
+        title: "Test email queued",
+        description: `To ${answer.data.to}; it appears in the delivery log below.`,
+      }),
+      failure: "Failed to send the test",
+      fallback: null,
+    });
   };
 
   return (
@@ -436,25 +428,20 @@ function MessageDialog({ id, onClose }: { id: number; onClose(): void }) {
   const facts = useRef<HTMLTableElement>(null);
 
   const handleResend = async () => {
-    try {
-      const answer = (await resend({ variables: { id } })).data?.resendEmailMessage;
-      if (answer?.__typename === "MutationResendEmailMessageSuccess") {
-        showToast({
-          title: answer.data.resent ? "Message queued again" : "The message was not failed; nothing changed",
-          intent: answer.data.resent ? Intent.SUCCESS : Intent.WARNING,
-        });
+    await runWithToast({
+      run: async () => (await resend({ variables: { id } })).data?.resendEmailMessage,
+      success: "MutationResendEmailMessageSuccess",
+      saved: (answer) => ({
+        title: answer.data.resent ? "Message queued again" : "The message was not failed; nothing changed",
+        intent: answer.data.resent ? Intent.SUCCESS : Intent.WARNING,
+      }),
+      after: () => {
         facts.current?.focus();
         void refetch().catch(() => undefined);
-        return;
-      }
-      showToast({
-        title: "Failed to resend the message",
-        description: answer?.__typename === "AppError" ? answer.message : undefined,
-        intent: "destructive",
-      });
-    } catch {
-      showToast({ title: "Failed to resend the message", intent: "destructive" });
-    }
+      },
+      failure: "Failed to resend the message",
+      fallback: null,
+    });
   };
 
   return (
