@@ -7,7 +7,6 @@ import {
   DialogFooter,
   FormGroup,
   H2,
-  HTMLTable,
   InputGroup,
   Intent,
   NonIdealState,
@@ -24,6 +23,7 @@ import {
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
 import { ConfirmDialog, ServerProblem } from "@web/ui/ConfirmDialog";
+import { DataTable } from "@web/ui/DataTable";
 import { useReturnFocus } from "@web/ui/hooks";
 import { LoadError } from "@web/ui/LoadError";
 import { OneTimeSecret } from "@web/ui/OneTimeSecret";
@@ -73,58 +73,51 @@ export function ApiKeys() {
           description="Create one for the Pro app when it reads users or acknowledges versions over HTTP."
         />
       ) : (
-        <div className="esrt-table-scroll">
-          <HTMLTable compact striped className="esrt-table" aria-label="API keys">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.id} data-api-key-id={k.id}>
-                  <td className="esrt-wrap">{k.name}</td>
-                  <td>
-                    <code className="esrt-code">{k.prefix}…</code>
-                  </td>
-                  <td>{formatInstant(k.createdAt)}</td>
-                  <td>{formatInstant(k.lastUsedAt)}</td>
-                  <td>
-                    {k.revokedAt ? (
-                      <>
-                        <Tag minimal round intent={Intent.DANGER}>
-                          Revoked
-                        </Tag>
-                        <div className={Classes.TEXT_MUTED}>{formatInstant(k.revokedAt)}</div>
-                      </>
-                    ) : (
-                      <Tag minimal round intent={Intent.SUCCESS}>
-                        Active
-                      </Tag>
-                    )}
-                  </td>
-                  <td>
-                    {k.revokedAt ? null : (
-                      <Button
-                        variant="minimal"
-                        size="small"
-                        intent={Intent.DANGER}
-                        text="Revoke…"
-                        aria-label={`Revoke ${k.name}`}
-                        onClick={() => setRevoking(k)}
-                      />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </HTMLTable>
-        </div>
+        <DataTable
+          scrollClassName="esrt-table-scroll"
+          className="esrt-table"
+          label="API keys"
+          striped
+          columns={["Name", "Prefix", "Created", "Last used", "Status", "Actions"]}
+          rows={keys}
+        >
+          {(k) => (
+            <tr key={k.id} data-api-key-id={k.id}>
+              <td className="esrt-wrap">{k.name}</td>
+              <td>
+                <code className="esrt-code">{k.prefix}…</code>
+              </td>
+              <td>{formatInstant(k.createdAt)}</td>
+              <td>{formatInstant(k.lastUsedAt)}</td>
+              <td>
+                {k.revokedAt ? (
+                  <>
+                    <Tag minimal round intent={Intent.DANGER}>
+                      Revoked
+                    </Tag>
+                    <div className={Classes.TEXT_MUTED}>{formatInstant(k.revokedAt)}</div>
+                  </>
+                ) : (
+                  <Tag minimal round intent={Intent.SUCCESS}>
+                    Active
+                  </Tag>
+                )}
+              </td>
+              <td>
+                {k.revokedAt ? null : (
+                  <Button
+                    variant="minimal"
+                    size="small"
+                    intent={Intent.DANGER}
+                    text="Revoke…"
+                    aria-label={`Revoke ${k.name}`}
+                    onClick={() => setRevoking(k)}
+                  />
+                )}
+              </td>
+            </tr>
+          )}
+        </DataTable>
       )}
       {creating ? <CreateKeyDialog onClose={() => setCreating(false)} /> : null}
       {revoking ? <RevokeKeyDialog apiKey={revoking} onClose={() => setRevoking(null)} /> : null}

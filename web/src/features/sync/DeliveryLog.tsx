@@ -7,7 +7,6 @@ import {
   FormGroup,
   H2,
   HTMLSelect,
-  HTMLTable,
   InputGroup,
   Intent,
   NonIdealState,
@@ -20,6 +19,7 @@ import {
   type EsrtDeliveryRowFieldsFragment,
   type EsrtEndpointFieldsFragment,
 } from "@web/generated/graphql";
+import { DataTable } from "@web/ui/DataTable";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
 import { useId, useMemo, useState } from "react";
@@ -281,89 +281,80 @@ interface DeliveryTableProps {
 
 function DeliveryTable({ deliveries, selectedId, onSelect, onRedeliver }: DeliveryTableProps) {
   return (
-    <div className="esrt-table-scroll">
-      <HTMLTable compact striped className="esrt-table esrt-log-table" aria-label="Deliveries">
-        <thead>
-          <tr>
-            <th scope="col">Created</th>
-            <th scope="col">User</th>
-            <th scope="col">To</th>
-            <th scope="col">Status</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Last answer</th>
-            <th scope="col">
-              <span className={Classes.TEXT_MUTED}>Actions</span>
-            </th>
+    <DataTable
+      scrollClassName="esrt-table-scroll"
+      className="esrt-table esrt-log-table"
+      label="Deliveries"
+      striped
+      columns={["Created", "User", "To", "Status", "Attempts", "Last answer"]}
+      actions
+      rows={deliveries}
+    >
+      {(d) => {
+        const current = d.id === selectedId;
+        return (
+          <tr
+            key={d.id}
+            data-delivery-id={d.id}
+            className={current ? "esrt-row-current" : undefined}
+            onClick={() => onSelect(d.id)}
+          >
+            <td>
+              <Button
+                variant="minimal"
+                size="small"
+                className="esrt-open"
+                text={formatInstant(d.createdAt)}
+                aria-label={`Delivery ${d.id}, ${formatInstant(d.createdAt)}: show attempts and payload`}
+                aria-pressed={current}
+                active={current}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  onSelect(d.id);
+                }}
+              />
+            </td>
+            <td className="esrt-user">
+              {d.userName?.trim() || (d.eventType === "endpoint.test" ? "Test event" : "—")}
+              <div className={Classes.TEXT_MUTED}>
+                {d.uniqueId ?? d.eventType}
+                {d.version != null ? ` · v${d.version}` : ""}
+              </div>
+            </td>
+            <td className="esrt-url">
+              {deliveryTarget(d)}
+              {d.channel === "webhook" ? null : <div className={Classes.TEXT_MUTED}>{d.eventType}</div>}
+            </td>
+            <td>
+              <DeliveryStatusTag status={d.status} />
+            </td>
+            <td>
+              {d.attempts}
+              {d.nextAttemptAt && (d.status === "pending" || d.status === "sending") ? (
+                <div className={Classes.TEXT_MUTED}>next {formatAgo(d.nextAttemptAt)}</div>
+              ) : null}
+            </td>
+            <td className="esrt-wrap">
+              {d.lastStatusCode ?? (d.lastError ? "" : "—")}
+              {d.lastError ? <div className={Classes.TEXT_MUTED}>{d.lastError}</div> : null}
+            </td>
+            <td>
+              {canRedeliver(d.status) ? (
+                <Button
+                  variant="minimal"
+                  size="small"
+                  text="Redeliver…"
+                  aria-label={`Redeliver delivery ${d.id}`}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    onRedeliver(d);
+                  }}
+                />
+              ) : null}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {deliveries.map((d) => {
-            const current = d.id === selectedId;
-            return (
-              <tr
-                key={d.id}
-                data-delivery-id={d.id}
-                className={current ? "esrt-row-current" : undefined}
-                onClick={() => onSelect(d.id)}
-              >
-                <td>
-                  <Button
-                    variant="minimal"
-                    size="small"
-                    className="esrt-open"
-                    text={formatInstant(d.createdAt)}
-                    aria-label={`Delivery ${d.id}, ${formatInstant(d.createdAt)}: show attempts and payload`}
-                    aria-pressed={current}
-                    active={current}
-                    onClick={(e) => {
-                      e.stopPropagation();
-                      onSelect(d.id);
-                    }}
-                  />
-                </td>
-                <td className="esrt-user">
-                  {d.userName?.trim() || (d.eventType === "endpoint.test" ? "Test event" : "—")}
-                  <div className={Classes.TEXT_MUTED}>
-                    {d.uniqueId ?? d.eventType}
-                    {d.version != null ? ` · v${d.version}` : ""}
-                  </div>
-                </td>
-                <td className="esrt-url">
-                  {deliveryTarget(d)}
-                  {d.channel === "webhook" ? null : <div className={Classes.TEXT_MUTED}>{d.eventType}</div>}
-                </td>
-                <td>
-                  <DeliveryStatusTag status={d.status} />
-                </td>
-                <td>
-                  {d.attempts}
-                  {d.nextAttemptAt && (d.status === "pending" || d.status === "sending") ? (
-                    <div className={Classes.TEXT_MUTED}>next {formatAgo(d.nextAttemptAt)}</div>
-                  ) : null}
-                </td>
-                <td className="esrt-wrap">
-                  {d.lastStatusCode ?? (d.lastError ? "" : "—")}
-                  {d.lastError ? <div className={Classes.TEXT_MUTED}>{d.lastError}</div> : null}
-                </td>
-                <td>
-                  {canRedeliver(d.status) ? (
-                    <Button
-                      variant="minimal"
-                      size="small"
-                      text="Redeliver…"
-                      aria-label={`Redeliver delivery ${d.id}`}
-                      onClick={(e) => {
-                        e.stopPropagation();
-                        onRedeliver(d);
-                      }}
-                    />
-                  ) : null}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </HTMLTable>
-    </div>
+        );
+      }}
+    </DataTable>
   );
 }

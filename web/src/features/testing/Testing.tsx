@@ -20,6 +20,7 @@ import {
   StartEventRoundTripDocument,
   SystemHealthDocument,
 } from "@web/generated/graphql";
+import { DataTable } from "@web/ui/DataTable";
 import { KeysetList } from "@web/ui/KeysetList";
 import { LoadError } from "@web/ui/LoadError";
 import { runWithToast } from "@web/ui/mutationToast";
@@ -97,40 +98,33 @@ function Health() {
         <Spinner size={24} aria-label="Checking every dependency" />
       ) : (
         <>
-          <ScrollRegion className="esrt-table-scroll" label="Dependencies">
-            <HTMLTable compact className="esrt-table" aria-label="Dependencies">
-              <thead>
-                <tr>
-                  <th scope="col">Dependency</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Latency</th>
-                  <th scope="col">Details</th>
-                </tr>
-              </thead>
-              <tbody>
-                {health.dependencies.map((d) => (
-                  <tr key={d.key} data-dependency={d.key}>
-                    <th scope="row" className="esrt-url">
-                      {d.name}
-                      <div className={Classes.TEXT_MUTED}>{d.mode}</div>
-                    </th>
-                    <td>
-                      <StatusTag status={d.status} />
-                    </td>
-                    <td>{d.latencyMs === null ? "–" : `${d.latencyMs} ms`}</td>
-                    <td className="esrt-wrap">
-                      {d.detail}
-                      {d.lastAttemptAt ? (
-                        <div className={Classes.TEXT_MUTED}>
-                          Last attempt {formatInstant(d.lastAttemptAt)}
-                        </div>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
-          </ScrollRegion>
+          <DataTable
+            scrollClassName="esrt-table-scroll"
+            region="Dependencies"
+            className="esrt-table"
+            label="Dependencies"
+            columns={["Dependency", "Status", "Latency", "Details"]}
+            rows={health.dependencies}
+          >
+            {(d) => (
+              <tr key={d.key} data-dependency={d.key}>
+                <th scope="row" className="esrt-url">
+                  {d.name}
+                  <div className={Classes.TEXT_MUTED}>{d.mode}</div>
+                </th>
+                <td>
+                  <StatusTag status={d.status} />
+                </td>
+                <td>{d.latencyMs === null ? "–" : `${d.latencyMs} ms`}</td>
+                <td className="esrt-wrap">
+                  {d.detail}
+                  {d.lastAttemptAt ? (
+                    <div className={Classes.TEXT_MUTED}>Last attempt {formatInstant(d.lastAttemptAt)}</div>
+                  ) : null}
+                </td>
+              </tr>
+            )}
+          </DataTable>
           <p className={Classes.TEXT_MUTED}>Checked {formatInstant(health.checkedAt)}</p>
           <H2 id="testing-consumers-heading" className="testing-subheading">
             Event consumers
@@ -263,31 +257,25 @@ function RoundTrip() {
             Committed {formatInstant(trip.committedAt)} ·{" "}
             {trip.publishedAt ? `published ${formatInstant(trip.publishedAt)}` : "waiting in the outbox"}
           </p>
-          <ScrollRegion className="esrt-table-scroll" label="Round trip answers">
-            <HTMLTable compact className="esrt-table" aria-label="Round trip answers">
-              <thead>
-                <tr>
-                  <th scope="col">Service</th>
-                  <th scope="col">Handled at</th>
-                  <th scope="col">After commit</th>
-                </tr>
-              </thead>
-              <tbody>
-                {trip.answers.map((a) => (
-                  <tr key={a.consumer} data-consumer={a.consumer}>
-                    <th scope="row">
-                      {a.service}
-                      <div className={Classes.TEXT_MUTED}>{a.consumer}</div>
-                    </th>
-                    <td>
-                      {a.handledAt ? formatInstant(a.handledAt) : trip.timedOut ? "No answer" : "Waiting…"}
-                    </td>
-                    <td>{a.msAfterCommit === null ? "–" : `${a.msAfterCommit} ms`}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
-          </ScrollRegion>
+          <DataTable
+            scrollClassName="esrt-table-scroll"
+            region="Round trip answers"
+            className="esrt-table"
+            label="Round trip answers"
+            columns={["Service", "Handled at", "After commit"]}
+            rows={trip.answers}
+          >
+            {(a) => (
+              <tr key={a.consumer} data-consumer={a.consumer}>
+                <th scope="row">
+                  {a.service}
+                  <div className={Classes.TEXT_MUTED}>{a.consumer}</div>
+                </th>
+                <td>{a.handledAt ? formatInstant(a.handledAt) : trip.timedOut ? "No answer" : "Waiting…"}</td>
+                <td>{a.msAfterCommit === null ? "–" : `${a.msAfterCommit} ms`}</td>
+              </tr>
+            )}
+          </DataTable>
         </>
       ) : null}
     </section>

@@ -6,7 +6,6 @@ import {
   Classes,
   FormGroup,
   HTMLSelect,
-  HTMLTable,
   InputGroup,
   Intent,
   NonIdealState,
@@ -14,9 +13,9 @@ import {
 import { Download, FilterRemove, History, Refresh } from "@blueprintjs/icons";
 import { appendPage, formatDateTime } from "@web/features/documents/documents";
 import { type AuditEntryFieldsFragment, AuditLogDocument } from "@web/generated/graphql";
+import { DataTable } from "@web/ui/DataTable";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
-import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { type ReactNode, useId, useState } from "react";
 import {
   ACTION_AREAS,
@@ -258,38 +257,30 @@ export interface AuditTableProps {
 /** The entries as a dense table (scrolls sideways inside its box on a narrow screen). */
 export function AuditTable({ entries, compact = false }: AuditTableProps) {
   return (
-    <ScrollRegion className="audit-table-scroll" label="Audit entries">
-      <HTMLTable compact striped={false} className="audit-table" aria-label="Audit entries">
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Actor</th>
-            <th scope="col">Action</th>
-            <th scope="col">Target</th>
-            <th scope="col">Change</th>
-            <th scope="col">Address</th>
-            <th scope="col">Request id</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((e) => (
-            <tr key={e.id}>
-              <td className="audit-nowrap">{formatDateTime(String(e.createdAt))}</td>
-              <td>
-                {actorLabel(e)}
-                {e.actorId && e.actorName ? <div className={Classes.TEXT_MUTED}>#{e.actorId}</div> : null}
-              </td>
-              <td className="audit-action">{e.action}</td>
-              <td>{targetLabel(e)}</td>
-              <td className="audit-change">{describeChange(e.before, e.after)}</td>
-              <td className="audit-nowrap">{e.ip ?? ""}</td>
-              <td className={compact ? "audit-request audit-request-compact" : "audit-request"}>
-                {e.requestId ?? ""}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </HTMLTable>
-    </ScrollRegion>
+    <DataTable
+      scrollClassName="audit-table-scroll"
+      region="Audit entries"
+      className="audit-table"
+      label="Audit entries"
+      columns={["Time", "Actor", "Action", "Target", "Change", "Address", "Request id"]}
+      rows={entries}
+    >
+      {(e) => (
+        <tr key={e.id}>
+          <td className="audit-nowrap">{formatDateTime(String(e.createdAt))}</td>
+          <td>
+            {actorLabel(e)}
+            {e.actorId && e.actorName ? <div className={Classes.TEXT_MUTED}>#{e.actorId}</div> : null}
+          </td>
+          <td className="audit-action">{e.action}</td>
+          <td>{targetLabel(e)}</td>
+          <td className="audit-change">{describeChange(e.before, e.after)}</td>
+          <td className="audit-nowrap">{e.ip ?? ""}</td>
+          <td className={compact ? "audit-request audit-request-compact" : "audit-request"}>
+            {e.requestId ?? ""}
+          </td>
+        </tr>
+      )}
+    </DataTable>
   );
 }

@@ -1,13 +1,13 @@
 import { useQuery } from "@apollo/client/react";
-import { HTMLTable, Tag } from "@blueprintjs/core";
+import { Tag } from "@blueprintjs/core";
 import { DRAWER_LIST_MAX, DRAWER_LIST_STEP } from "@schema/validation/adminUser";
 import {
   AdminUserAppointmentsDocument,
   AdminUserDocumentsDocument,
   AdminUserNotesDocument,
 } from "@web/generated/graphql";
+import { DataTable } from "@web/ui/DataTable";
 import { HistoryList, useShownRows } from "@web/ui/HistoryList";
-import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { formatWhen } from "./userDrawer";
 
 // The drawer's read-only tabs: the notes the user sent the team, their appointments and their
@@ -73,30 +73,26 @@ export function AppointmentsTab({ userId }: HistoryTabProps) {
       emptyText="No appointments"
     >
       {(rows) => (
-        <ScrollRegion label="Appointments" className="user-drawer-scroll">
-          <HTMLTable compact striped className="user-drawer-table">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Type</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((a) => (
-                <tr key={a.id}>
-                  <td>{formatWhen(a.dateTime)}</td>
-                  <td>{APPOINTMENT_TYPE_LABELS[a.appointmentType] ?? a.appointmentType}</td>
-                  <td>
-                    <Tag minimal round>
-                      {a.status}
-                    </Tag>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </HTMLTable>
-        </ScrollRegion>
+        <DataTable
+          scrollClassName="user-drawer-scroll"
+          region="Appointments"
+          className="user-drawer-table"
+          striped
+          columns={["When", "Type", "Status"]}
+          rows={rows}
+        >
+          {(a) => (
+            <tr key={a.id}>
+              <td>{formatWhen(a.dateTime)}</td>
+              <td>{APPOINTMENT_TYPE_LABELS[a.appointmentType] ?? a.appointmentType}</td>
+              <td>
+                <Tag minimal round>
+                  {a.status}
+                </Tag>
+              </td>
+            </tr>
+          )}
+        </DataTable>
       )}
     </HistoryList>
   );
@@ -119,33 +115,29 @@ export function DocumentsTab({ userId }: HistoryTabProps) {
       emptyText="No documents"
     >
       {(rows) => (
-        <ScrollRegion label="Documents" className="user-drawer-scroll">
-          <HTMLTable compact striped className="user-drawer-table">
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Status</th>
-                <th scope="col">Uploaded</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((d) => (
-                <tr key={d.id}>
-                  <td>
-                    <span className="user-drawer-doc-title">{d.title}</span>
-                    <span className="user-drawer-muted">{d.fileName}</span>
-                  </td>
-                  <td>
-                    <Tag minimal round>
-                      {d.status}
-                    </Tag>
-                  </td>
-                  <td>{formatWhen(d.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </HTMLTable>
-        </ScrollRegion>
+        <DataTable
+          scrollClassName="user-drawer-scroll"
+          region="Documents"
+          className="user-drawer-table"
+          striped
+          columns={["Title", "Status", "Uploaded"]}
+          rows={rows}
+        >
+          {(d) => (
+            <tr key={d.id}>
+              <td>
+                <span className="user-drawer-doc-title">{d.title}</span>
+                <span className="user-drawer-muted">{d.fileName}</span>
+              </td>
+              <td>
+                <Tag minimal round>
+                  {d.status}
+                </Tag>
+              </td>
+              <td>{formatWhen(d.createdAt)}</td>
+            </tr>
+          )}
+        </DataTable>
       )}
     </HistoryList>
   );

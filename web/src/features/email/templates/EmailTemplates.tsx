@@ -34,6 +34,7 @@ import {
   UpdateEmailTemplateDocument,
 } from "@web/generated/graphql";
 import { ConfirmDialog } from "@web/ui/ConfirmDialog";
+import { DataTable } from "@web/ui/DataTable";
 import { useDebounced } from "@web/ui/hooks";
 import { LoadError } from "@web/ui/LoadError";
 import { runWithToast } from "@web/ui/mutationToast";
@@ -320,28 +321,24 @@ function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment })
             Write <Code>{"{{name}}"}</Code>; <Code>{"{{#name}}…{{/name}}"}</Code> shows its content only when
             the value is set. Values are escaped in the HTML body.
           </p>
-          <ScrollRegion className="email-table-scroll" label="Variables of this template">
-            <HTMLTable compact className="email-variables" aria-label="Variables of this template">
-              <thead>
-                <tr>
-                  <th scope="col">Variable</th>
-                  <th scope="col">Meaning</th>
-                  <th scope="col">Sample</th>
-                </tr>
-              </thead>
-              <tbody>
-                {template.variables.map((v) => (
-                  <tr key={v.name}>
-                    <td>
-                      <Code>{`{{${v.name}}}`}</Code>
-                    </td>
-                    <td>{v.description}</td>
-                    <td className="email-sample">{v.sample}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
-          </ScrollRegion>
+          <DataTable
+            scrollClassName="email-table-scroll"
+            region="Variables of this template"
+            className="email-variables"
+            label="Variables of this template"
+            columns={["Variable", "Meaning", "Sample"]}
+            rows={template.variables}
+          >
+            {(v) => (
+              <tr key={v.name}>
+                <td>
+                  <Code>{`{{${v.name}}}`}</Code>
+                </td>
+                <td>{v.description}</td>
+                <td className="email-sample">{v.sample}</td>
+              </tr>
+            )}
+          </DataTable>
         </section>
         <section aria-labelledby={ids.preview} className="email-preview">
           <H2 id={ids.preview}>Preview with sample values</H2>

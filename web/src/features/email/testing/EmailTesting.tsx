@@ -32,11 +32,11 @@ import {
   ResendEmailMessageDocument,
   SendTestEmailDocument,
 } from "@web/generated/graphql";
+import { DataTable } from "@web/ui/DataTable";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
 import { LoadError } from "@web/ui/LoadError";
 import { runWithToast } from "@web/ui/mutationToast";
-import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { useId, useRef, useState } from "react";
 
 const PAGE_SIZE = 50;
@@ -367,49 +367,39 @@ function LogTable({
   onView(id: number): void;
 }) {
   return (
-    <ScrollRegion className="email-table-scroll" label="Delivery log">
-      <HTMLTable compact className="email-log-table" aria-label="Delivery log">
-        <thead>
-          <tr>
-            <th scope="col">Created</th>
-            <th scope="col">Recipient</th>
-            <th scope="col">Template</th>
-            <th scope="col">Subject</th>
-            <th scope="col">Status</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Last error</th>
-            <th scope="col">
-              <span className={Classes.TEXT_MUTED}>Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {messages.map((m) => (
-            <tr key={m.id}>
-              <td className="email-nowrap">{formatDateTime(m.createdAt)}</td>
-              <td className="email-subject-cell">{m.toAddress}</td>
-              <td>{m.templateName ?? m.templateKey ?? "—"}</td>
-              <td className="email-subject-cell">{m.subject}</td>
-              <td>
-                <EmailStatusTag status={m.status} />
-                {m.sentAt ? <div className={Classes.TEXT_MUTED}>{formatDateTime(m.sentAt)}</div> : null}
-              </td>
-              <td>{m.attempts}</td>
-              <td className="email-error-cell">{m.lastError ?? ""}</td>
-              <td>
-                <Button
-                  size="small"
-                  icon={<Envelope />}
-                  text="View"
-                  aria-label={`View the message to ${m.toAddress}: ${m.subject}`}
-                  onClick={() => onView(m.id)}
-                />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </HTMLTable>
-    </ScrollRegion>
+    <DataTable
+      scrollClassName="email-table-scroll"
+      region="Delivery log"
+      className="email-log-table"
+      label="Delivery log"
+      columns={["Created", "Recipient", "Template", "Subject", "Status", "Attempts", "Last error"]}
+      actions
+      rows={messages}
+    >
+      {(m) => (
+        <tr key={m.id}>
+          <td className="email-nowrap">{formatDateTime(m.createdAt)}</td>
+          <td className="email-subject-cell">{m.toAddress}</td>
+          <td>{m.templateName ?? m.templateKey ?? "—"}</td>
+          <td className="email-subject-cell">{m.subject}</td>
+          <td>
+            <EmailStatusTag status={m.status} />
+            {m.sentAt ? <div className={Classes.TEXT_MUTED}>{formatDateTime(m.sentAt)}</div> : null}
+          </td>
+          <td>{m.attempts}</td>
+          <td className="email-error-cell">{m.lastError ?? ""}</td>
+          <td>
+            <Button
+              size="small"
+              icon={<Envelope />}
+              text="View"
+              aria-label={`View the message to ${m.toAddress}: ${m.subject}`}
+              onClick={() => onView(m.id)}
+            />
+          </td>
+        </tr>
+      )}
+    </DataTable>
   );
 }
 
