@@ -15,6 +15,8 @@ export interface DataTableProps<T> {
   interactive?: boolean;
   /** the header row: a string is a column heading; anything else is a `<th>` of its own */
   columns: readonly ReactNode[];
+  /** headings without `scope="col"` (the tables of the documents pages) */
+  plainHeadings?: boolean;
   /** a last, muted "Actions" heading */
   actions?: boolean;
   /** a caption above the header row */
@@ -43,7 +45,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
         <tr>
           {props.columns.map((column, i) =>
             typeof column === "string" ? (
-              <th key={column} scope="col">
+              <th key={column} scope={props.plainHeadings ? undefined : "col"}>
                 {column}
               </th>
             ) : (

@@ -9,7 +9,6 @@ import {
   Classes,
   FormGroup,
   H2,
-  HTMLTable,
   InputGroup,
   Intent,
   MenuItem,
@@ -29,6 +28,7 @@ import {
   TestStorageConnectionDocument,
   UpdateStorageSettingsDocument,
 } from "@web/generated/graphql";
+import { DataTable } from "@web/ui/DataTable";
 import { runWithToast } from "@web/ui/mutationToast";
 import { SettingsScreen, useSettingsForm } from "@web/ui/SettingsScreen";
 import { useId, useState } from "react";
@@ -349,30 +349,22 @@ function StorageUsage({ settings }: { settings: StorageSettingsFieldsFragment })
       {settings.usage.length === 0 ? (
         <p className={Classes.TEXT_MUTED}>No document is stored yet.</p>
       ) : (
-        <div className="documents-table-scroll">
-          <HTMLTable
-            compact
-            className="documents-table storage-usage"
-            aria-label="Stored documents per backend"
-          >
-            <thead>
-              <tr>
-                <th>Backend</th>
-                <th>Documents</th>
-                <th>Stored</th>
-              </tr>
-            </thead>
-            <tbody>
-              {settings.usage.map((u) => (
-                <tr key={u.backend}>
-                  <td>{u.backend === "cloud" ? "Cloud" : "Local disk"}</td>
-                  <td>{u.documents.toLocaleString("en-US")}</td>
-                  <td>{formatBytes(u.bytes)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </HTMLTable>
-        </div>
+        <DataTable
+          scrollClassName="documents-table-scroll"
+          className="documents-table storage-usage"
+          label="Stored documents per backend"
+          plainHeadings
+          columns={["Backend", "Documents", "Stored"]}
+          rows={settings.usage}
+        >
+          {(u) => (
+            <tr key={u.backend}>
+              <td>{u.backend === "cloud" ? "Cloud" : "Local disk"}</td>
+              <td>{u.documents.toLocaleString("en-US")}</td>
+              <td>{formatBytes(u.bytes)}</td>
+            </tr>
+          )}
+        </DataTable>
       )}
     </section>
   );

@@ -1,13 +1,5 @@
 import { useMutation } from "@apollo/client/react";
-import {
-  Button,
-  ButtonGroup,
-  Classes,
-  H2,
-  Intent,
-  NonIdealState,
-  Spinner,
-} from "@blueprintjs/core";
+import { Button, ButtonGroup, Classes, H2, Intent, NonIdealState, Spinner } from "@blueprintjs/core";
 import { Disable, Edit, Key, Link, Play, Plus, Satellite } from "@blueprintjs/icons";
 import {
   EsrtDeliveriesDocument,

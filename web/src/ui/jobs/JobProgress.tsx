@@ -1,13 +1,5 @@
 import { useQuery } from "@apollo/client/react";
-import {
-  Button,
-  Callout,
-  Intent,
-  NonIdealState,
-  ProgressBar,
-  Spinner,
-  Tag,
-} from "@blueprintjs/core";
+import { Button, Callout, Intent, NonIdealState, ProgressBar, Spinner, Tag } from "@blueprintjs/core";
 import {
   UserBulkJobDocument,
   UserBulkJobResultsDocument,
