@@ -1,4 +1,4 @@
-import { Classes, } from "@blueprintjs/core";
+import { Classes } from "@blueprintjs/core";
 import { DataTable } from "@web/ui/DataTable";
 import { useId } from "react";
 import { chartMax, formatDay, registrationsSummary } from "./dashboard";

@@ -1,15 +1,5 @@
 import { useQuery } from "@apollo/client/react";
-import {
-  Button,
-  Callout,
-  Classes,
-  Drawer,
-  H5,
-  Intent,
-  NonIdealState,
-  Spinner,
-  Tag,
-} from "@blueprintjs/core";
+import { Button, Callout, Classes, Drawer, H5, Intent, NonIdealState, Spinner, Tag } from "@blueprintjs/core";
 import { Repeat } from "@blueprintjs/icons";
 import { EsrtDeliveryDocument, type EsrtDeliveryRowFieldsFragment } from "@web/generated/graphql";
 import { DataTable } from "@web/ui/DataTable";
