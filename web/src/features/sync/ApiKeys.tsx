@@ -30,7 +30,7 @@ import { OneTimeSecret } from "@web/ui/OneTimeSecret";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
-import { apiKeyFormSchema, formatInstant, readAnswer, thrownMessage } from "./esrtSync";
+import { apiKeyFormSchema, formatInstant, useAnswerProblem } from "./esrtSync";
 
 /**
  * The Pro app's API keys (machine access to the by-uniqueid lookup and the ack endpoint): name,
@@ -132,7 +132,7 @@ type KeyValues = z.output<typeof apiKeyFormSchema>;
 function CreateKeyDialog({ onClose }: { onClose(): void }) {
   useReturnFocus();
   const id = useId();
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problem, run } = useAnswerProblem();
   const [key, setKey] = useState<string | null>(null);
   const [create, state] = useMutation(CreateEsrtApiKeyDocument, { refetchQueries: [EsrtApiKeysDocument] });
   const form = useForm<KeyInput, unknown, KeyValues>({
@@ -142,16 +142,14 @@ function CreateKeyDialog({ onClose }: { onClose(): void }) {
   const { ref: nameRef, ...nameField } = form.register("name");
   const nameProblem = form.formState.errors.name?.message;
   const submit = form.handleSubmit(async ({ name }) => {
-    setProblem(null);
-    try {
-      const result = await create({ variables: { name } });
-      const outcome = readAnswer(result.data?.createEsrtApiKey, "The API key could not be created");
-      if (!outcome.ok) return setProblem(outcome.message);
-      showToast({ title: "API key created", description: outcome.data.apiKey.name, intent: Intent.SUCCESS });
-      setKey(outcome.data.key);
-    } catch (caught) {
-      setProblem(thrownMessage(caught, "The API key could not be created"));
-    }
+    await run(
+      "The API key could not be created",
+      async () => (await create({ variables: { name } })).data?.createEsrtApiKey,
+      (data) => {
+        showToast({ title: "API key created", description: data.apiKey.name, intent: Intent.SUCCESS });
+        setKey(data.key);
+      },
+    );
   });
   return (
     <Dialog
@@ -211,19 +209,17 @@ function CreateKeyDialog({ onClose }: { onClose(): void }) {
 }
 
 function RevokeKeyDialog({ apiKey, onClose }: { apiKey: EsrtApiKeyFieldsFragment; onClose(): void }) {
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problem, run } = useAnswerProblem();
   const [revoke, state] = useMutation(RevokeEsrtApiKeyDocument, { refetchQueries: [EsrtApiKeysDocument] });
   const handleConfirm = async () => {
-    setProblem(null);
-    try {
-      const result = await revoke({ variables: { id: apiKey.id } });
-      const outcome = readAnswer(result.data?.revokeEsrtApiKey, "The API key could not be revoked");
-      if (!outcome.ok) return setProblem(outcome.message);
-      showToast({ title: "API key revoked", description: apiKey.name, intent: Intent.SUCCESS });
-      onClose();
-    } catch (caught) {
-      setProblem(thrownMessage(caught, "The API key could not be revoked"));
-    }
+    await run(
+      "The API key could not be revoked",
+      async () => (await revoke({ variables: { id: apiKey.id } })).data?.revokeEsrtApiKey,
+      () => {
+        showToast({ title: "API key revoked", description: apiKey.name, intent: Intent.SUCCESS });
+        onClose();
+      },
+    );
   };
   return (
     <ConfirmDialog

@@ -36,6 +36,7 @@ import {
   readAnswer,
   resyncUserFormSchema,
   thrownMessage,
+  useAnswerProblem,
 } from "./esrtSync";
 
 /** An action of the delivery log that asks first. */
@@ -82,28 +83,23 @@ function RedeliverDialog({
   onClose,
   onDone,
 }: StepProps & { delivery: EsrtDeliveryRowFieldsFragment }) {
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problem, run } = useAnswerProblem();
   const [redeliver, state] = useMutation(RedeliverEsrtDeliveryDocument, {
     refetchQueries: [EsrtDeliveriesDocument, EsrtDeliveryDocument, EsrtSyncOverviewDocument],
   });
   const handleConfirm = async () => {
-    setProblem(null);
-    try {
-      const result = await redeliver({ variables: { id: delivery.id } });
-      const outcome = readAnswer(result.data?.redeliverEsrtDelivery, "The delivery could not be sent again");
-      if (!outcome.ok) {
-        setProblem(outcome.message);
-        return;
-      }
-      showToast({
-        title: "Delivery queued again",
-        description: `Delivery ${delivery.id} to ${deliveryTarget(delivery)}`,
-        intent: Intent.SUCCESS,
-      });
-      onDone();
-    } catch (caught) {
-      setProblem(thrownMessage(caught, "The delivery could not be sent again"));
-    }
+    await run(
+      "The delivery could not be sent again",
+      async () => (await redeliver({ variables: { id: delivery.id } })).data?.redeliverEsrtDelivery,
+      () => {
+        showToast({
+          title: "Delivery queued again",
+          description: `Delivery ${delivery.id} to ${deliveryTarget(delivery)}`,
+          intent: Intent.SUCCESS,
+        });
+        onDone();
+      },
+    );
   };
   return (
     <ConfirmDialog
@@ -251,7 +247,7 @@ function ResyncUserDialog({ onClose, onDone }: StepProps) {
   const id = useId();
   const [uniqueId, setUniqueId] = useState("");
   const [touched, setTouched] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problem, setProblem, run } = useAnswerProblem();
   const [resync, state] = useMutation(ResyncEsrtUserDocument, AFTER_SENDING);
   const parsed = resyncUserFormSchema.safeParse({ uniqueId });
   const fieldProblem = touched ? firstIssue(parsed) : null;
@@ -260,22 +256,18 @@ function ResyncUserDialog({ onClose, onDone }: StepProps) {
     setTouched(true);
     setProblem(null);
     if (!parsed.success) return;
-    try {
-      const result = await resync({ variables: { uniqueId: parsed.data.uniqueId } });
-      const outcome = readAnswer(result.data?.resyncEsrtUser, "The user could not be resynced");
-      if (!outcome.ok) {
-        setProblem(outcome.message);
-        return;
-      }
-      showToast({
-        title: `${parsed.data.uniqueId} queued for the Pro app`,
-        description: `${plural(outcome.data, "delivery", "deliveries")} of the latest snapshot`,
-        intent: Intent.SUCCESS,
-      });
-      onDone();
-    } catch (caught) {
-      setProblem(thrownMessage(caught, "The user could not be resynced"));
-    }
+    await run(
+      "The user could not be resynced",
+      async () => (await resync({ variables: { uniqueId: parsed.data.uniqueId } })).data?.resyncEsrtUser,
+      (data) => {
+        showToast({
+          title: `${parsed.data.uniqueId} queued for the Pro app`,
+          description: `${plural(data, "delivery", "deliveries")} of the latest snapshot`,
+          intent: Intent.SUCCESS,
+        });
+        onDone();
+      },
+    );
   };
 
   return (
@@ -327,26 +319,21 @@ function ResyncUserDialog({ onClose, onDone }: StepProps) {
 }
 
 function ResyncAllDialog({ onClose, onDone }: StepProps) {
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problem, run } = useAnswerProblem();
   const [resyncAll, state] = useMutation(ResyncAllEsrtUsersDocument, { refetchQueries: [EsrtJobsDocument] });
   const handleConfirm = async () => {
-    setProblem(null);
-    try {
-      const result = await resyncAll();
-      const outcome = readAnswer(result.data?.resyncAllEsrtUsers, "Resync all could not be started");
-      if (!outcome.ok) {
-        setProblem(outcome.message);
-        return;
-      }
-      showToast({
-        title: "Resync all started",
-        description: "Its progress shows in the overview.",
-        intent: Intent.SUCCESS,
-      });
-      onDone();
-    } catch (caught) {
-      setProblem(thrownMessage(caught, "Resync all could not be started"));
-    }
+    await run(
+      "Resync all could not be started",
+      async () => (await resyncAll()).data?.resyncAllEsrtUsers,
+      () => {
+        showToast({
+          title: "Resync all started",
+          description: "Its progress shows in the overview.",
+          intent: Intent.SUCCESS,
+        });
+        onDone();
+      },
+    );
   };
   return (
     <ConfirmDialog

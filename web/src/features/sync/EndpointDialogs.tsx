@@ -16,7 +16,7 @@ import { OneTimeSecret } from "@web/ui/OneTimeSecret";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
-import { endpointFormSchema, formatInstant, readAnswer, thrownMessage } from "./esrtSync";
+import { endpointFormSchema, formatInstant, readAnswer, thrownMessage, useAnswerProblem } from "./esrtSync";
 
 /** What the endpoints table asks a dialog for. */
 export type EndpointAction =
@@ -196,19 +196,17 @@ function RotateSecretDialog({
   onClose(): void;
 }) {
   useReturnFocus();
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problem, run } = useAnswerProblem();
   const [rotated, setRotated] = useState<{ secret: string; graceUntil: string | null } | null>(null);
   const [rotate, state] = useMutation(RotateEsrtEndpointSecretDocument, REFETCH_OVERVIEW);
   const handleConfirm = async () => {
-    setProblem(null);
-    try {
-      const result = await rotate({ variables: { id: endpoint.id } });
-      const outcome = readAnswer(result.data?.rotateEsrtEndpointSecret, "The secret could not be rotated");
-      if (!outcome.ok) return setProblem(outcome.message);
-      setRotated({ secret: outcome.data.secret, graceUntil: outcome.data.endpoint.previousSecretExpiresAt });
-    } catch (caught) {
-      setProblem(thrownMessage(caught, "The secret could not be rotated"));
-    }
+    await run(
+      "The secret could not be rotated",
+      async () => (await rotate({ variables: { id: endpoint.id } })).data?.rotateEsrtEndpointSecret,
+      (data) => {
+        setRotated({ secret: data.secret, graceUntil: data.endpoint.previousSecretExpiresAt });
+      },
+    );
   };
   return (
     <Dialog
@@ -253,19 +251,18 @@ function RotateSecretDialog({
 }
 
 function DisableDialog({ endpoint, onClose }: { endpoint: EsrtEndpointFieldsFragment; onClose(): void }) {
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problem, run } = useAnswerProblem();
   const [setEnabled, state] = useMutation(SetEsrtEndpointEnabledDocument, REFETCH_OVERVIEW);
   const handleConfirm = async () => {
-    setProblem(null);
-    try {
-      const result = await setEnabled({ variables: { id: endpoint.id, enabled: false } });
-      const outcome = readAnswer(result.data?.setEsrtEndpointEnabled, "The endpoint could not be disabled");
-      if (!outcome.ok) return setProblem(outcome.message);
-      showToast({ title: "Endpoint disabled", description: endpoint.url, intent: Intent.SUCCESS });
-      onClose();
-    } catch (caught) {
-      setProblem(thrownMessage(caught, "The endpoint could not be disabled"));
-    }
+    await run(
+      "The endpoint could not be disabled",
+      async () =>
+        (await setEnabled({ variables: { id: endpoint.id, enabled: false } })).data?.setEsrtEndpointEnabled,
+      () => {
+        showToast({ title: "Endpoint disabled", description: endpoint.url, intent: Intent.SUCCESS });
+        onClose();
+      },
+    );
   };
   return (
     <ConfirmDialog
