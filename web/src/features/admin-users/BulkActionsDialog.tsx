@@ -1,5 +1,5 @@
 import { useMutation, useQuery } from "@apollo/client/react";
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, Intent } from "@blueprintjs/core";
+import { Button, DialogBody, DialogFooter, FormGroup, HTMLSelect, Intent } from "@blueprintjs/core";
 import { useAnswerProblem } from "@web/features/sync/esrtSync";
 import {
   GrantableUserTypesDocument,
@@ -20,6 +20,7 @@ import {
 } from "@web/ui/jobs/userJobs";
 import { useCallback, useId, useState } from "react";
 import "@web/ui/jobs/userJobs.css";
+import { BusyDialog } from "@web/ui/FormDialog";
 
 /** Which users a bulk action is for: rows chosen by id, or every user matching the page's filter. */
 export type BulkSelection =
@@ -108,13 +109,7 @@ function BulkActionsFlow({ selection, onClose, onDone }: BulkActionsDialogProps)
   const running = step.kind === "running" && !finished;
 
   return (
-    <Dialog
-      isOpen
-      title="Bulk actions"
-      onClose={state.loading ? undefined : onClose}
-      canOutsideClickClose={false}
-      className="user-dialog-wide"
-    >
+    <BusyDialog title="Bulk actions" busy={state.loading} onClose={onClose} className="user-dialog-wide">
       {step.kind === "choose" ? (
         <form
           aria-label="Choose a bulk action"
@@ -229,6 +224,6 @@ function BulkActionsFlow({ selection, onClose, onDone }: BulkActionsDialogProps)
           />
         </>
       )}
-    </Dialog>
+    </BusyDialog>
   );
 }

@@ -1,7 +1,6 @@
 import {
   Button,
   Callout,
-  Dialog,
   DialogBody,
   DialogFooter,
   FileInput,
@@ -18,6 +17,7 @@ import { IMPORT_HEADER, type ImportReport } from "@web/ui/jobs/userJobs";
 import { useCallback, useId, useState } from "react";
 import "@web/ui/jobs/userJobs.css";
 import { DataTable } from "@web/ui/DataTable";
+import { BusyDialog } from "@web/ui/FormDialog";
 
 /** Props of the import dialog (the user management page opens it from "Import"). */
 export interface ImportUsersDialogProps {
@@ -104,13 +104,7 @@ function ImportFlow({ onClose, onDone }: Omit<ImportUsersDialogProps, "isOpen">)
 
   const accepted = report?.acceptedRows ?? 0;
   return (
-    <Dialog
-      isOpen
-      title="Import clients"
-      onClose={busy ? undefined : onClose}
-      canOutsideClickClose={false}
-      className="user-dialog-wide"
-    >
+    <BusyDialog title="Import clients" busy={busy} onClose={onClose} className="user-dialog-wide">
       <DialogBody>
         {jobId === null ? (
           <>
@@ -157,7 +151,7 @@ function ImportFlow({ onClose, onDone }: Omit<ImportUsersDialogProps, "isOpen">)
           )
         }
       />
-    </Dialog>
+    </BusyDialog>
   );
 }
 

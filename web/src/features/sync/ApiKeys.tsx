@@ -2,7 +2,6 @@ import { useMutation, useQuery } from "@apollo/client/react";
 import {
   Button,
   Classes,
-  Dialog,
   DialogBody,
   DialogFooter,
   FormGroup,
@@ -22,8 +21,9 @@ import {
   RevokeEsrtApiKeyDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
-import { ConfirmDialog, ServerProblem } from "@web/ui/ConfirmDialog";
+import { ConfirmDialog, } from "@web/ui/ConfirmDialog";
 import { DataTable } from "@web/ui/DataTable";
+import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";
 import { LoadError } from "@web/ui/LoadError";
 import { OneTimeSecret } from "@web/ui/OneTimeSecret";
@@ -152,11 +152,10 @@ function CreateKeyDialog({ onClose }: { onClose(): void }) {
     );
   });
   return (
-    <Dialog
-      isOpen
+    <BusyDialog
       title={key === null ? "Create API key" : "The new API key"}
-      onClose={state.loading ? undefined : onClose}
-      canOutsideClickClose={false}
+      busy={state.loading}
+      onClose={onClose}
     >
       {key !== null ? (
         <>
@@ -173,38 +172,34 @@ function CreateKeyDialog({ onClose }: { onClose(): void }) {
           />
         </>
       ) : (
-        <form onSubmit={submit} noValidate aria-label="Create API key">
-          <DialogBody>
-            <FormGroup
-              label="Name"
-              labelFor={id}
+        <DialogForm
+          label="Create API key"
+          submitText="Create key"
+          busy={state.loading}
+          problem={problem}
+          onSubmit={submit}
+          onBack={onClose}
+        >
+          <FormGroup
+            label="Name"
+            labelFor={id}
+            intent={nameProblem ? Intent.DANGER : Intent.NONE}
+            helperText={nameProblem ?? "To tell keys apart, such as “ESRT Pro production”"}
+          >
+            <InputGroup
+              id={id}
+              autoFocus
+              autoComplete="off"
+              fill
               intent={nameProblem ? Intent.DANGER : Intent.NONE}
-              helperText={nameProblem ?? "To tell keys apart, such as “ESRT Pro production”"}
-            >
-              <InputGroup
-                id={id}
-                autoFocus
-                autoComplete="off"
-                fill
-                intent={nameProblem ? Intent.DANGER : Intent.NONE}
-                aria-invalid={nameProblem ? true : undefined}
-                {...nameField}
-                inputRef={nameRef}
-              />
-            </FormGroup>
-            {problem ? <ServerProblem message={problem} /> : null}
-          </DialogBody>
-          <DialogFooter
-            actions={
-              <>
-                <Button text="Back" onClick={onClose} disabled={state.loading} />
-                <Button type="submit" intent={Intent.PRIMARY} text="Create key" loading={state.loading} />
-              </>
-            }
-          />
-        </form>
+              aria-invalid={nameProblem ? true : undefined}
+              {...nameField}
+              inputRef={nameRef}
+            />
+          </FormGroup>
+        </DialogForm>
       )}
-    </Dialog>
+    </BusyDialog>
   );
 }
 

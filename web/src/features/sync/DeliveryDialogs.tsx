@@ -1,9 +1,5 @@
 import { useMutation } from "@apollo/client/react";
 import {
-  Button,
-  Dialog,
-  DialogBody,
-  DialogFooter,
   FormGroup,
   HTMLSelect,
   InputGroup,
@@ -22,7 +18,8 @@ import {
   ResyncEsrtUserDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
-import { ConfirmDialog, ServerProblem } from "@web/ui/ConfirmDialog";
+import { ConfirmDialog, } from "@web/ui/ConfirmDialog";
+import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";
 import { useId, useState } from "react";
 import {
@@ -177,68 +174,52 @@ function ReplayDialog({
   };
 
   return (
-    <Dialog
-      isOpen
-      title="Replay failed deliveries"
-      onClose={state.loading ? undefined : onClose}
-      canOutsideClickClose={false}
-    >
-      <form
-        aria-label="Replay failed deliveries"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void handleSubmit();
-        }}
+    <BusyDialog title="Replay failed deliveries" busy={state.loading} onClose={onClose}>
+      <DialogForm
+        label="Replay failed deliveries"
+        submitText="Replay"
+        busy={state.loading}
+        problem={problem}
+        onSubmit={() => void handleSubmit()}
+        onBack={onClose}
       >
-        <DialogBody>
-          <p>
-            Sends now every delivery made since the time you choose that failed: the ones still being retried
-            are tried at once, and dead ones that are still their user's latest version start their retries
-            over (an older version would reach the Pro app after a newer one).
-          </p>
-          <FormGroup
-            label="Since (your time zone)"
-            labelFor={ids.since}
+        <p>
+          Sends now every delivery made since the time you choose that failed: the ones still being retried
+          are tried at once, and dead ones that are still their user's latest version start their retries over
+          (an older version would reach the Pro app after a newer one).
+        </p>
+        <FormGroup
+          label="Since (your time zone)"
+          labelFor={ids.since}
+          intent={shownProblem ? Intent.DANGER : Intent.NONE}
+          helperText={shownProblem ?? undefined}
+        >
+          <InputGroup
+            id={ids.since}
+            type="datetime-local"
+            autoFocus
+            value={since}
             intent={shownProblem ? Intent.DANGER : Intent.NONE}
-            helperText={shownProblem ?? undefined}
-          >
-            <InputGroup
-              id={ids.since}
-              type="datetime-local"
-              autoFocus
-              value={since}
-              intent={shownProblem ? Intent.DANGER : Intent.NONE}
-              onChange={(e) => setSince(e.currentTarget.value)}
-            />
-          </FormGroup>
-          <FormGroup
-            label="Endpoint"
-            labelFor={ids.endpoint}
-            helperText="Optional: only this endpoint's deliveries"
-          >
-            <HTMLSelect
-              id={ids.endpoint}
-              value={endpointId}
-              onChange={(e) => setEndpointId(e.currentTarget.value)}
-              options={[
-                { value: "", label: "Every channel and endpoint" },
-                ...endpoints.map((e) => ({ value: String(e.id), label: e.description || e.url })),
-              ]}
-            />
-          </FormGroup>
-          {problem ? <ServerProblem message={problem} /> : null}
-        </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text="Back" onClick={onClose} disabled={state.loading} />
-              <Button type="submit" intent={Intent.PRIMARY} text="Replay" loading={state.loading} />
-            </>
-          }
-        />
-      </form>
-    </Dialog>
+            onChange={(e) => setSince(e.currentTarget.value)}
+          />
+        </FormGroup>
+        <FormGroup
+          label="Endpoint"
+          labelFor={ids.endpoint}
+          helperText="Optional: only this endpoint's deliveries"
+        >
+          <HTMLSelect
+            id={ids.endpoint}
+            value={endpointId}
+            onChange={(e) => setEndpointId(e.currentTarget.value)}
+            options={[
+              { value: "", label: "Every channel and endpoint" },
+              ...endpoints.map((e) => ({ value: String(e.id), label: e.description || e.url })),
+            ]}
+          />
+        </FormGroup>
+      </DialogForm>
+    </BusyDialog>
   );
 }
 
@@ -271,50 +252,34 @@ function ResyncUserDialog({ onClose, onDone }: StepProps) {
   };
 
   return (
-    <Dialog
-      isOpen
-      title="Resync one user"
-      onClose={state.loading ? undefined : onClose}
-      canOutsideClickClose={false}
-    >
-      <form
-        aria-label="Resync one user"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void handleSubmit();
-        }}
+    <BusyDialog title="Resync one user" busy={state.loading} onClose={onClose}>
+      <DialogForm
+        label="Resync one user"
+        submitText="Resync user"
+        busy={state.loading}
+        problem={problem}
+        onSubmit={() => void handleSubmit()}
+        onBack={onClose}
       >
-        <DialogBody>
-          <p>Sends the user's latest snapshot again on every channel.</p>
-          <FormGroup
-            label="Unique id"
-            labelFor={id}
+        <p>Sends the user's latest snapshot again on every channel.</p>
+        <FormGroup
+          label="Unique id"
+          labelFor={id}
+          intent={fieldProblem ? Intent.DANGER : Intent.NONE}
+          helperText={fieldProblem ?? "As on the user's console, such as ESRT-…"}
+        >
+          <InputGroup
+            id={id}
+            autoFocus
+            autoComplete="off"
+            spellCheck={false}
+            value={uniqueId}
             intent={fieldProblem ? Intent.DANGER : Intent.NONE}
-            helperText={fieldProblem ?? "As on the user's console, such as ESRT-…"}
-          >
-            <InputGroup
-              id={id}
-              autoFocus
-              autoComplete="off"
-              spellCheck={false}
-              value={uniqueId}
-              intent={fieldProblem ? Intent.DANGER : Intent.NONE}
-              onChange={(e) => setUniqueId(e.currentTarget.value)}
-            />
-          </FormGroup>
-          {problem ? <ServerProblem message={problem} /> : null}
-        </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text="Back" onClick={onClose} disabled={state.loading} />
-              <Button type="submit" intent={Intent.PRIMARY} text="Resync user" loading={state.loading} />
-            </>
-          }
-        />
-      </form>
-    </Dialog>
+            onChange={(e) => setUniqueId(e.currentTarget.value)}
+          />
+        </FormGroup>
+      </DialogForm>
+    </BusyDialog>
   );
 }
 

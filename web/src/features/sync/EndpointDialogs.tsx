@@ -1,5 +1,5 @@
 import { useMutation } from "@apollo/client/react";
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Intent } from "@blueprintjs/core";
+import { Button, DialogBody, DialogFooter, FormGroup, InputGroup, Intent } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import {
   CreateEsrtEndpointDocument,
@@ -10,7 +10,8 @@ import {
   UpdateEsrtEndpointDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
-import { ConfirmDialog, ConfirmForm, ServerProblem } from "@web/ui/ConfirmDialog";
+import { ConfirmDialog, ConfirmForm, } from "@web/ui/ConfirmDialog";
+import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";
 import { OneTimeSecret } from "@web/ui/OneTimeSecret";
 import { useId, useState } from "react";
@@ -102,11 +103,10 @@ function EndpointFormDialog({
 
   // one dialog throughout: after adding, the same overlay shows the secret (focus stays inside it)
   return (
-    <Dialog
-      isOpen
+    <BusyDialog
       title={secret === null ? title : "The endpoint's signing secret"}
-      onClose={busy ? undefined : onClose}
-      canOutsideClickClose={false}
+      busy={busy}
+      onClose={onClose}
     >
       {secret !== null ? (
         <>
@@ -123,64 +123,55 @@ function EndpointFormDialog({
           />
         </>
       ) : (
-        <form onSubmit={submit} noValidate aria-label={title}>
-          <DialogBody>
-            <FormGroup
-              label="URL"
-              labelFor={ids.url}
-              labelInfo="(required)"
-              intent={urlProblem ? Intent.DANGER : Intent.NONE}
-              helperText={
-                urlProblem ?? "Where the Pro app receives webhooks, such as https://pro.example.com/webhooks"
-              }
-            >
-              <InputGroup
-                id={ids.url}
-                type="url"
-                inputMode="url"
-                autoComplete="off"
-                spellCheck={false}
-                autoFocus
-                fill
-                intent={urlProblem ? Intent.DANGER : Intent.NONE}
-                aria-invalid={urlProblem ? true : undefined}
-                {...urlField}
-                inputRef={urlRef}
-              />
-            </FormGroup>
-            <FormGroup
-              label="Description"
-              labelFor={ids.description}
-              labelInfo="(optional)"
-              intent={descriptionProblem ? Intent.DANGER : Intent.NONE}
-              helperText={descriptionProblem}
-            >
-              <InputGroup
-                id={ids.description}
-                fill
-                intent={descriptionProblem ? Intent.DANGER : Intent.NONE}
-                {...descriptionField}
-                inputRef={descriptionRef}
-              />
-            </FormGroup>
-            {problem ? <ServerProblem message={problem} /> : null}
-          </DialogBody>
-          <DialogFooter
-            actions={
-              <>
-                <Button text="Back" onClick={onClose} disabled={busy} />
-                <Button
-                  type="submit"
-                  intent={Intent.PRIMARY}
-                  text={endpoint ? "Save" : "Add endpoint"}
-                  loading={busy}
-                />
-              </>
+        <DialogForm
+          label={title}
+          submitText={endpoint ? "Save" : "Add endpoint"}
+          busy={busy}
+          problem={problem}
+          onSubmit={submit}
+          onBack={onClose}
+        >
+          <FormGroup
+            label="URL"
+            labelFor={ids.url}
+            labelInfo="(required)"
+            intent={urlProblem ? Intent.DANGER : Intent.NONE}
+            helperText={
+              urlProblem ?? "Where the Pro app receives webhooks, such as https://pro.example.com/webhooks"
             }
-          />
-        </form>
+          >
+            <InputGroup
+              id={ids.url}
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+              spellCheck={false}
+              autoFocus
+              fill
+              intent={urlProblem ? Intent.DANGER : Intent.NONE}
+              aria-invalid={urlProblem ? true : undefined}
+              {...urlField}
+              inputRef={urlRef}
+            />
+          </FormGroup>
+          <FormGroup
+            label="Description"
+            labelFor={ids.description}
+            labelInfo="(optional)"
+            intent={descriptionProblem ? Intent.DANGER : Intent.NONE}
+            helperText={descriptionProblem}
+          >
+            <InputGroup
+              id={ids.description}
+              fill
+              intent={descriptionProblem ? Intent.DANGER : Intent.NONE}
+              {...descriptionField}
+              inputRef={descriptionRef}
+            />
+          </FormGroup>
+        </DialogForm>
       )}
-    </Dialog>
+    </BusyDialog>
   );
 }
 
@@ -209,11 +200,10 @@ function RotateSecretDialog({
     );
   };
   return (
-    <Dialog
-      isOpen
+    <BusyDialog
       title={rotated ? "The new signing secret" : "Rotate the signing secret?"}
-      onClose={state.loading ? undefined : onClose}
-      canOutsideClickClose={false}
+      busy={state.loading}
+      onClose={onClose}
     >
       {rotated ? (
         <>
@@ -246,7 +236,7 @@ function RotateSecretDialog({
           </p>
         </ConfirmForm>
       )}
-    </Dialog>
+    </BusyDialog>
   );
 }
 
