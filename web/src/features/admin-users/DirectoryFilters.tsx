@@ -1,6 +1,6 @@
-import { Button, Checkbox, FormGroup, HTMLSelect, InputGroup, Intent } from "@blueprintjs/core";
-import { FilterRemove } from "@blueprintjs/icons";
+import { Checkbox, FormGroup, HTMLSelect, InputGroup, Intent } from "@blueprintjs/core";
 import type { UserDirectoryFacetsQuery } from "@web/generated/graphql";
+import { ClearFiltersButton } from "@web/ui/ToolbarButtons";
 import { useId } from "react";
 import {
   ACCESS_LEVEL_LABELS,
@@ -159,13 +159,7 @@ export function DirectoryFilters({ state, facets, onChange, onClear }: Directory
           />
         </FormGroup>
       </fieldset>
-      <Button
-        variant="minimal"
-        icon={<FilterRemove />}
-        text="Clear filters"
-        disabled={!isFiltered(state)}
-        onClick={onClear}
-      />
+      <ClearFiltersButton disabled={!isFiltered(state)} onClick={onClear} />
     </form>
   );
 }

@@ -1,12 +1,4 @@
-import {
-  Button,
-  Callout,
-  DialogBody,
-  DialogFooter,
-  FileInput,
-  FormGroup,
-  Intent,
-} from "@blueprintjs/core";
+import { Button, Callout, DialogBody, DialogFooter, FileInput, FormGroup, Intent } from "@blueprintjs/core";
 import { IMPORT_MAX_BYTES } from "@schema/validation/userAdmin";
 import { useRestSend } from "@web/data/rest";
 import { serverMessage } from "@web/lib/apiErrors";

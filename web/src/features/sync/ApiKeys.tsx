@@ -21,7 +21,7 @@ import {
   RevokeEsrtApiKeyDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
-import { ConfirmDialog, } from "@web/ui/ConfirmDialog";
+import { ConfirmDialog } from "@web/ui/ConfirmDialog";
 import { DataTable } from "@web/ui/DataTable";
 import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";

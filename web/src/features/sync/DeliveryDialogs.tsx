@@ -1,10 +1,5 @@
 import { useMutation } from "@apollo/client/react";
-import {
-  FormGroup,
-  HTMLSelect,
-  InputGroup,
-  Intent,
-} from "@blueprintjs/core";
+import { FormGroup, HTMLSelect, InputGroup, Intent } from "@blueprintjs/core";
 import {
   EsrtDeliveriesDocument,
   EsrtDeliveryDocument,
@@ -18,7 +13,7 @@ import {
   ResyncEsrtUserDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
-import { ConfirmDialog, } from "@web/ui/ConfirmDialog";
+import { ConfirmDialog } from "@web/ui/ConfirmDialog";
 import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";
 import { useId, useState } from "react";

@@ -11,7 +11,7 @@ import {
   Intent,
   NonIdealState,
 } from "@blueprintjs/core";
-import { FilterRemove, History, Inbox, Refresh, Repeat, Search, Updated } from "@blueprintjs/icons";
+import { History, Inbox, Repeat, Search, Updated } from "@blueprintjs/icons";
 import { appendPage } from "@web/features/documents/documents";
 import {
   type EsrtChannel,
@@ -22,6 +22,7 @@ import {
 import { DataTable } from "@web/ui/DataTable";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
+import { ClearFiltersButton, RefreshButton } from "@web/ui/ToolbarButtons";
 import { useId, useMemo, useState } from "react";
 import { type SyncAction, SyncActionDialog } from "./DeliveryDialogs";
 import { DeliveryPanel } from "./DeliveryPanel";
@@ -191,21 +192,11 @@ export function DeliveryLog({ endpoints, jobRunning, onChanged }: DeliveryLogPro
             onChange={(e) => set("to", e.currentTarget.value)}
           />
         </FormGroup>
-        <Button
-          variant="minimal"
-          icon={<FilterRemove />}
-          text="Clear filters"
-          disabled={!isFiltered(form)}
-          onClick={() => setForm(EMPTY_DELIVERY_FILTER)}
-        />
+        <ClearFiltersButton disabled={!isFiltered(form)} onClick={() => setForm(EMPTY_DELIVERY_FILTER)} />
       </form>
       <div className="esrt-toolbar" aria-live="polite">
         <span>{page ? `${shown.length} of ${page.totalCount} shown` : ""}</span>
-        <Button
-          variant="minimal"
-          size="small"
-          icon={<Refresh />}
-          text="Refresh"
+        <RefreshButton
           loading={loading && Boolean(page)}
           disabled={filter === null}
           onClick={handleRefresh}

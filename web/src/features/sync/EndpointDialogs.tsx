@@ -10,7 +10,7 @@ import {
   UpdateEsrtEndpointDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
-import { ConfirmDialog, ConfirmForm, } from "@web/ui/ConfirmDialog";
+import { ConfirmDialog, ConfirmForm } from "@web/ui/ConfirmDialog";
 import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";
 import { OneTimeSecret } from "@web/ui/OneTimeSecret";

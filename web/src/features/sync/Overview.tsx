@@ -1,5 +1,4 @@
 import {
-  Button,
   Callout,
   Card,
   Classes,
@@ -10,10 +9,10 @@ import {
   ProgressBar,
   Spinner,
 } from "@blueprintjs/core";
-import { Refresh } from "@blueprintjs/icons";
 import type { EsrtJobFieldsFragment, EsrtSyncOverviewQuery } from "@web/generated/graphql";
 import { LoadError } from "@web/ui/LoadError";
 import { ScrollRegion } from "@web/ui/ScrollRegion";
+import { RefreshButton } from "@web/ui/ToolbarButtons";
 import { HealthTag } from "./EsrtParts";
 import {
   formatAgo,
@@ -53,14 +52,7 @@ export function SyncOverview({ overview, loading, error, onRefresh, job }: SyncO
     <section className="esrt-overview" aria-labelledby="esrt-overview-heading">
       <div className="esrt-section-head">
         <H2 id="esrt-overview-heading">Overview</H2>
-        <Button
-          variant="minimal"
-          size="small"
-          icon={<Refresh />}
-          text="Refresh"
-          loading={loading && Boolean(overview)}
-          onClick={onRefresh}
-        />
+        <RefreshButton loading={loading && Boolean(overview)} onClick={onRefresh} />
       </div>
       {error && !overview ? (
         <LoadError title="The sync state could not be loaded" error={error} onRetry={onRefresh} />

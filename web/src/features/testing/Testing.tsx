@@ -25,6 +25,7 @@ import { KeysetList } from "@web/ui/KeysetList";
 import { LoadError } from "@web/ui/LoadError";
 import { runWithToast } from "@web/ui/mutationToast";
 import { ScrollRegion } from "@web/ui/ScrollRegion";
+import { RefreshButton } from "@web/ui/ToolbarButtons";
 import { useCallback, useEffect, useState } from "react";
 
 /** How often a running round trip is read back, and how long the page waits at most. */
@@ -357,7 +358,7 @@ function DeadLetters() {
     <section aria-labelledby="testing-dead-heading" className="testing-section">
       <div className="esrt-section-head">
         <H2 id="testing-dead-heading">Outbox and dead letters</H2>
-        <Button variant="minimal" size="small" icon={<Refresh />} text="Refresh" onClick={refresh} />
+        <RefreshButton onClick={refresh} />
       </div>
       {figures ? (
         <dl className="esrt-counts">

@@ -2,7 +2,6 @@ import { useQuery } from "@apollo/client/react";
 import "./audit.css";
 import {
   AnchorButton,
-  Button,
   Classes,
   FormGroup,
   HTMLSelect,
@@ -10,12 +9,13 @@ import {
   Intent,
   NonIdealState,
 } from "@blueprintjs/core";
-import { Download, FilterRemove, History, Refresh } from "@blueprintjs/icons";
+import { Download, History, } from "@blueprintjs/icons";
 import { appendPage, formatDateTime } from "@web/features/documents/documents";
 import { type AuditEntryFieldsFragment, AuditLogDocument } from "@web/generated/graphql";
 import { DataTable } from "@web/ui/DataTable";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
+import { ClearFiltersButton, RefreshButton } from "@web/ui/ToolbarButtons";
 import { type ReactNode, useId, useState } from "react";
 import {
   ACTION_AREAS,
@@ -151,13 +151,7 @@ export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrai
               onChange={(e) => set("to", e.currentTarget.value)}
             />
           </Field>
-          <Button
-            variant="minimal"
-            icon={<FilterRemove />}
-            text="Clear filters"
-            disabled={!filtered}
-            onClick={() => setForm(EMPTY_AUDIT_FILTER)}
-          />
+          <ClearFiltersButton disabled={!filtered} onClick={() => setForm(EMPTY_AUDIT_FILTER)} />
         </form>
       )}
       <div className="audit-toolbar">
@@ -167,11 +161,7 @@ export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrai
             : ""}
         </span>
         <span className="audit-toolbar-actions">
-          <Button
-            variant="minimal"
-            size="small"
-            icon={<Refresh />}
-            text="Refresh"
+          <RefreshButton
             loading={loading && Boolean(page)}
             disabled={filter === null}
             onClick={handleRefresh}

@@ -17,7 +17,7 @@ import {
   NonIdealState,
   Spinner,
 } from "@blueprintjs/core";
-import { Envelope, FilterRemove, Inbox, Refresh, SendMessage } from "@blueprintjs/icons";
+import { Envelope, Inbox, SendMessage } from "@blueprintjs/icons";
 import { emailSchema } from "@schema/validation/user";
 import { appendPage, dayRange, formatDateTime } from "@web/features/documents/documents";
 import { EMAIL_STATUS_OPTIONS, EmailFrame, EmailStatusTag } from "@web/features/email/EmailParts";
@@ -37,6 +37,7 @@ import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
 import { LoadError } from "@web/ui/LoadError";
 import { runWithToast } from "@web/ui/mutationToast";
+import { ClearFiltersButton, RefreshButton } from "@web/ui/ToolbarButtons";
 import { useId, useRef, useState } from "react";
 
 const PAGE_SIZE = 50;
@@ -303,13 +304,7 @@ function DeliveryLog() {
           />
         </FormGroup>
         <FormGroup>
-          <Button
-            variant="minimal"
-            icon={<FilterRemove />}
-            text="Clear filters"
-            disabled={!filtered}
-            onClick={() => setForm(EMPTY_FILTER)}
-          />
+          <ClearFiltersButton disabled={!filtered} onClick={() => setForm(EMPTY_FILTER)} />
         </FormGroup>
       </form>
       <div className="email-log-toolbar">
@@ -318,11 +313,7 @@ function DeliveryLog() {
             ? `${messages.length} ${messages.length === 1 ? "message" : "messages"} shown${page.hasNextPage ? ", more to load" : ""}`
             : ""}
         </span>
-        <Button
-          variant="minimal"
-          size="small"
-          icon={<Refresh />}
-          text="Refresh"
+        <RefreshButton
           loading={loading && Boolean(page)}
           disabled={filter === null}
           onClick={handleRefresh}
