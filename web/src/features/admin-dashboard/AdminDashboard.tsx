@@ -2,7 +2,7 @@ import { useQuery } from "@apollo/client/react";
 import { usePermissionCheck } from "@web/data/rest";
 import "./dashboard.css";
 import { Button, Callout, Card, Classes, H1, H2, Intent, Spinner, SpinnerSize } from "@blueprintjs/core";
-import { Lock, } from "@blueprintjs/icons";
+import { Lock } from "@blueprintjs/icons";
 import { AdminDashboardDocument } from "@web/generated/graphql";
 import { LoadError } from "@web/ui/LoadError";
 import { RefreshButton } from "@web/ui/ToolbarButtons";

@@ -1,14 +1,4 @@
-import {
-  Callout,
-  Card,
-  Classes,
-  H2,
-  H3,
-  HTMLTable,
-  Intent,
-  ProgressBar,
-  Spinner,
-} from "@blueprintjs/core";
+import { Callout, Card, Classes, H2, H3, HTMLTable, Intent, ProgressBar, Spinner } from "@blueprintjs/core";
 import type { EsrtJobFieldsFragment, EsrtSyncOverviewQuery } from "@web/generated/graphql";
 import { LoadError } from "@web/ui/LoadError";
 import { ScrollRegion } from "@web/ui/ScrollRegion";

@@ -9,7 +9,7 @@ import {
   Intent,
   NonIdealState,
 } from "@blueprintjs/core";
-import { Download, History, } from "@blueprintjs/icons";
+import { Download, History } from "@blueprintjs/icons";
 import { appendPage, formatDateTime } from "@web/features/documents/documents";
 import { type AuditEntryFieldsFragment, AuditLogDocument } from "@web/generated/graphql";
 import { DataTable } from "@web/ui/DataTable";

@@ -1,3 +1,4 @@
+import type { TypedDocumentNode } from "@apollo/client";
 import { useQuery } from "@apollo/client/react";
 import { Tag } from "@blueprintjs/core";
 import { DRAWER_LIST_MAX, DRAWER_LIST_STEP } from "@schema/validation/adminUser";
@@ -8,6 +9,7 @@ import {
 } from "@web/generated/graphql";
 import { DataTable } from "@web/ui/DataTable";
 import { HistoryList, useShownRows } from "@web/ui/HistoryList";
+import type { ReactNode } from "react";
 import { formatWhen } from "./userDrawer";
 
 // The drawer's read-only tabs: the notes the user sent the team, their appointments and their
@@ -18,10 +20,29 @@ export interface HistoryTabProps {
   userId: number;
 }
 
-/** The notes the user sent the team from their console, newest first. */
-export function NotesTab({ userId }: HistoryTabProps) {
+/** Props of {@link DrawerHistory}. */
+interface DrawerHistoryProps<TData, T> {
+  userId: number;
+  /** the tab's query, by the user's id and how many rows to ask for */
+  query: TypedDocumentNode<TData, { id: number; first: number }>;
+  /** the rows out of the query's data */
+  pick(data: TData | undefined): readonly T[] | null | undefined;
+  what: string;
+  emptyText: string;
+  children(shown: readonly T[]): ReactNode;
+}
+
+/** A history tab: its query, loaded when the tab opens, through the states of {@link HistoryList}. */
+function DrawerHistory<TData, T>({
+  userId,
+  query,
+  pick,
+  what,
+  emptyText,
+  children,
+}: DrawerHistoryProps<TData, T>) {
   const list = useShownRows(DRAWER_LIST_STEP, DRAWER_LIST_MAX);
-  const q = useQuery(AdminUserNotesDocument, {
+  const q = useQuery(query, {
     variables: { id: userId, first: list.first },
     fetchPolicy: "cache-and-network",
   });
@@ -30,7 +51,22 @@ export function NotesTab({ userId }: HistoryTabProps) {
       query={q}
       list={list}
       className="user-drawer-more"
-      rows={(q.data ?? q.previousData)?.adminUser?.noteHistory ?? []}
+      rows={pick((q.data ?? q.previousData) as TData | undefined) ?? []}
+      what={what}
+      emptyText={emptyText}
+    >
+      {children}
+    </HistoryList>
+  );
+}
+
+/** The notes the user sent the team from their console, newest first. */
+export function NotesTab({ userId }: HistoryTabProps) {
+  return (
+    <DrawerHistory
+      userId={userId}
+      query={AdminUserNotesDocument}
+      pick={(data) => data?.adminUser?.noteHistory}
       what="notes"
       emptyText="No notes sent to the team yet"
     >
@@ -46,7 +82,7 @@ export function NotesTab({ userId }: HistoryTabProps) {
           ))}
         </ol>
       )}
-    </HistoryList>
+    </DrawerHistory>
   );
 }
 
@@ -58,17 +94,11 @@ const APPOINTMENT_TYPE_LABELS: Record<string, string> = {
 
 /** The user's appointments, latest first. */
 export function AppointmentsTab({ userId }: HistoryTabProps) {
-  const list = useShownRows(DRAWER_LIST_STEP, DRAWER_LIST_MAX);
-  const q = useQuery(AdminUserAppointmentsDocument, {
-    variables: { id: userId, first: list.first },
-    fetchPolicy: "cache-and-network",
-  });
   return (
-    <HistoryList
-      query={q}
-      list={list}
-      className="user-drawer-more"
-      rows={(q.data ?? q.previousData)?.adminUser?.appointments ?? []}
+    <DrawerHistory
+      userId={userId}
+      query={AdminUserAppointmentsDocument}
+      pick={(data) => data?.adminUser?.appointments}
       what="appointments"
       emptyText="No appointments"
     >
@@ -94,23 +124,17 @@ export function AppointmentsTab({ userId }: HistoryTabProps) {
           )}
         </DataTable>
       )}
-    </HistoryList>
+    </DrawerHistory>
   );
 }
 
 /** The user's documents, newest first. */
 export function DocumentsTab({ userId }: HistoryTabProps) {
-  const list = useShownRows(DRAWER_LIST_STEP, DRAWER_LIST_MAX);
-  const q = useQuery(AdminUserDocumentsDocument, {
-    variables: { id: userId, first: list.first },
-    fetchPolicy: "cache-and-network",
-  });
   return (
-    <HistoryList
-      query={q}
-      list={list}
-      className="user-drawer-more"
-      rows={(q.data ?? q.previousData)?.adminUser?.documents ?? []}
+    <DrawerHistory
+      userId={userId}
+      query={AdminUserDocumentsDocument}
+      pick={(data) => data?.adminUser?.documents}
       what="documents"
       emptyText="No documents"
     >
@@ -139,6 +163,6 @@ export function DocumentsTab({ userId }: HistoryTabProps) {
           )}
         </DataTable>
       )}
-    </HistoryList>
+    </DrawerHistory>
   );
 }
