@@ -20,6 +20,7 @@ import {
   type EsrtEndpointFieldsFragment,
 } from "@web/generated/graphql";
 import { DataTable } from "@web/ui/DataTable";
+import { DateRangeFields } from "@web/ui/DateRangeFields";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
 import { ClearFiltersButton, RefreshButton } from "@web/ui/ToolbarButtons";
@@ -169,29 +170,14 @@ export function DeliveryLog({ endpoints, jobRunning, onChanged }: DeliveryLogPro
             ]}
           />
         </FormGroup>
-        <FormGroup label="From" labelFor={ids.from} inline>
-          <InputGroup
-            id={ids.from}
-            type="date"
-            value={form.from}
-            onChange={(e) => set("from", e.currentTarget.value)}
-          />
-        </FormGroup>
-        <FormGroup
-          label="To"
-          labelFor={ids.to}
+        <DateRangeFields
+          ids={ids}
+          from={form.from}
+          to={form.to}
+          problem={rangeProblem}
           inline
-          intent={rangeProblem ? Intent.DANGER : Intent.NONE}
-          helperText={rangeProblem}
-        >
-          <InputGroup
-            id={ids.to}
-            type="date"
-            value={form.to}
-            intent={rangeProblem ? Intent.DANGER : Intent.NONE}
-            onChange={(e) => set("to", e.currentTarget.value)}
-          />
-        </FormGroup>
+          onChange={set}
+        />
         <ClearFiltersButton disabled={!isFiltered(form)} onClick={() => setForm(EMPTY_DELIVERY_FILTER)} />
       </form>
       <div className="esrt-toolbar" aria-live="polite">

@@ -13,6 +13,7 @@ import { Download, History } from "@blueprintjs/icons";
 import { appendPage, formatDateTime } from "@web/features/documents/documents";
 import { type AuditEntryFieldsFragment, AuditLogDocument } from "@web/generated/graphql";
 import { DataTable } from "@web/ui/DataTable";
+import { DateRangeFields } from "@web/ui/DateRangeFields";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
 import { ClearFiltersButton, RefreshButton } from "@web/ui/ToolbarButtons";
@@ -134,23 +135,14 @@ export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrai
               />
             </Field>
           ) : null}
-          <Field id={ids.from} label="From">
-            <InputGroup
-              id={ids.from}
-              type="date"
-              value={form.from}
-              onChange={(e) => set("from", e.currentTarget.value)}
-            />
-          </Field>
-          <Field id={ids.to} label="To" problem={problems.to}>
-            <InputGroup
-              id={ids.to}
-              type="date"
-              value={form.to}
-              intent={problems.to ? Intent.DANGER : Intent.NONE}
-              onChange={(e) => set("to", e.currentTarget.value)}
-            />
-          </Field>
+          <DateRangeFields
+            ids={ids}
+            from={form.from}
+            to={form.to}
+            problem={problems.to}
+            inline
+            onChange={set}
+          />
           <ClearFiltersButton disabled={!filtered} onClick={() => setForm(EMPTY_AUDIT_FILTER)} />
         </form>
       )}

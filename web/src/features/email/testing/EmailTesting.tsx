@@ -33,6 +33,7 @@ import {
   SendTestEmailDocument,
 } from "@web/generated/graphql";
 import { DataTable } from "@web/ui/DataTable";
+import { DateRangeFields } from "@web/ui/DateRangeFields";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
 import { LoadError } from "@web/ui/LoadError";
@@ -281,28 +282,7 @@ function DeliveryLog() {
             onChange={(e) => set("recipient", e.currentTarget.value)}
           />
         </FormGroup>
-        <FormGroup label="From" labelFor={ids.from}>
-          <InputGroup
-            id={ids.from}
-            type="date"
-            value={form.from}
-            onChange={(e) => set("from", e.currentTarget.value)}
-          />
-        </FormGroup>
-        <FormGroup
-          label="To"
-          labelFor={ids.to}
-          intent={rangeProblem ? Intent.DANGER : Intent.NONE}
-          helperText={rangeProblem}
-        >
-          <InputGroup
-            id={ids.to}
-            type="date"
-            value={form.to}
-            intent={rangeProblem ? Intent.DANGER : Intent.NONE}
-            onChange={(e) => set("to", e.currentTarget.value)}
-          />
-        </FormGroup>
+        <DateRangeFields ids={ids} from={form.from} to={form.to} problem={rangeProblem} onChange={set} />
         <FormGroup>
           <ClearFiltersButton disabled={!filtered} onClick={() => setForm(EMPTY_FILTER)} />
         </FormGroup>
