@@ -52,3 +52,23 @@ export async function runWithToast<A extends Answer, K extends string>(
   }
   return false;
 }
+
+/** An answer read for {@link toastAnswer}: a typed result, or nothing. */
+export type ToastedAnswer = { __typename: string; message?: string } | null | undefined;
+
+/**
+ * Shows the toast of an action's typed answer (the server's message on failure, a 409 included);
+ * true when it succeeded.
+ */
+export function toastAnswer(
+  answer: ToastedAnswer,
+  success: { title: string; description: string },
+  failure: string,
+): boolean {
+  if (answer && answer.__typename !== "AppError") {
+    showToast({ ...success, intent: Intent.SUCCESS });
+    return true;
+  }
+  showToast({ title: failure, description: answer?.message ?? failure, intent: "destructive" });
+  return false;
+}

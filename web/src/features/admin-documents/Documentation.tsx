@@ -42,9 +42,10 @@ import {
 import { showToast } from "@web/lib/toast";
 import { useDebounced } from "@web/ui/hooks";
 import { useLoadMore } from "@web/ui/KeysetList";
+import { toastAnswer } from "@web/ui/mutationToast";
 import { useEffect, useId, useMemo, useState } from "react";
 import { ClientPicker, type PickedClient } from "./ClientPicker";
-import { RejectDialog, ReportDialog, toastDecision } from "./ReviewDialogs";
+import { RejectDialog, ReportDialog } from "./ReviewDialogs";
 import { ReviewPanel } from "./ReviewPanel";
 
 /** Documents per page of the queue. */
@@ -131,14 +132,14 @@ function ReviewQueue() {
     try {
       const result = await approveOne({ variables: { id: doc.id } });
       const answer = result.data?.approveDocument;
-      const ok = toastDecision(
+      const ok = toastAnswer(
         answer,
         { title: "Document approved", description: `"${doc.title}" from ${personName(doc.owner)}` },
         "Failed to approve document",
       );
       if (ok) moveOn(doc, answer?.__typename === "MutationApproveDocumentSuccess" ? answer.data : null);
     } catch {
-      toastDecision(undefined, { title: "", description: "" }, "Failed to approve document");
+      toastAnswer(undefined, { title: "", description: "" }, "Failed to approve document");
     }
   };
 
@@ -147,7 +148,7 @@ function ReviewQueue() {
       const result = await approveMany({ variables: { ids: approvable } });
       const answer = result.data?.approveDocuments;
       if (answer?.__typename !== "MutationApproveDocumentsSuccess") {
-        toastDecision(answer, { title: "", description: "" }, "Failed to approve documents");
+        toastAnswer(answer, { title: "", description: "" }, "Failed to approve documents");
         return;
       }
       const { approved, failed } = answer.data;
@@ -160,7 +161,7 @@ function ReviewQueue() {
       });
       setSelected(new Set());
     } catch {
-      toastDecision(undefined, { title: "", description: "" }, "Failed to approve documents");
+      toastAnswer(undefined, { title: "", description: "" }, "Failed to approve documents");
     }
   };
 
