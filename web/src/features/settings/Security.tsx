@@ -8,7 +8,6 @@ import {
   Classes,
   FormGroup,
   H2,
-  HTMLTable,
   InputGroup,
   Intent,
   Switch,
@@ -27,6 +26,7 @@ import {
   SignOutEveryoneElseDocument,
   UpdateSecuritySettingsDocument,
 } from "@web/generated/graphql";
+import { FactsTable } from "@web/ui/FactsTable";
 import { runWithToast } from "@web/ui/mutationToast";
 import { SettingsScreen, useSettingsForm } from "@web/ui/SettingsScreen";
 import { useId, useState } from "react";
@@ -219,16 +219,7 @@ function SessionTimings({ settings }: { settings: SecuritySettingsFieldsFragment
     <section aria-labelledby={headingId}>
       <H2 id={headingId}>Session timings</H2>
       <p className={Classes.TEXT_MUTED}>Set by the specification; shown for reference.</p>
-      <HTMLTable compact aria-labelledby={headingId}>
-        <tbody>
-          {rows.map(([label, value]) => (
-            <tr key={label}>
-              <th scope="row">{label}</th>
-              <td>{value}</td>
-            </tr>
-          ))}
-        </tbody>
-      </HTMLTable>
+      <FactsTable rows={rows} labelledBy={headingId} />
     </section>
   );
 }
