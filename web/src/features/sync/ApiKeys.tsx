@@ -2,8 +2,6 @@ import { useMutation, useQuery } from "@apollo/client/react";
 import {
   Button,
   Classes,
-  DialogBody,
-  DialogFooter,
   FormGroup,
   H2,
   InputGroup,
@@ -26,7 +24,7 @@ import { DataTable } from "@web/ui/DataTable";
 import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";
 import { LoadError } from "@web/ui/LoadError";
-import { OneTimeSecret } from "@web/ui/OneTimeSecret";
+import { OneTimeSecretStep } from "@web/ui/OneTimeSecret";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
@@ -158,19 +156,12 @@ function CreateKeyDialog({ onClose }: { onClose(): void }) {
       onClose={onClose}
     >
       {key !== null ? (
-        <>
-          <DialogBody>
-            <OneTimeSecret label="API key" noun="API key" value={key}>
-              <p>
-                The Pro app sends it with each request to the portal's API. The portal keeps only a hash of it
-                and its prefix.
-              </p>
-            </OneTimeSecret>
-          </DialogBody>
-          <DialogFooter
-            actions={<Button intent={Intent.PRIMARY} text="I have stored it" onClick={onClose} />}
-          />
-        </>
+        <OneTimeSecretStep label="API key" noun="API key" value={key} onClose={onClose}>
+          <p>
+            The Pro app sends it with each request to the portal's API. The portal keeps only a hash of it and
+            its prefix.
+          </p>
+        </OneTimeSecretStep>
       ) : (
         <DialogForm
           label="Create API key"

@@ -1,5 +1,5 @@
 import { useMutation } from "@apollo/client/react";
-import { Button, DialogBody, DialogFooter, FormGroup, InputGroup, Intent } from "@blueprintjs/core";
+import { FormGroup, InputGroup, Intent } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import {
   CreateEsrtEndpointDocument,
@@ -13,7 +13,7 @@ import { showToast } from "@web/lib/toast";
 import { ConfirmDialog, ConfirmForm } from "@web/ui/ConfirmDialog";
 import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";
-import { OneTimeSecret } from "@web/ui/OneTimeSecret";
+import { OneTimeSecretStep } from "@web/ui/OneTimeSecret";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
@@ -109,19 +109,12 @@ function EndpointFormDialog({
       onClose={onClose}
     >
       {secret !== null ? (
-        <>
-          <DialogBody>
-            <OneTimeSecret label="Signing secret" noun="signing secret" value={secret}>
-              <p>
-                The Pro app verifies each webhook's <code>webhook-signature</code> with it (Standard
-                Webhooks). Send a test event once it is stored.
-              </p>
-            </OneTimeSecret>
-          </DialogBody>
-          <DialogFooter
-            actions={<Button intent={Intent.PRIMARY} text="I have stored it" onClick={onClose} />}
-          />
-        </>
+        <OneTimeSecretStep label="Signing secret" noun="signing secret" value={secret} onClose={onClose}>
+          <p>
+            The Pro app verifies each webhook's <code>webhook-signature</code> with it (Standard Webhooks).
+            Send a test event once it is stored.
+          </p>
+        </OneTimeSecretStep>
       ) : (
         <DialogForm
           label={title}
@@ -206,20 +199,18 @@ function RotateSecretDialog({
       onClose={onClose}
     >
       {rotated ? (
-        <>
-          <DialogBody>
-            <OneTimeSecret label="Signing secret" noun="signing secret" value={rotated.secret}>
-              <p>
-                {rotated.graceUntil
-                  ? `The old secret keeps signing as well until ${formatInstant(rotated.graceUntil)}; change the Pro app's setting before then.`
-                  : "The old secret no longer signs: change the Pro app's setting now."}
-              </p>
-            </OneTimeSecret>
-          </DialogBody>
-          <DialogFooter
-            actions={<Button intent={Intent.PRIMARY} text="I have stored it" onClick={onClose} />}
-          />
-        </>
+        <OneTimeSecretStep
+          label="Signing secret"
+          noun="signing secret"
+          value={rotated.secret}
+          onClose={onClose}
+        >
+          <p>
+            {rotated.graceUntil
+              ? `The old secret keeps signing as well until ${formatInstant(rotated.graceUntil)}; change the Pro app's setting before then.`
+              : "The old secret no longer signs: change the Pro app's setting now."}
+          </p>
+        </OneTimeSecretStep>
       ) : (
         <ConfirmForm
           title="Rotate the signing secret?"
