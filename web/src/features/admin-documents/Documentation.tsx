@@ -16,7 +16,7 @@ import {
   SegmentedControl,
   Spinner,
 } from "@blueprintjs/core";
-import { Envelope, Refresh, Search, Tick } from "@blueprintjs/icons";
+import { Envelope, Refresh, Tick } from "@blueprintjs/icons";
 import {
   DOCUMENT_SORTS,
   type DocumentStatusName,
@@ -40,6 +40,7 @@ import {
   ReviewDocumentsDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced } from "@web/ui/hooks";
 import { useLoadMore } from "@web/ui/KeysetList";
 import { toastAnswer } from "@web/ui/mutationToast";
@@ -216,28 +217,27 @@ function ReviewQueue() {
         aria-label="Filter documents"
         onSubmit={(e) => e.preventDefault()}
       >
-        <FormGroup label="Search" labelFor={ids.search} inline>
-          <InputGroup
-            id={ids.search}
-            type="search"
-            leftIcon={<Search />}
-            placeholder="Title or file name"
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-          />
-        </FormGroup>
+        <SearchField
+          label="Search"
+          id={ids.search}
+          inline
+          icon
+          placeholder="Title or file name"
+          value={search}
+          onChange={(value) => setSearch(value)}
+        />
         <ClientPicker label="Client" emptyText="Any client" value={client} onChange={setClient} inline />
-        <FormGroup label="Type" labelFor={ids.type} inline>
-          <HTMLSelect
-            id={ids.type}
-            value={fileType}
-            onChange={(e) => setFileType(e.currentTarget.value)}
-            options={[
-              { value: "", label: "Any" },
-              ...KNOWN_FILE_TYPE_NAMES.map((t) => ({ value: t, label: t })),
-            ]}
-          />
-        </FormGroup>
+        <SelectField
+          label="Type"
+          id={ids.type}
+          inline
+          value={fileType}
+          onChange={(value) => setFileType(value)}
+          options={[
+            { value: "", label: "Any" },
+            ...KNOWN_FILE_TYPE_NAMES.map((t) => ({ value: t, label: t })),
+          ]}
+        />
         <FormGroup label="From" labelFor={ids.from} inline>
           <InputGroup
             id={ids.from}

@@ -11,15 +11,12 @@ import {
   Dialog,
   DialogBody,
   DialogFooter,
-  FormGroup,
   H2,
-  HTMLSelect,
-  InputGroup,
   Intent,
   NonIdealState,
   Spinner,
 } from "@blueprintjs/core";
-import { Download, EyeOpen, FolderOpen, History, Inbox, Refresh, Search, Trash } from "@blueprintjs/icons";
+import { Download, EyeOpen, FolderOpen, History, Inbox, Refresh, Trash } from "@blueprintjs/icons";
 import { type DocumentStatusName, formatBytes } from "@schema/validation/document";
 import {
   DeleteDocumentDocument,
@@ -29,6 +26,7 @@ import {
   type UploadPolicyQuery,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced, useReturnFocus } from "@web/ui/hooks";
 import { useLoadMore } from "@web/ui/KeysetList";
 import { runWithToast } from "@web/ui/mutationToast";
@@ -108,30 +106,29 @@ export function MyDocumentList({ fromTeam, heading, policy }: MyDocumentListProp
         aria-label={`Filter ${heading.toLowerCase()}`}
         onSubmit={(e) => e.preventDefault()}
       >
-        <FormGroup label="Search" labelFor={ids.search} inline>
-          <InputGroup
-            id={ids.search}
-            type="search"
-            leftIcon={<Search />}
-            placeholder="Title or file name"
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-          />
-        </FormGroup>
+        <SearchField
+          label="Search"
+          id={ids.search}
+          inline
+          icon
+          placeholder="Title or file name"
+          value={search}
+          onChange={(value) => setSearch(value)}
+        />
         {!fromTeam && (
-          <FormGroup label="Status" labelFor={ids.status} inline>
-            <HTMLSelect
-              id={ids.status}
-              value={status}
-              onChange={(e) => setStatus(e.currentTarget.value as DocumentStatusName | "")}
-              options={[
-                { value: "", label: "All" },
-                { value: "pending", label: "Pending" },
-                { value: "approved", label: "Approved" },
-                { value: "rejected", label: "Rejected" },
-              ]}
-            />
-          </FormGroup>
+          <SelectField
+            label="Status"
+            id={ids.status}
+            inline
+            value={status}
+            onChange={(value) => setStatus(value as DocumentStatusName | "")}
+            options={[
+              { value: "", label: "All" },
+              { value: "pending", label: "Pending" },
+              { value: "approved", label: "Approved" },
+              { value: "rejected", label: "Rejected" },
+            ]}
+          />
         )}
       </form>
       {error && !data ? (

@@ -1,17 +1,6 @@
 import { useQuery } from "@apollo/client/react";
-import {
-  Button,
-  ButtonGroup,
-  Checkbox,
-  Classes,
-  FormGroup,
-  H2,
-  HTMLSelect,
-  InputGroup,
-  Intent,
-  NonIdealState,
-} from "@blueprintjs/core";
-import { History, Inbox, Repeat, Search, Updated } from "@blueprintjs/icons";
+import { Button, ButtonGroup, Checkbox, Classes, H2, Intent, NonIdealState } from "@blueprintjs/core";
+import { History, Inbox, Repeat, Updated } from "@blueprintjs/icons";
 import { appendPage } from "@web/features/documents/documents";
 import {
   type EsrtChannel,
@@ -21,6 +10,7 @@ import {
 } from "@web/generated/graphql";
 import { DataTable } from "@web/ui/DataTable";
 import { DateRangeFields } from "@web/ui/DateRangeFields";
+import { SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
 import { ClearFiltersButton, RefreshButton } from "@web/ui/ToolbarButtons";
@@ -135,41 +125,40 @@ export function DeliveryLog({ endpoints, jobRunning, onChanged }: DeliveryLogPro
             />
           ))}
         </fieldset>
-        <FormGroup label="User" labelFor={ids.user} inline>
-          <InputGroup
-            id={ids.user}
-            type="search"
-            leftIcon={<Search />}
-            placeholder="Unique id, name or email"
-            value={form.user}
-            onChange={(e) => set("user", e.currentTarget.value)}
-          />
-        </FormGroup>
-        <FormGroup label="Channel" labelFor={ids.channel} inline>
-          <HTMLSelect
-            id={ids.channel}
-            value={form.channel}
-            onChange={(e) => set("channel", e.currentTarget.value as EsrtChannel | "")}
-            options={[
-              { value: "", label: "Any" },
-              ...(Object.keys(CHANNEL_LABELS) as EsrtChannel[]).map((c) => ({
-                value: c,
-                label: CHANNEL_LABELS[c],
-              })),
-            ]}
-          />
-        </FormGroup>
-        <FormGroup label="Endpoint" labelFor={ids.endpoint} inline>
-          <HTMLSelect
-            id={ids.endpoint}
-            value={form.endpointId}
-            onChange={(e) => set("endpointId", e.currentTarget.value)}
-            options={[
-              { value: "", label: "Any" },
-              ...endpoints.map((e) => ({ value: String(e.id), label: e.description || e.url })),
-            ]}
-          />
-        </FormGroup>
+        <SearchField
+          label="User"
+          id={ids.user}
+          inline
+          icon
+          placeholder="Unique id, name or email"
+          value={form.user}
+          onChange={(value) => set("user", value)}
+        />
+        <SelectField
+          label="Channel"
+          id={ids.channel}
+          inline
+          value={form.channel}
+          onChange={(value) => set("channel", value as EsrtChannel | "")}
+          options={[
+            { value: "", label: "Any" },
+            ...(Object.keys(CHANNEL_LABELS) as EsrtChannel[]).map((c) => ({
+              value: c,
+              label: CHANNEL_LABELS[c],
+            })),
+          ]}
+        />
+        <SelectField
+          label="Endpoint"
+          id={ids.endpoint}
+          inline
+          value={form.endpointId}
+          onChange={(value) => set("endpointId", value)}
+          options={[
+            { value: "", label: "Any" },
+            ...endpoints.map((e) => ({ value: String(e.id), label: e.description || e.url })),
+          ]}
+        />
         <DateRangeFields
           ids={ids}
           from={form.from}

@@ -1,19 +1,12 @@
 import { useQuery } from "@apollo/client/react";
 import "./audit.css";
-import {
-  AnchorButton,
-  Classes,
-  FormGroup,
-  HTMLSelect,
-  InputGroup,
-  Intent,
-  NonIdealState,
-} from "@blueprintjs/core";
+import { AnchorButton, Classes, FormGroup, InputGroup, Intent, NonIdealState } from "@blueprintjs/core";
 import { Download, History } from "@blueprintjs/icons";
 import { appendPage, formatDateTime } from "@web/features/documents/documents";
 import { type AuditEntryFieldsFragment, AuditLogDocument } from "@web/generated/graphql";
 import { DataTable } from "@web/ui/DataTable";
 import { DateRangeFields } from "@web/ui/DateRangeFields";
+import { SelectField } from "@web/ui/FilterFields";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
 import { ClearFiltersButton, RefreshButton } from "@web/ui/ToolbarButtons";
@@ -93,14 +86,14 @@ export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrai
           aria-label="Filter the audit log"
           onSubmit={(e) => e.preventDefault()}
         >
-          <FormGroup label="Area" labelFor={ids.area} inline>
-            <HTMLSelect
-              id={ids.area}
-              value={form.area}
-              onChange={(e) => set("area", e.currentTarget.value)}
-              options={[{ value: "", label: "Every area" }, ...ACTION_AREAS]}
-            />
-          </FormGroup>
+          <SelectField
+            label="Area"
+            id={ids.area}
+            inline
+            value={form.area}
+            onChange={(value) => set("area", value)}
+            options={[{ value: "", label: "Every area" }, ...ACTION_AREAS]}
+          />
           <Field id={ids.action} label="Action contains" problem={problems.action}>
             <InputGroup
               id={ids.action}

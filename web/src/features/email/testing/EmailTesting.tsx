@@ -34,6 +34,7 @@ import {
 } from "@web/generated/graphql";
 import { DataTable } from "@web/ui/DataTable";
 import { DateRangeFields } from "@web/ui/DateRangeFields";
+import { SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
 import { LoadError } from "@web/ui/LoadError";
@@ -255,33 +256,29 @@ function DeliveryLog() {
         aria-label="Filter the delivery log"
         onSubmit={(e) => e.preventDefault()}
       >
-        <FormGroup label="Status" labelFor={ids.status}>
-          <HTMLSelect
-            id={ids.status}
-            value={form.status}
-            onChange={(e) => set("status", e.currentTarget.value)}
-            options={[{ value: "", label: "Every status" }, ...EMAIL_STATUS_OPTIONS]}
-          />
-        </FormGroup>
-        <FormGroup label="Template" labelFor={ids.template}>
-          <HTMLSelect
-            id={ids.template}
-            value={form.templateKey}
-            onChange={(e) => set("templateKey", e.currentTarget.value)}
-            options={[
-              { value: "", label: "Every template" },
-              ...templates.map((t) => ({ value: t.key, label: t.name })),
-            ]}
-          />
-        </FormGroup>
-        <FormGroup label="Recipient contains" labelFor={ids.recipient}>
-          <InputGroup
-            id={ids.recipient}
-            type="search"
-            value={form.recipient}
-            onChange={(e) => set("recipient", e.currentTarget.value)}
-          />
-        </FormGroup>
+        <SelectField
+          label="Status"
+          id={ids.status}
+          value={form.status}
+          onChange={(value) => set("status", value)}
+          options={[{ value: "", label: "Every status" }, ...EMAIL_STATUS_OPTIONS]}
+        />
+        <SelectField
+          label="Template"
+          id={ids.template}
+          value={form.templateKey}
+          onChange={(value) => set("templateKey", value)}
+          options={[
+            { value: "", label: "Every template" },
+            ...templates.map((t) => ({ value: t.key, label: t.name })),
+          ]}
+        />
+        <SearchField
+          label="Recipient contains"
+          id={ids.recipient}
+          value={form.recipient}
+          onChange={(value) => set("recipient", value)}
+        />
         <DateRangeFields ids={ids} from={form.from} to={form.to} problem={rangeProblem} onChange={set} />
         <FormGroup>
           <ClearFiltersButton disabled={!filtered} onClick={() => setForm(EMPTY_FILTER)} />
