@@ -119,6 +119,12 @@ function partErrors(parts: Parts): PartErrors {
   return errors;
 }
 
+/** The template's two bodies, edited alike. */
+const BODY_PARTS = [
+  { part: "html", label: "HTML body", rows: 8 },
+  { part: "text", label: "Text body", rows: 6 },
+] as const;
+
 /** One template's editor: the parts, the variables, the preview and the actions. */
 function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment }) {
   const ids = { subject: useId(), html: useId(), text: useId(), variables: useId(), preview: useId() };
@@ -238,40 +244,26 @@ function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment })
               onChange={(e) => set("subject", e.currentTarget.value)}
             />
           </FormGroup>
-          <FormGroup
-            label="HTML body"
-            labelFor={ids.html}
-            intent={partProblem("html") ? Intent.DANGER : Intent.NONE}
-            helperText={partProblem("html") || undefined}
-          >
-            <TextArea
-              id={ids.html}
-              className="email-code"
-              fill
-              rows={8}
-              spellCheck={false}
-              value={draft.html}
-              intent={partProblem("html") ? Intent.DANGER : Intent.NONE}
-              onChange={(e) => set("html", e.currentTarget.value)}
-            />
-          </FormGroup>
-          <FormGroup
-            label="Text body"
-            labelFor={ids.text}
-            intent={partProblem("text") ? Intent.DANGER : Intent.NONE}
-            helperText={partProblem("text") || undefined}
-          >
-            <TextArea
-              id={ids.text}
-              className="email-code"
-              fill
-              rows={6}
-              spellCheck={false}
-              value={draft.text}
-              intent={partProblem("text") ? Intent.DANGER : Intent.NONE}
-              onChange={(e) => set("text", e.currentTarget.value)}
-            />
-          </FormGroup>
+          {BODY_PARTS.map(({ part, label, rows }) => (
+            <FormGroup
+              key={part}
+              label={label}
+              labelFor={ids[part]}
+              intent={partProblem(part) ? Intent.DANGER : Intent.NONE}
+              helperText={partProblem(part) || undefined}
+            >
+              <TextArea
+                id={ids[part]}
+                className="email-code"
+                fill
+                rows={rows}
+                spellCheck={false}
+                value={draft[part]}
+                intent={partProblem(part) ? Intent.DANGER : Intent.NONE}
+                onChange={(e) => set(part, e.currentTarget.value)}
+              />
+            </FormGroup>
+          ))}
           {saveProblem ? (
             <Callout intent={Intent.DANGER} compact role="alert" title="The template was not saved">
               {saveProblem}
