@@ -105,28 +105,22 @@ export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrai
             />
           </Field>
           {actorId === undefined ? (
-            <Field id={ids.actor} label="Actor (user id)" problem={problems.actorId}>
-              <InputGroup
-                id={ids.actor}
-                inputMode="numeric"
-                className="audit-id-input"
-                value={form.actorId}
-                intent={problems.actorId ? Intent.DANGER : Intent.NONE}
-                onChange={(e) => set("actorId", e.currentTarget.value)}
-              />
-            </Field>
+            <UserIdField
+              id={ids.actor}
+              label="Actor (user id)"
+              value={form.actorId}
+              problem={problems.actorId}
+              onChange={(value) => set("actorId", value)}
+            />
           ) : null}
           {targetUserId === undefined ? (
-            <Field id={ids.target} label="Target (user id)" problem={problems.targetUserId}>
-              <InputGroup
-                id={ids.target}
-                inputMode="numeric"
-                className="audit-id-input"
-                value={form.targetUserId}
-                intent={problems.targetUserId ? Intent.DANGER : Intent.NONE}
-                onChange={(e) => set("targetUserId", e.currentTarget.value)}
-              />
-            </Field>
+            <UserIdField
+              id={ids.target}
+              label="Target (user id)"
+              value={form.targetUserId}
+              problem={problems.targetUserId}
+              onChange={(value) => set("targetUserId", value)}
+            />
           ) : null}
           <DateRangeFields
             ids={ids}
@@ -199,6 +193,31 @@ export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrai
 }
 
 /** A labelled filter with its problem shown under it. */
+/** Props of {@link UserIdField}. */
+interface UserIdFieldProps {
+  id: string;
+  label: string;
+  value: string;
+  problem?: string;
+  onChange(value: string): void;
+}
+
+/** A filter's user id, typed as digits. */
+function UserIdField({ id, label, value, problem, onChange }: UserIdFieldProps) {
+  return (
+    <Field id={id} label={label} problem={problem}>
+      <InputGroup
+        id={id}
+        inputMode="numeric"
+        className="audit-id-input"
+        value={value}
+        intent={problem ? Intent.DANGER : Intent.NONE}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      />
+    </Field>
+  );
+}
+
 function Field({
   id,
   label,
