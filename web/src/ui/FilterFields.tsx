@@ -1,5 +1,6 @@
 import { FormGroup, HTMLSelect, type HTMLSelectProps, InputGroup } from "@blueprintjs/core";
 import { Search } from "@blueprintjs/icons";
+import type { ReactNode } from "react";
 
 /** Props of {@link SelectField}. */
 export interface SelectFieldProps {
@@ -46,5 +47,22 @@ export function SearchField({ label, id, value, placeholder, icon, inline, onCha
         onChange={(e) => onChange(e.currentTarget.value)}
       />
     </FormGroup>
+  );
+}
+
+/** Props of {@link FilterBar}. */
+export interface FilterBarProps {
+  className: string;
+  /** the form's accessible name: "Filter documents" */
+  label: string;
+  children: ReactNode;
+}
+
+/** The filters above a list: a form that filters as it is typed in, and never submits. */
+export function FilterBar({ className, label, children }: FilterBarProps) {
+  return (
+    <form className={className} aria-label={label} onSubmit={(e) => e.preventDefault()}>
+      {children}
+    </form>
   );
 }

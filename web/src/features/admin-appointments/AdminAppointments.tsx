@@ -21,7 +21,7 @@ import type { AppointmentStatusName } from "@schema/validation/appointment";
 import { APPOINTMENT_TYPE_LABELS, pacificLabel } from "@web/features/appointments/booking";
 import { STATUS_TAGS } from "@web/features/appointments/MyAppointmentsList";
 import { type AdminAppointmentFieldsFragment, AdminAppointmentsDocument } from "@web/generated/graphql";
-import { SelectField } from "@web/ui/FilterFields";
+import { FilterBar, SelectField } from "@web/ui/FilterFields";
 import { useMemo, useState } from "react";
 import { type AppointmentAction, AppointmentActionDialog } from "./AppointmentDialogs";
 import {
@@ -170,11 +170,7 @@ function AppointmentsTable({ onAction }: ViewProps) {
 
   return (
     <>
-      <form
-        className="admin-appointments-filters"
-        aria-label="Filter appointments"
-        onSubmit={(e) => e.preventDefault()}
-      >
+      <FilterBar className="admin-appointments-filters" label="Filter appointments">
         <FormGroup label="From" labelFor="appointments-from" inline>
           <InputGroup
             id="appointments-from"
@@ -220,7 +216,7 @@ function AppointmentsTable({ onAction }: ViewProps) {
             onChange={(e) => setSearch(e.currentTarget.value)}
           />
         </FormGroup>
-      </form>
+      </FilterBar>
       <div className="admin-appointments-counts" aria-live="polite">
         <Tag minimal>{shown.length} shown</Tag>
         {(["pending", "confirmed", "cancelled"] as const).map((s) => (

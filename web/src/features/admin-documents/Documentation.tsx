@@ -40,7 +40,7 @@ import {
   ReviewDocumentsDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
-import { SearchField, SelectField } from "@web/ui/FilterFields";
+import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced } from "@web/ui/hooks";
 import { useLoadMore } from "@web/ui/KeysetList";
 import { toastAnswer } from "@web/ui/mutationToast";
@@ -212,11 +212,7 @@ function ReviewQueue() {
         value={status}
         onValueChange={(v) => setStatus(v as StatusView)}
       />
-      <form
-        className="documents-filters review-filters"
-        aria-label="Filter documents"
-        onSubmit={(e) => e.preventDefault()}
-      >
+      <FilterBar className="documents-filters review-filters" label="Filter documents">
         <SearchField
           label="Search"
           id={ids.search}
@@ -224,7 +220,7 @@ function ReviewQueue() {
           icon
           placeholder="Title or file name"
           value={search}
-          onChange={(value) => setSearch(value)}
+          onChange={setSearch}
         />
         <ClientPicker label="Client" emptyText="Any client" value={client} onChange={setClient} inline />
         <SelectField
@@ -232,7 +228,7 @@ function ReviewQueue() {
           id={ids.type}
           inline
           value={fileType}
-          onChange={(value) => setFileType(value)}
+          onChange={setFileType}
           options={[
             { value: "", label: "Any" },
             ...KNOWN_FILE_TYPE_NAMES.map((t) => ({ value: t, label: t })),
@@ -269,7 +265,7 @@ function ReviewQueue() {
             options={DOCUMENT_SORTS.map((s) => ({ value: s, label: SORT_LABELS[s] }))}
           />
         </FormGroup>
-      </form>
+      </FilterBar>
       <div className="review-toolbar" aria-live="polite">
         <span>
           {page ? `${shown.length} of ${page.totalCount} shown` : ""}

@@ -26,7 +26,7 @@ import {
   type UploadPolicyQuery,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
-import { SearchField, SelectField } from "@web/ui/FilterFields";
+import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced, useReturnFocus } from "@web/ui/hooks";
 import { useLoadMore } from "@web/ui/KeysetList";
 import { runWithToast } from "@web/ui/mutationToast";
@@ -101,11 +101,7 @@ export function MyDocumentList({ fromTeam, heading, policy }: MyDocumentListProp
           </span>
         )}
       </div>
-      <form
-        className="documents-filters"
-        aria-label={`Filter ${heading.toLowerCase()}`}
-        onSubmit={(e) => e.preventDefault()}
-      >
+      <FilterBar className="documents-filters" label={`Filter ${heading.toLowerCase()}`}>
         <SearchField
           label="Search"
           id={ids.search}
@@ -113,7 +109,7 @@ export function MyDocumentList({ fromTeam, heading, policy }: MyDocumentListProp
           icon
           placeholder="Title or file name"
           value={search}
-          onChange={(value) => setSearch(value)}
+          onChange={setSearch}
         />
         {!fromTeam && (
           <SelectField
@@ -130,7 +126,7 @@ export function MyDocumentList({ fromTeam, heading, policy }: MyDocumentListProp
             ]}
           />
         )}
-      </form>
+      </FilterBar>
       {error && !data ? (
         <Callout intent={Intent.WARNING} title={`${heading} could not be loaded`}>
           <Button

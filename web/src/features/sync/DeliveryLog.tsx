@@ -10,7 +10,7 @@ import {
 } from "@web/generated/graphql";
 import { DataTable } from "@web/ui/DataTable";
 import { DateRangeFields } from "@web/ui/DateRangeFields";
-import { SearchField, SelectField } from "@web/ui/FilterFields";
+import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
 import { ClearFiltersButton, RefreshButton } from "@web/ui/ToolbarButtons";
@@ -112,7 +112,7 @@ export function DeliveryLog({ endpoints, jobRunning, onChanged }: DeliveryLogPro
           />
         </ButtonGroup>
       </div>
-      <form className="esrt-filters" aria-label="Filter deliveries" onSubmit={(e) => e.preventDefault()}>
+      <FilterBar className="esrt-filters" label="Filter deliveries">
         <fieldset className="esrt-status-filter">
           <legend>Status</legend>
           {DELIVERY_STATUSES.map((s) => (
@@ -168,7 +168,7 @@ export function DeliveryLog({ endpoints, jobRunning, onChanged }: DeliveryLogPro
           onChange={set}
         />
         <ClearFiltersButton disabled={!isFiltered(form)} onClick={() => setForm(EMPTY_DELIVERY_FILTER)} />
-      </form>
+      </FilterBar>
       <div className="esrt-toolbar" aria-live="polite">
         <span>{page ? `${shown.length} of ${page.totalCount} shown` : ""}</span>
         <RefreshButton

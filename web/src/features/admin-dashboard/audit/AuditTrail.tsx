@@ -6,7 +6,7 @@ import { appendPage, formatDateTime } from "@web/features/documents/documents";
 import { type AuditEntryFieldsFragment, AuditLogDocument } from "@web/generated/graphql";
 import { DataTable } from "@web/ui/DataTable";
 import { DateRangeFields } from "@web/ui/DateRangeFields";
-import { SelectField } from "@web/ui/FilterFields";
+import { FilterBar, SelectField } from "@web/ui/FilterFields";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
 import { ClearFiltersButton, RefreshButton } from "@web/ui/ToolbarButtons";
@@ -81,11 +81,7 @@ export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrai
   return (
     <div className={compact ? "audit-trail audit-trail-compact" : "audit-trail"}>
       {compact ? null : (
-        <form
-          className="audit-filters"
-          aria-label="Filter the audit log"
-          onSubmit={(e) => e.preventDefault()}
-        >
+        <FilterBar className="audit-filters" label="Filter the audit log">
           <SelectField
             label="Area"
             id={ids.area}
@@ -131,7 +127,7 @@ export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrai
             onChange={set}
           />
           <ClearFiltersButton disabled={!filtered} onClick={() => setForm(EMPTY_AUDIT_FILTER)} />
-        </form>
+        </FilterBar>
       )}
       <div className="audit-toolbar">
         <span aria-live="polite">

@@ -34,7 +34,7 @@ import {
 } from "@web/generated/graphql";
 import { DataTable } from "@web/ui/DataTable";
 import { DateRangeFields } from "@web/ui/DateRangeFields";
-import { SearchField, SelectField } from "@web/ui/FilterFields";
+import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
 import { LoadError } from "@web/ui/LoadError";
@@ -251,11 +251,7 @@ function DeliveryLog() {
   return (
     <section className="email-section" aria-labelledby={ids.heading}>
       <H2 id={ids.heading}>Delivery log</H2>
-      <form
-        className="email-log-filters"
-        aria-label="Filter the delivery log"
-        onSubmit={(e) => e.preventDefault()}
-      >
+      <FilterBar className="email-log-filters" label="Filter the delivery log">
         <SelectField
           label="Status"
           id={ids.status}
@@ -283,7 +279,7 @@ function DeliveryLog() {
         <FormGroup>
           <ClearFiltersButton disabled={!filtered} onClick={() => setForm(EMPTY_FILTER)} />
         </FormGroup>
-      </form>
+      </FilterBar>
       <div className="email-log-toolbar">
         <span aria-live="polite">
           {page
