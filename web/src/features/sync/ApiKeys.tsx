@@ -19,7 +19,6 @@ import {
   RevokeEsrtApiKeyDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
-import { ConfirmDialog } from "@web/ui/ConfirmDialog";
 import { DataTable } from "@web/ui/DataTable";
 import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";
@@ -28,6 +27,7 @@ import { OneTimeSecretStep } from "@web/ui/OneTimeSecret";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
+import { AnswerConfirmDialog } from "./AnswerConfirmDialog";
 import { apiKeyFormSchema, formatInstant, useAnswerProblem } from "./esrtSync";
 
 /**
@@ -195,32 +195,25 @@ function CreateKeyDialog({ onClose }: { onClose(): void }) {
 }
 
 function RevokeKeyDialog({ apiKey, onClose }: { apiKey: EsrtApiKeyFieldsFragment; onClose(): void }) {
-  const { problem, run } = useAnswerProblem();
   const [revoke, state] = useMutation(RevokeEsrtApiKeyDocument, { refetchQueries: [EsrtApiKeysDocument] });
-  const handleConfirm = async () => {
-    await run(
-      "The API key could not be revoked",
-      async () => (await revoke({ variables: { id: apiKey.id } })).data?.revokeEsrtApiKey,
-      () => {
-        showToast({ title: "API key revoked", description: apiKey.name, intent: Intent.SUCCESS });
-        onClose();
-      },
-    );
-  };
   return (
-    <ConfirmDialog
+    <AnswerConfirmDialog
       title={`Revoke “${apiKey.name}”?`}
       confirmText="Revoke key"
       intent={Intent.DANGER}
       loading={state.loading}
-      problem={problem}
-      onConfirm={() => void handleConfirm()}
+      failure={"The API key could not be revoked"}
+      send={async () => (await revoke({ variables: { id: apiKey.id } })).data?.revokeEsrtApiKey}
+      onDone={() => {
+        showToast({ title: "API key revoked", description: apiKey.name, intent: Intent.SUCCESS });
+        onClose();
+      }}
       onClose={onClose}
     >
       <p>
         Requests with the key {apiKey.prefix}… are refused from now on. This cannot be undone: the Pro app
         needs a new key.
       </p>
-    </ConfirmDialog>
+    </AnswerConfirmDialog>
   );
 }

@@ -13,10 +13,10 @@ import {
   ResyncEsrtUserDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
-import { ConfirmDialog } from "@web/ui/ConfirmDialog";
 import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";
 import { useId, useState } from "react";
+import { AnswerConfirmDialog } from "./AnswerConfirmDialog";
 import {
   deliveryTarget,
   deliveryUserLabel,
@@ -75,31 +75,24 @@ function RedeliverDialog({
   onClose,
   onDone,
 }: StepProps & { delivery: EsrtDeliveryRowFieldsFragment }) {
-  const { problem, run } = useAnswerProblem();
   const [redeliver, state] = useMutation(RedeliverEsrtDeliveryDocument, {
     refetchQueries: [EsrtDeliveriesDocument, EsrtDeliveryDocument, EsrtSyncOverviewDocument],
   });
-  const handleConfirm = async () => {
-    await run(
-      "The delivery could not be sent again",
-      async () => (await redeliver({ variables: { id: delivery.id } })).data?.redeliverEsrtDelivery,
-      () => {
+  return (
+    <AnswerConfirmDialog
+      title={`Redeliver delivery ${delivery.id}?`}
+      confirmText="Redeliver"
+      loading={state.loading}
+      failure={"The delivery could not be sent again"}
+      send={async () => (await redeliver({ variables: { id: delivery.id } })).data?.redeliverEsrtDelivery}
+      onDone={() => {
         showToast({
           title: "Delivery queued again",
           description: `Delivery ${delivery.id} to ${deliveryTarget(delivery)}`,
           intent: Intent.SUCCESS,
         });
         onDone();
-      },
-    );
-  };
-  return (
-    <ConfirmDialog
-      title={`Redeliver delivery ${delivery.id}?`}
-      confirmText="Redeliver"
-      loading={state.loading}
-      problem={problem}
-      onConfirm={() => void handleConfirm()}
+      }}
       onClose={onClose}
     >
       <p>
@@ -111,7 +104,7 @@ function RedeliverDialog({
         again, with the same message id, so the Pro app can tell it is a repeat.
       </p>
       <p>The server refuses when the user has changed since: the newer version is sent instead.</p>
-    </ConfirmDialog>
+    </AnswerConfirmDialog>
   );
 }
 
@@ -279,36 +272,29 @@ function ResyncUserDialog({ onClose, onDone }: StepProps) {
 }
 
 function ResyncAllDialog({ onClose, onDone }: StepProps) {
-  const { problem, run } = useAnswerProblem();
   const [resyncAll, state] = useMutation(ResyncAllEsrtUsersDocument, { refetchQueries: [EsrtJobsDocument] });
-  const handleConfirm = async () => {
-    await run(
-      "Resync all could not be started",
-      async () => (await resyncAll()).data?.resyncAllEsrtUsers,
-      () => {
+  return (
+    <AnswerConfirmDialog
+      title="Resync every user?"
+      confirmText="Resync all"
+      intent={Intent.WARNING}
+      loading={state.loading}
+      failure={"Resync all could not be started"}
+      send={async () => (await resyncAll()).data?.resyncAllEsrtUsers}
+      onDone={() => {
         showToast({
           title: "Resync all started",
           description: "Its progress shows in the overview.",
           intent: Intent.SUCCESS,
         });
         onDone();
-      },
-    );
-  };
-  return (
-    <ConfirmDialog
-      title="Resync every user?"
-      confirmText="Resync all"
-      intent={Intent.WARNING}
-      loading={state.loading}
-      problem={problem}
-      onConfirm={() => void handleConfirm()}
+      }}
       onClose={onClose}
     >
       <p>
         Sends every user's latest snapshot again on every channel. The job runs in the background at a limited
         rate; the Pro app receives a repeat of what it already has, which it ignores by version.
       </p>
-    </ConfirmDialog>
+    </AnswerConfirmDialog>
   );
 }

@@ -10,13 +10,14 @@ import {
   UpdateEsrtEndpointDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
-import { ConfirmDialog, ConfirmForm } from "@web/ui/ConfirmDialog";
+import { ConfirmForm } from "@web/ui/ConfirmDialog";
 import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";
 import { OneTimeSecretStep } from "@web/ui/OneTimeSecret";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
+import { AnswerConfirmDialog } from "./AnswerConfirmDialog";
 import { endpointFormSchema, formatInstant, readAnswer, thrownMessage, useAnswerProblem } from "./esrtSync";
 
 /** What the endpoints table asks a dialog for. */
@@ -232,33 +233,27 @@ function RotateSecretDialog({
 }
 
 function DisableDialog({ endpoint, onClose }: { endpoint: EsrtEndpointFieldsFragment; onClose(): void }) {
-  const { problem, run } = useAnswerProblem();
   const [setEnabled, state] = useMutation(SetEsrtEndpointEnabledDocument, REFETCH_OVERVIEW);
-  const handleConfirm = async () => {
-    await run(
-      "The endpoint could not be disabled",
-      async () =>
-        (await setEnabled({ variables: { id: endpoint.id, enabled: false } })).data?.setEsrtEndpointEnabled,
-      () => {
-        showToast({ title: "Endpoint disabled", description: endpoint.url, intent: Intent.SUCCESS });
-        onClose();
-      },
-    );
-  };
   return (
-    <ConfirmDialog
+    <AnswerConfirmDialog
       title="Disable this endpoint?"
       confirmText="Disable"
       intent={Intent.DANGER}
       loading={state.loading}
-      problem={problem}
-      onConfirm={() => void handleConfirm()}
+      failure="The endpoint could not be disabled"
+      send={async () =>
+        (await setEnabled({ variables: { id: endpoint.id, enabled: false } })).data?.setEsrtEndpointEnabled
+      }
+      onDone={() => {
+        showToast({ title: "Endpoint disabled", description: endpoint.url, intent: Intent.SUCCESS });
+        onClose();
+      }}
       onClose={onClose}
     >
       <p>
         Nothing more is sent to {endpoint.url} until it is enabled again. Users keep changing meanwhile;
         enabling it sends each one's latest version.
       </p>
-    </ConfirmDialog>
+    </AnswerConfirmDialog>
   );
 }
