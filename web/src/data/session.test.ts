@@ -2,6 +2,13 @@ import { checkServerSession, outcomeOf, renewServerSession, sendExpiredLogout } 
 
 const answering = (status: number): typeof fetch => jest.fn(async () => new Response(null, { status }));
 
+/** How both session requests ask: with the cookie, never from the cache, for JSON. */
+const FRESH_WITH_COOKIE = {
+  credentials: "include",
+  cache: "no-store",
+  headers: { Accept: "application/json" },
+};
+
 describe("the server session check (spec §4)", () => {
   it("reads a refused check as an expired session", async () => {
     await expect(checkServerSession(answering(401))).resolves.toBe("expired");
@@ -17,21 +24,13 @@ describe("the server session check (spec §4)", () => {
   it("asks without caching and with the cookie, and reads 200 as active", async () => {
     const fetchImpl = answering(200);
     await expect(checkServerSession(fetchImpl)).resolves.toBe("active");
-    expect(fetchImpl).toHaveBeenCalledWith("/api/session-check", {
-      credentials: "include",
-      cache: "no-store",
-      headers: { Accept: "application/json" },
-    });
+    expect(fetchImpl).toHaveBeenCalledWith("/api/session-check", FRESH_WITH_COOKIE);
   });
 
   it("renews the session through GET /api/user (session-check does not renew it)", async () => {
     const fetchImpl = answering(200);
     await expect(renewServerSession(fetchImpl)).resolves.toBe("active");
-    expect(fetchImpl).toHaveBeenCalledWith("/api/user", {
-      credentials: "include",
-      cache: "no-store",
-      headers: { Accept: "application/json" },
-    });
+    expect(fetchImpl).toHaveBeenCalledWith("/api/user", FRESH_WITH_COOKIE);
     await expect(renewServerSession(answering(401))).resolves.toBe("expired");
   });
 

@@ -1,5 +1,5 @@
 import "./dialogs.css";
-import { Button, Callout, Classes, InputGroup, Intent } from "@blueprintjs/core";
+import { Button, Callout, Classes, DialogBody, DialogFooter, InputGroup, Intent } from "@blueprintjs/core";
 import { Clipboard } from "@blueprintjs/icons";
 import { showToast } from "@web/lib/toast";
 import { type ReactNode, useId, useRef } from "react";
@@ -73,5 +73,22 @@ export function OneTimeSecret({ label, noun, value, children }: OneTimeSecretPro
       />
       {children}
     </div>
+  );
+}
+
+/** Props of {@link OneTimeSecretStep}. */
+export interface OneTimeSecretStepProps extends OneTimeSecretProps {
+  onClose(): void;
+}
+
+/** The last step of a dialog that made a secret: the secret shown once, and "I have stored it". */
+export function OneTimeSecretStep({ onClose, ...secret }: OneTimeSecretStepProps) {
+  return (
+    <>
+      <DialogBody>
+        <OneTimeSecret {...secret} />
+      </DialogBody>
+      <DialogFooter actions={<Button intent={Intent.PRIMARY} text="I have stored it" onClick={onClose} />} />
+    </>
   );
 }

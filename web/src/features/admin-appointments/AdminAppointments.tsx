@@ -8,7 +8,6 @@ import {
   Classes,
   FormGroup,
   H1,
-  HTMLSelect,
   HTMLTable,
   InputGroup,
   Intent,
@@ -22,6 +21,7 @@ import type { AppointmentStatusName } from "@schema/validation/appointment";
 import { APPOINTMENT_TYPE_LABELS, pacificLabel } from "@web/features/appointments/booking";
 import { STATUS_TAGS } from "@web/features/appointments/MyAppointmentsList";
 import { type AdminAppointmentFieldsFragment, AdminAppointmentsDocument } from "@web/generated/graphql";
+import { FilterBar, SelectField } from "@web/ui/FilterFields";
 import { useMemo, useState } from "react";
 import { type AppointmentAction, AppointmentActionDialog } from "./AppointmentDialogs";
 import {
@@ -170,11 +170,7 @@ function AppointmentsTable({ onAction }: ViewProps) {
 
   return (
     <>
-      <form
-        className="admin-appointments-filters"
-        aria-label="Filter appointments"
-        onSubmit={(e) => e.preventDefault()}
-      >
+      <FilterBar className="admin-appointments-filters" label="Filter appointments">
         <FormGroup label="From" labelFor="appointments-from" inline>
           <InputGroup
             id="appointments-from"
@@ -198,19 +194,19 @@ function AppointmentsTable({ onAction }: ViewProps) {
             onChange={(e) => setTo(e.currentTarget.value)}
           />
         </FormGroup>
-        <FormGroup label="Status" labelFor="appointments-status" inline>
-          <HTMLSelect
-            id="appointments-status"
-            value={status}
-            onChange={(e) => setStatus(e.currentTarget.value as AppointmentStatusName | "")}
-            options={[
-              { value: "", label: "All" },
-              { value: "pending", label: "Pending" },
-              { value: "confirmed", label: "Confirmed" },
-              { value: "cancelled", label: "Cancelled" },
-            ]}
-          />
-        </FormGroup>
+        <SelectField
+          label="Status"
+          id="appointments-status"
+          inline
+          value={status}
+          onChange={(value) => setStatus(value as AppointmentStatusName | "")}
+          options={[
+            { value: "", label: "All" },
+            { value: "pending", label: "Pending" },
+            { value: "confirmed", label: "Confirmed" },
+            { value: "cancelled", label: "Cancelled" },
+          ]}
+        />
         <FormGroup label="Client" labelFor="appointments-client" inline>
           <InputGroup
             id="appointments-client"
@@ -220,7 +216,7 @@ function AppointmentsTable({ onAction }: ViewProps) {
             onChange={(e) => setSearch(e.currentTarget.value)}
           />
         </FormGroup>
-      </form>
+      </FilterBar>
       <div className="admin-appointments-counts" aria-live="polite">
         <Tag minimal>{shown.length} shown</Tag>
         {(["pending", "confirmed", "cancelled"] as const).map((s) => (

@@ -22,7 +22,7 @@ import {
   ConfirmAppointmentDocument,
   RescheduleAppointmentDocument,
 } from "@web/generated/graphql";
-import { showToast } from "@web/lib/toast";
+import { toastAnswer } from "@web/ui/mutationToast";
 import { useId, useState } from "react";
 import { businessToday } from "./adminAppointments";
 
@@ -36,22 +36,6 @@ const REFETCH = {
   refetchQueries: [AdminAppointmentsDocument, AppointmentAvailabilityDocument],
   awaitRefetchQueries: true,
 };
-
-type Answer = { __typename: string; message?: string } | undefined;
-
-/** Shows the toast of an action's answer; true when it succeeded. */
-function toastAnswer(
-  answer: Answer,
-  success: { title: string; description: string },
-  failure: string,
-): boolean {
-  if (answer && answer.__typename !== "AppError") {
-    showToast({ ...success, intent: Intent.SUCCESS });
-    return true;
-  }
-  showToast({ title: failure, description: answer?.message ?? failure, intent: "destructive" });
-  return false;
-}
 
 function clientName(a: AdminAppointmentFieldsFragment): string {
   return `${a.clientFirstName} ${a.clientLastName}`.trim() || a.clientEmail;

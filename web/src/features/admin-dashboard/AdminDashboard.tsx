@@ -2,9 +2,10 @@ import { useQuery } from "@apollo/client/react";
 import { usePermissionCheck } from "@web/data/rest";
 import "./dashboard.css";
 import { Button, Callout, Card, Classes, H1, H2, Intent, Spinner, SpinnerSize } from "@blueprintjs/core";
-import { Lock, Refresh } from "@blueprintjs/icons";
+import { Lock } from "@blueprintjs/icons";
 import { AdminDashboardDocument } from "@web/generated/graphql";
 import { LoadError } from "@web/ui/LoadError";
+import { RefreshButton } from "@web/ui/ToolbarButtons";
 import { useNavigate } from "react-router-dom";
 import { AuditTrail } from "./audit/AuditTrail";
 import { FigureCards } from "./FigureCards";
@@ -52,13 +53,7 @@ function AdminDashboard() {
     <section className="portal-page dashboard-page">
       <div className="dashboard-head">
         <H1>Admin Dashboard</H1>
-        <Button
-          variant="minimal"
-          icon={<Refresh />}
-          text="Refresh"
-          loading={loading && Boolean(dashboard)}
-          onClick={handleRefresh}
-        />
+        <RefreshButton loading={loading && Boolean(dashboard)} small={false} onClick={handleRefresh} />
       </div>
       {error && !dashboard ? (
         <LoadError title="The dashboard could not be loaded" error={error} onRetry={handleRefresh} />

@@ -1,4 +1,5 @@
-import { Classes, HTMLTable } from "@blueprintjs/core";
+import { Classes } from "@blueprintjs/core";
+import { DataTable } from "@web/ui/DataTable";
 import { useId } from "react";
 import { chartMax, formatDay, registrationsSummary } from "./dashboard";
 
@@ -65,22 +66,14 @@ export function RegistrationsChart({ days }: RegistrationsChartProps) {
       </svg>
       <details className="dashboard-chart-table">
         <summary>Show the numbers</summary>
-        <HTMLTable compact aria-label="New registrations per day">
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">New registrations</th>
+        <DataTable label="New registrations per day" columns={["Day", "New registrations"]} rows={days}>
+          {(d) => (
+            <tr key={d.day}>
+              <th scope="row">{formatDay(d.day)}</th>
+              <td>{d.count}</td>
             </tr>
-          </thead>
-          <tbody>
-            {days.map((d) => (
-              <tr key={d.day}>
-                <th scope="row">{formatDay(d.day)}</th>
-                <td>{d.count}</td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
+          )}
+        </DataTable>
       </details>
     </figure>
   );

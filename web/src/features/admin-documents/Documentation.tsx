@@ -16,7 +16,7 @@ import {
   SegmentedControl,
   Spinner,
 } from "@blueprintjs/core";
-import { Envelope, Refresh, Search, Tick } from "@blueprintjs/icons";
+import { Envelope, Refresh, Tick } from "@blueprintjs/icons";
 import {
   DOCUMENT_SORTS,
   type DocumentStatusName,
@@ -40,11 +40,13 @@ import {
   ReviewDocumentsDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced } from "@web/ui/hooks";
 import { useLoadMore } from "@web/ui/KeysetList";
+import { toastAnswer } from "@web/ui/mutationToast";
 import { useEffect, useId, useMemo, useState } from "react";
 import { ClientPicker, type PickedClient } from "./ClientPicker";
-import { RejectDialog, ReportDialog, toastDecision } from "./ReviewDialogs";
+import { RejectDialog, ReportDialog } from "./ReviewDialogs";
 import { ReviewPanel } from "./ReviewPanel";
 
 /** Documents per page of the queue. */
@@ -131,14 +133,14 @@ function ReviewQueue() {
     try {
       const result = await approveOne({ variables: { id: doc.id } });
       const answer = result.data?.approveDocument;
-      const ok = toastDecision(
+      const ok = toastAnswer(
         answer,
         { title: "Document approved", description: `"${doc.title}" from ${personName(doc.owner)}` },
         "Failed to approve document",
       );
       if (ok) moveOn(doc, answer?.__typename === "MutationApproveDocumentSuccess" ? answer.data : null);
     } catch {
-      toastDecision(undefined, { title: "", description: "" }, "Failed to approve document");
+      toastAnswer(undefined, { title: "", description: "" }, "Failed to approve document");
     }
   };
 
@@ -147,7 +149,7 @@ function ReviewQueue() {
       const result = await approveMany({ variables: { ids: approvable } });
       const answer = result.data?.approveDocuments;
       if (answer?.__typename !== "MutationApproveDocumentsSuccess") {
-        toastDecision(answer, { title: "", description: "" }, "Failed to approve documents");
+        toastAnswer(answer, { title: "", description: "" }, "Failed to approve documents");
         return;
       }
       const { approved, failed } = answer.data;
@@ -160,7 +162,7 @@ function ReviewQueue() {
       });
       setSelected(new Set());
     } catch {
-      toastDecision(undefined, { title: "", description: "" }, "Failed to approve documents");
+      toastAnswer(undefined, { title: "", description: "" }, "Failed to approve documents");
     }
   };
 
@@ -210,33 +212,28 @@ function ReviewQueue() {
         value={status}
         onValueChange={(v) => setStatus(v as StatusView)}
       />
-      <form
-        className="documents-filters review-filters"
-        aria-label="Filter documents"
-        onSubmit={(e) => e.preventDefault()}
-      >
-        <FormGroup label="Search" labelFor={ids.search} inline>
-          <InputGroup
-            id={ids.search}
-            type="search"
-            leftIcon={<Search />}
-            placeholder="Title or file name"
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-          />
-        </FormGroup>
+      <FilterBar className="documents-filters review-filters" label="Filter documents">
+        <SearchField
+          label="Search"
+          id={ids.search}
+          inline
+          icon
+          placeholder="Title or file name"
+          value={search}
+          onChange={setSearch}
+        />
         <ClientPicker label="Client" emptyText="Any client" value={client} onChange={setClient} inline />
-        <FormGroup label="Type" labelFor={ids.type} inline>
-          <HTMLSelect
-            id={ids.type}
-            value={fileType}
-            onChange={(e) => setFileType(e.currentTarget.value)}
-            options={[
-              { value: "", label: "Any" },
-              ...KNOWN_FILE_TYPE_NAMES.map((t) => ({ value: t, label: t })),
-            ]}
-          />
-        </FormGroup>
+        <SelectField
+          label="Type"
+          id={ids.type}
+          inline
+          value={fileType}
+          onChange={setFileType}
+          options={[
+            { value: "", label: "Any" },
+            ...KNOWN_FILE_TYPE_NAMES.map((t) => ({ value: t, label: t })),
+          ]}
+        />
         <FormGroup label="From" labelFor={ids.from} inline>
           <InputGroup
             id={ids.from}
@@ -268,7 +265,7 @@ function ReviewQueue() {
             options={DOCUMENT_SORTS.map((s) => ({ value: s, label: SORT_LABELS[s] }))}
           />
         </FormGroup>
-      </form>
+      </FilterBar>
       <div className="review-toolbar" aria-live="polite">
         <span>
           {page ? `${shown.length} of ${page.totalCount} shown` : ""}

@@ -22,6 +22,7 @@ import {
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
 import { useReturnFocus } from "@web/ui/hooks";
+import { toastAnswer } from "@web/ui/mutationToast";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
@@ -33,25 +34,6 @@ const FALLBACK_POLICY = {
   maxFileSize: Number.MAX_SAFE_INTEGER,
   allowedFileTypes: KNOWN_FILE_TYPE_NAMES,
 };
-
-type Answer = { __typename: string; message?: string } | null | undefined;
-
-/**
- * Shows the toast of a decision's answer (the server's message on failure, a 409 included);
- * true when it succeeded.
- */
-export function toastDecision(
-  answer: Answer,
-  success: { title: string; description: string },
-  failure: string,
-): boolean {
-  if (answer && answer.__typename !== "AppError") {
-    showToast({ ...success, intent: Intent.SUCCESS });
-    return true;
-  }
-  showToast({ title: failure, description: answer?.message ?? failure, intent: "destructive" });
-  return false;
-}
 
 type RejectInput = z.input<typeof rejectDocumentSchema>;
 type RejectValues = z.output<typeof rejectDocumentSchema>;
@@ -84,7 +66,7 @@ export function RejectDialog({
     try {
       const result = await reject({ variables: { id: doc.id, reason: text } });
       const answer = result.data?.rejectDocument;
-      const ok = toastDecision(
+      const ok = toastAnswer(
         answer,
         { title: "Document rejected", description: `${personName(doc.owner)} is told why by email` },
         "Failed to reject document",
@@ -92,7 +74,7 @@ export function RejectDialog({
       if (ok) onDecided(answer?.__typename === "MutationRejectDocumentSuccess" ? answer.data : null);
       else if (answer?.__typename === "AppError" && answer.code === "CONFLICT") onDecided(null);
     } catch {
-      toastDecision(undefined, { title: "", description: "" }, "Failed to reject document");
+      toastAnswer(undefined, { title: "", description: "" }, "Failed to reject document");
     }
   });
   return (

@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from "@apollo/client/react";
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, Intent } from "@blueprintjs/core";
-import { readAnswer, thrownMessage } from "@web/features/sync/esrtSync";
+import { Button, DialogBody, DialogFooter, FormGroup, HTMLSelect, Intent } from "@blueprintjs/core";
+import { useAnswerProblem } from "@web/features/sync/esrtSync";
 import {
   GrantableUserTypesDocument,
   StartUserBulkJobDocument,
@@ -20,6 +20,7 @@ import {
 } from "@web/ui/jobs/userJobs";
 import { useCallback, useId, useState } from "react";
 import "@web/ui/jobs/userJobs.css";
+import { BusyDialog } from "@web/ui/FormDialog";
 
 /** Which users a bulk action is for: rows chosen by id, or every user matching the page's filter. */
 export type BulkSelection =
@@ -56,7 +57,7 @@ function BulkActionsFlow({ selection, onClose, onDone }: BulkActionsDialogProps)
   const [action, setAction] = useState<UserBulkAction>("setStatus");
   const [value, setValue] = useState<string>("inactive");
   const [step, setStep] = useState<Step>({ kind: "choose" });
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problem, setProblem, run } = useAnswerProblem();
   const [finished, setFinished] = useState(false);
 
   const values: readonly string[] =
@@ -80,20 +81,22 @@ function BulkActionsFlow({ selection, onClose, onDone }: BulkActionsDialogProps)
   const handleStart = async () => {
     setProblem(null);
     const failure = "The change could not be started";
-    try {
-      const result = await start({
-        variables: {
-          ...(selection.kind === "ids" ? { ids: selection.ids } : { filter: selection.filter }),
-          action,
-          value: action === "resendVerification" ? null : value,
-        },
-      });
-      const outcome = readAnswer(result.data?.startUserBulkJob, failure);
-      if (!outcome.ok) return setProblem(outcome.message);
-      setStep({ kind: "running", jobId: outcome.data.id });
-    } catch (caught) {
-      setProblem(thrownMessage(caught, failure));
-    }
+    await run(
+      failure,
+      async () =>
+        (
+          await start({
+            variables: {
+              ...(selection.kind === "ids" ? { ids: selection.ids } : { filter: selection.filter }),
+              action,
+              value: action === "resendVerification" ? null : value,
+            },
+          })
+        ).data?.startUserBulkJob,
+      (data) => {
+        setStep({ kind: "running", jobId: data.id });
+      },
+    );
   };
 
   const handleFinished = useCallback(() => {
@@ -106,13 +109,7 @@ function BulkActionsFlow({ selection, onClose, onDone }: BulkActionsDialogProps)
   const running = step.kind === "running" && !finished;
 
   return (
-    <Dialog
-      isOpen
-      title="Bulk actions"
-      onClose={state.loading ? undefined : onClose}
-      canOutsideClickClose={false}
-      className="user-dialog-wide"
-    >
+    <BusyDialog title="Bulk actions" busy={state.loading} onClose={onClose} className="user-dialog-wide">
       {step.kind === "choose" ? (
         <form
           aria-label="Choose a bulk action"
@@ -227,6 +224,6 @@ function BulkActionsFlow({ selection, onClose, onDone }: BulkActionsDialogProps)
           />
         </>
       )}
-    </Dialog>
+    </BusyDialog>
   );
 }

@@ -2,7 +2,6 @@ import { useMutation, useQuery } from "@apollo/client/react";
 import {
   Button,
   Callout,
-  Dialog,
   DialogBody,
   DialogFooter,
   FormGroup,
@@ -15,13 +14,13 @@ import { type NewUser, type NewUserInput, newUserSchema } from "@schema/validati
 import { thrownMessage } from "@web/features/sync/esrtSync";
 import { CreateUserDocument, GrantableUserTypesDocument, type UserType } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
-import { ServerProblem } from "@web/ui/ConfirmDialog";
 import { FormField } from "@web/ui/FormField";
 import { useReturnFocus } from "@web/ui/hooks";
 import { readFieldsAnswer, USER_TYPE_LABELS } from "@web/ui/jobs/userJobs";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import "@web/ui/jobs/userJobs.css";
+import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
 
 /** Props of the create-user dialog (the user management page opens it from "Create user"). */
 export interface CreateUserDialogProps {
@@ -104,13 +103,7 @@ function CreateUserForm({ onClose, onCreated }: Omit<CreateUserDialogProps, "isO
   };
 
   return (
-    <Dialog
-      isOpen
-      title="Create user"
-      onClose={state.loading ? undefined : onClose}
-      canOutsideClickClose={false}
-      className="user-dialog"
-    >
+    <BusyDialog title="Create user" busy={state.loading} onClose={onClose} className="user-dialog">
       {created ? (
         <>
           <DialogBody>
@@ -131,83 +124,75 @@ function CreateUserForm({ onClose, onCreated }: Omit<CreateUserDialogProps, "isO
           />
         </>
       ) : (
-        <form onSubmit={submit} noValidate aria-label="Create user">
-          <DialogBody>
-            <p>The user receives an email with a link to set their password (valid for 72 hours, once).</p>
-            <div className="user-form-grid">
-              <FormField
-                label="First name"
-                required
-                autoFocus
-                registration={form.register("firstName")}
-                error={errors.firstName?.message}
-              />
-              <FormField
-                label="Last name"
-                required
-                registration={form.register("lastName")}
-                error={errors.lastName?.message}
-              />
-              <FormField
-                label="Username"
-                required
-                registration={form.register("username")}
-                error={errors.username?.message}
-              />
-              <FormField
-                label="Email"
-                type="email"
-                required
-                registration={form.register("email")}
-                error={errors.email?.message}
-              />
-              <FormField
-                label="Phone"
-                type="tel"
-                registration={form.register("phone")}
-                error={errors.phone?.message}
-              />
-              <FormField
-                label="Company"
-                registration={form.register("companyName")}
-                error={errors.companyName?.message}
-              />
-            </div>
-            <FormGroup
-              label="User type"
-              labelFor={typeId}
-              intent={errors.userType ? Intent.DANGER : Intent.NONE}
-              helperText={errors.userType?.message ?? "Only the types you may grant are offered."}
-            >
-              {types.loading && grantable.length === 0 ? (
-                <Spinner size={16} aria-label="Loading the user types" />
-              ) : (
-                <HTMLSelect id={typeId} fill {...form.register("userType")}>
-                  {grantable.map((type: UserType) => (
-                    <option key={type} value={type}>
-                      {USER_TYPE_LABELS[type]}
-                    </option>
-                  ))}
-                </HTMLSelect>
-              )}
-            </FormGroup>
-            {problem ? <ServerProblem message={problem} /> : null}
-          </DialogBody>
-          <DialogFooter
-            actions={
-              <>
-                <Button text="Cancel" onClick={onClose} disabled={state.loading} />
-                <Button
-                  type="submit"
-                  intent={Intent.PRIMARY}
-                  text="Create and invite"
-                  loading={state.loading}
-                />
-              </>
-            }
-          />
-        </form>
+        <DialogForm
+          label="Create user"
+          submitText="Create and invite"
+          backText="Cancel"
+          busy={state.loading}
+          problem={problem}
+          onSubmit={submit}
+          onBack={onClose}
+        >
+          <p>The user receives an email with a link to set their password (valid for 72 hours, once).</p>
+          <div className="user-form-grid">
+            <FormField
+              label="First name"
+              required
+              autoFocus
+              registration={form.register("firstName")}
+              error={errors.firstName?.message}
+            />
+            <FormField
+              label="Last name"
+              required
+              registration={form.register("lastName")}
+              error={errors.lastName?.message}
+            />
+            <FormField
+              label="Username"
+              required
+              registration={form.register("username")}
+              error={errors.username?.message}
+            />
+            <FormField
+              label="Email"
+              type="email"
+              required
+              registration={form.register("email")}
+              error={errors.email?.message}
+            />
+            <FormField
+              label="Phone"
+              type="tel"
+              registration={form.register("phone")}
+              error={errors.phone?.message}
+            />
+            <FormField
+              label="Company"
+              registration={form.register("companyName")}
+              error={errors.companyName?.message}
+            />
+          </div>
+          <FormGroup
+            label="User type"
+            labelFor={typeId}
+            intent={errors.userType ? Intent.DANGER : Intent.NONE}
+            helperText={errors.userType?.message ?? "Only the types you may grant are offered."}
+          >
+            {types.loading && grantable.length === 0 ? (
+              <Spinner size={16} aria-label="Loading the user types" />
+            ) : (
+              <HTMLSelect id={typeId} fill {...form.register("userType")}>
+                {grantable.map((type: UserType) => (
+                  <option key={type} value={type}>
+                    {USER_TYPE_LABELS[type]}
+                  </option>
+                ))}
+              </HTMLSelect>
+            )}
+          </FormGroup>
+        </DialogForm>
       )}
-    </Dialog>
+    </BusyDialog>
   );
 }

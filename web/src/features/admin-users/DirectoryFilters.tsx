@@ -1,6 +1,7 @@
-import { Button, Checkbox, FormGroup, HTMLSelect, InputGroup, Intent } from "@blueprintjs/core";
-import { FilterRemove } from "@blueprintjs/icons";
+import { Checkbox, FormGroup, HTMLSelect, InputGroup, Intent } from "@blueprintjs/core";
 import type { UserDirectoryFacetsQuery } from "@web/generated/graphql";
+import { FilterBar } from "@web/ui/FilterFields";
+import { ClearFiltersButton } from "@web/ui/ToolbarButtons";
 import { useId } from "react";
 import {
   ACCESS_LEVEL_LABELS,
@@ -57,7 +58,7 @@ export function DirectoryFilters({ state, facets, onChange, onClear }: Directory
     { value: "no", label: `No${counts ? ` (${formatCount(counts.no)})` : ""}` },
   ];
   return (
-    <form className="users-filters" aria-label="Filter users" onSubmit={(e) => e.preventDefault()}>
+    <FilterBar className="users-filters" label="Filter users">
       <fieldset>
         <legend>Type</legend>
         {USER_TYPE_VALUES.map((t) => (
@@ -159,13 +160,7 @@ export function DirectoryFilters({ state, facets, onChange, onClear }: Directory
           />
         </FormGroup>
       </fieldset>
-      <Button
-        variant="minimal"
-        icon={<FilterRemove />}
-        text="Clear filters"
-        disabled={!isFiltered(state)}
-        onClick={onClear}
-      />
-    </form>
+      <ClearFiltersButton disabled={!isFiltered(state)} onClick={onClear} />
+    </FilterBar>
   );
 }

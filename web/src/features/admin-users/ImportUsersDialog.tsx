@@ -1,14 +1,4 @@
-import {
-  Button,
-  Callout,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FileInput,
-  FormGroup,
-  HTMLTable,
-  Intent,
-} from "@blueprintjs/core";
+import { Button, Callout, DialogBody, DialogFooter, FileInput, FormGroup, Intent } from "@blueprintjs/core";
 import { IMPORT_MAX_BYTES } from "@schema/validation/userAdmin";
 import { useRestSend } from "@web/data/rest";
 import { serverMessage } from "@web/lib/apiErrors";
@@ -16,9 +6,10 @@ import { ServerProblem } from "@web/ui/ConfirmDialog";
 import { useReturnFocus } from "@web/ui/hooks";
 import { JobProgress } from "@web/ui/jobs/JobProgress";
 import { IMPORT_HEADER, type ImportReport } from "@web/ui/jobs/userJobs";
-import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { useCallback, useId, useState } from "react";
 import "@web/ui/jobs/userJobs.css";
+import { DataTable } from "@web/ui/DataTable";
+import { BusyDialog } from "@web/ui/FormDialog";
 
 /** Props of the import dialog (the user management page opens it from "Import"). */
 export interface ImportUsersDialogProps {
@@ -105,13 +96,7 @@ function ImportFlow({ onClose, onDone }: Omit<ImportUsersDialogProps, "isOpen">)
 
   const accepted = report?.acceptedRows ?? 0;
   return (
-    <Dialog
-      isOpen
-      title="Import clients"
-      onClose={busy ? undefined : onClose}
-      canOutsideClickClose={false}
-      className="user-dialog-wide"
-    >
+    <BusyDialog title="Import clients" busy={busy} onClose={onClose} className="user-dialog-wide">
       <DialogBody>
         {jobId === null ? (
           <>
@@ -158,7 +143,7 @@ function ImportFlow({ onClose, onDone }: Omit<ImportUsersDialogProps, "isOpen">)
           )
         }
       />
-    </Dialog>
+    </BusyDialog>
   );
 }
 
@@ -176,27 +161,21 @@ function ImportReportView({ report }: { report: ImportReport }) {
           : "Every row is valid. Nothing has been created yet."}
       </Callout>
       {report.errors.length > 0 ? (
-        <ScrollRegion label="Rows with errors" className="user-job-table">
-          <HTMLTable compact>
-            <caption className="user-job-subtitle">Rows with errors</caption>
-            <thead>
-              <tr>
-                <th scope="col">Row</th>
-                <th scope="col">Field</th>
-                <th scope="col">Message</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.errors.map((e) => (
-                <tr key={`${e.row}-${e.field}-${e.message}`}>
-                  <td>{e.row}</td>
-                  <td>{e.field}</td>
-                  <td>{e.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </HTMLTable>
-        </ScrollRegion>
+        <DataTable
+          scrollClassName="user-job-table"
+          region="Rows with errors"
+          caption={<caption className="user-job-subtitle">Rows with errors</caption>}
+          columns={["Row", "Field", "Message"]}
+          rows={report.errors}
+        >
+          {(e) => (
+            <tr key={`${e.row}-${e.field}-${e.message}`}>
+              <td>{e.row}</td>
+              <td>{e.field}</td>
+              <td>{e.message}</td>
+            </tr>
+          )}
+        </DataTable>
       ) : null}
     </div>
   );

@@ -18,7 +18,7 @@ import {
   CancelMyAppointmentDocument,
   MyAppointmentsDocument,
 } from "@web/generated/graphql";
-import { showToast } from "@web/lib/toast";
+import { runWithToast } from "@web/ui/mutationToast";
 import { useState } from "react";
 import { APPOINTMENT_TYPE_LABELS, browserTimeZone, localLabel, pacificLabel } from "./booking";
 
@@ -44,27 +44,16 @@ export function MyAppointmentsList() {
 
   const confirmCancel = async () => {
     if (!cancelling) return;
-    try {
-      const result = await cancel({ variables: { id: cancelling.id } });
-      const answer = result.data?.cancelMyAppointment;
-      if (answer?.__typename === "MutationCancelMyAppointmentSuccess") {
-        showToast({
-          title: "Appointment cancelled",
-          description: `Your appointment on ${pacificLabel(cancelling.dateTime)} has been cancelled`,
-          intent: Intent.SUCCESS,
-        });
-      } else {
-        showToast({
-          title: "Failed to cancel appointment",
-          description: answer?.__typename === "AppError" ? answer.message : "Failed to cancel appointment",
-          intent: "destructive",
-        });
-      }
-    } catch {
-      showToast({ title: "Failed to cancel appointment", intent: "destructive" });
-    } finally {
-      setCancelling(null);
-    }
+    await runWithToast({
+      run: async () => (await cancel({ variables: { id: cancelling.id } })).data?.cancelMyAppointment,
+      success: "MutationCancelMyAppointmentSuccess",
+      saved: () => ({
+        title: "Appointment cancelled",
+        description: `Your appointment on ${pacificLabel(cancelling.dateTime)} has been cancelled`,
+      }),
+      failure: "Failed to cancel appointment",
+    });
+    setCancelling(null);
   };
 
   return (

@@ -1,14 +1,13 @@
-import { Button, H2, Intent, Spinner, SpinnerSize } from "@blueprintjs/core";
+import { H2, Spinner, SpinnerSize } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { type ChangePasswordInput, changePasswordSchema } from "@schema/validation/user";
 import { useCurrentUser, usePasswordMinLength, useRestMutation } from "@web/data/rest";
-import { serverMessage } from "@web/lib/apiErrors";
 import { passwordHint, withPasswordMinimum } from "@web/lib/passwordPolicy";
 import { showToast } from "@web/lib/toast";
-import { TextField } from "@web/ui/TextField";
 import { useForm } from "react-hook-form";
 import { Link, Navigate, useNavigate } from "react-router-dom";
 import type { z } from "zod";
+import { AuthFields, failureToast, SubmitRow } from "./authFields";
 
 type ChangePassword = z.output<typeof changePasswordSchema>;
 
@@ -18,12 +17,7 @@ function ChangePasswordFields() {
   const change = useRestMutation<ChangePassword, unknown>({
     request: (input) => ({ method: "POST", path: "/api/user/password", body: input }),
     onSuccess: () => showToast({ title: "Password updated", description: "Your password has been changed." }),
-    onError: (error) =>
-      showToast({
-        title: "Password change failed",
-        description: serverMessage(error, "Password change failed"),
-        intent: "destructive",
-      }),
+    onError: failureToast("Password change failed"),
   });
   const minLength = usePasswordMinLength();
   const {
@@ -43,27 +37,29 @@ function ChangePasswordFields() {
     <form onSubmit={handleChange} noValidate aria-label="Change password">
       <H2>Change password</H2>
       <p>Your other signed-in devices are signed out when the password changes.</p>
-      <TextField
-        id="change-currentPassword"
-        label="Current password"
-        type="password"
-        autoComplete="current-password"
-        registration={register("currentPassword")}
-        error={errors.currentPassword?.message}
+      <AuthFields
+        idPrefix="change"
+        fields={[
+          {
+            name: "currentPassword",
+            label: "Current password",
+            type: "password",
+            autoComplete: "current-password",
+          },
+          {
+            name: "newPassword",
+            label: "New password",
+            type: "password",
+            autoComplete: "new-password",
+            hint: passwordHint(minLength),
+          },
+        ]}
+        register={register}
+        errors={errors}
       />
-      <TextField
-        id="change-newPassword"
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        registration={register("newPassword")}
-        error={errors.newPassword?.message}
-        hint={passwordHint(minLength)}
-      />
-      <div className="portal-actions">
-        <Button type="submit" intent={Intent.PRIMARY} text="Change password" loading={change.isPending} />
+      <SubmitRow text="Change password" loading={change.isPending}>
         <Link to="/dashboard">Back to Dashboard</Link>
-      </div>
+      </SubmitRow>
     </form>
   );
 }

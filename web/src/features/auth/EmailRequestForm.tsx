@@ -1,13 +1,13 @@
-import { Button, H2, Intent } from "@blueprintjs/core";
+import { H2 } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { resetRequestSchema } from "@schema/validation/user";
 import { useRestMutation } from "@web/data/rest";
-import { serverMessage } from "@web/lib/apiErrors";
 import { showToast } from "@web/lib/toast";
 import { TextField } from "@web/ui/TextField";
 import { useForm } from "react-hook-form";
 import { Link } from "react-router-dom";
 import type { z } from "zod";
+import { failureToast, SubmitRow } from "./authFields";
 
 type EmailRequest = z.input<typeof resetRequestSchema>;
 
@@ -31,12 +31,7 @@ export function EmailRequestForm(props: EmailRequestFormProps) {
     request: (input) => ({ method: "POST", path: props.endpoint, body: input }),
     onSuccess: (answer) =>
       showToast({ title: props.success.title, description: props.success.description(answer) }),
-    onError: (error) =>
-      showToast({
-        title: props.failureTitle,
-        description: serverMessage(error, props.failureTitle),
-        intent: "destructive",
-      }),
+    onError: failureToast(props.failureTitle),
   });
   const {
     register,
@@ -61,10 +56,9 @@ export function EmailRequestForm(props: EmailRequestFormProps) {
         registration={register("email")}
         error={errors.email?.message}
       />
-      <div className="portal-actions">
-        <Button type="submit" intent={Intent.PRIMARY} text={props.submitText} loading={request.isPending} />
+      <SubmitRow text={props.submitText} loading={request.isPending}>
         <Link to="/auth">Back to login</Link>
-      </div>
+      </SubmitRow>
     </form>
   );
 }

@@ -1,13 +1,12 @@
-import { Button, Intent } from "@blueprintjs/core";
 import type { LoginInput } from "@schema/validation/user";
 import { useLogin } from "@web/data/rest";
 import { isSecurityChallenge, type SafeUser, type SecurityChallenge } from "@web/lib/auth";
 import { lazyResolver } from "@web/lib/lazyResolver";
 import { showToast } from "@web/lib/toast";
-import { TextField } from "@web/ui/TextField";
 import type { FormEvent } from "react";
 import { useForm } from "react-hook-form";
 import { Link } from "react-router-dom";
+import { AuthFields, SubmitRow } from "./authFields";
 
 const validation = lazyResolver(() => import("./loginValidation").then((m) => m.loginResolver));
 
@@ -50,26 +49,19 @@ export function LoginForm({ onSignedIn, onChallenge }: LoginFormProps) {
 
   return (
     <form onSubmit={handleLogin} onFocus={handlePreload} noValidate aria-label="Login">
-      <TextField
-        id="login-login"
-        label="Username or email"
-        autoComplete="username"
-        registration={register("login")}
-        error={errors.login?.message}
+      <AuthFields
+        idPrefix="login"
+        fields={[
+          { name: "login", label: "Username or email", autoComplete: "username" },
+          { name: "password", label: "Password", type: "password", autoComplete: "current-password" },
+        ]}
+        register={register}
+        errors={errors}
       />
-      <TextField
-        id="login-password"
-        label="Password"
-        type="password"
-        autoComplete="current-password"
-        registration={register("password")}
-        error={errors.password?.message}
-      />
-      <div className="portal-actions">
-        <Button type="submit" intent={Intent.PRIMARY} text="Login" loading={login.isPending} />
+      <SubmitRow text="Login" loading={login.isPending}>
         <Link to="/auth?mode=forgot-password">Forgot your password?</Link>
         <Link to="/auth?mode=resend-verification">Resend verification email</Link>
-      </div>
+      </SubmitRow>
     </form>
   );
 }

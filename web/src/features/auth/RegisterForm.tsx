@@ -1,13 +1,13 @@
-import { Button, FormGroup, Intent, Radio, RadioGroup } from "@blueprintjs/core";
+import { FormGroup, Intent, Radio, RadioGroup } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { type Registration, type RegistrationInput, registrationSchema } from "@schema/validation/user";
 import { usePasswordMinLength, useRegister } from "@web/data/rest";
 import { parseApiError } from "@web/lib/apiErrors";
 import { type SafeUser } from "@web/lib/auth";
 import { passwordHint, withPasswordMinimum } from "@web/lib/passwordPolicy";
-import { TextField } from "@web/ui/TextField";
 import { useEffect } from "react";
 import { Controller, type Path, useForm } from "react-hook-form";
+import { AuthFields, SubmitRow } from "./authFields";
 
 /** Props of the registration form. */
 export interface RegisterFormProps {
@@ -77,69 +77,34 @@ export function RegisterForm({ onRegistered }: RegisterFormProps) {
   return (
     <form onSubmit={handleRegister} noValidate aria-label="Register">
       <div className="portal-form-row">
-        <TextField
-          id="register-firstName"
-          label="First name"
-          autoComplete="given-name"
-          registration={register("firstName")}
-          error={fieldError("firstName")}
-        />
-        <TextField
-          id="register-lastName"
-          label="Last name"
-          autoComplete="family-name"
-          registration={register("lastName")}
-          error={fieldError("lastName")}
+        <AuthFields
+          idPrefix="register"
+          fields={[
+            { name: "firstName", label: "First name", autoComplete: "given-name" },
+            { name: "lastName", label: "Last name", autoComplete: "family-name" },
+          ]}
+          register={register}
+          errors={errors}
         />
       </div>
-      <TextField
-        id="register-username"
-        label="Username"
-        autoComplete="username"
-        registration={register("username")}
-        error={fieldError("username")}
-      />
-      <TextField
-        id="register-email"
-        label="Email"
-        type="email"
-        autoComplete="email"
-        registration={register("email")}
-        error={fieldError("email")}
-      />
-      <TextField
-        id="register-password"
-        label="Password"
-        type="password"
-        autoComplete="new-password"
-        registration={register("password")}
-        error={fieldError("password")}
-        hint={passwordHint(minLength)}
-      />
-      <TextField
-        id="register-phone"
-        label="Phone"
-        type="tel"
-        autoComplete="tel"
-        optional
-        registration={register("phone")}
-        error={fieldError("phone")}
-      />
-      <TextField
-        id="register-companyName"
-        label="Company"
-        autoComplete="organization"
-        optional
-        registration={register("companyName")}
-        error={fieldError("companyName")}
-      />
-      <TextField
-        id="register-notes"
-        label="Notes"
-        optional
-        multiline
-        registration={register("notes")}
-        error={fieldError("notes")}
+      <AuthFields
+        idPrefix="register"
+        fields={[
+          { name: "username", label: "Username", autoComplete: "username" },
+          { name: "email", label: "Email", type: "email", autoComplete: "email" },
+          {
+            name: "password",
+            label: "Password",
+            type: "password",
+            autoComplete: "new-password",
+            hint: passwordHint(minLength),
+          },
+          { name: "phone", label: "Phone", type: "tel", autoComplete: "tel", optional: true },
+          { name: "companyName", label: "Company", autoComplete: "organization", optional: true },
+          { name: "notes", label: "Notes", optional: true, multiline: true },
+        ]}
+        register={register}
+        errors={errors}
       />
       <Controller
         control={control}
@@ -162,9 +127,7 @@ export function RegisterForm({ onRegistered }: RegisterFormProps) {
           </FormGroup>
         )}
       />
-      <div className="portal-actions">
-        <Button type="submit" intent={Intent.PRIMARY} text="Register" loading={registration.isPending} />
-      </div>
+      <SubmitRow text="Register" loading={registration.isPending} />
     </form>
   );
 }

@@ -1,28 +1,18 @@
-import { Button, Callout, H2, Intent } from "@blueprintjs/core";
+import { Callout, H2, Intent } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { passwordSchema } from "@schema/validation/user";
 import { usePasswordMinLength, useRestMutation } from "@web/data/rest";
-import { serverMessage } from "@web/lib/apiErrors";
 import { passwordHint, withPasswordMinimum } from "@web/lib/passwordPolicy";
 import { showToast } from "@web/lib/toast";
-import { TextField } from "@web/ui/TextField";
 import { useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router-dom";
-import { z } from "zod";
+import { AuthFields, failureToast, passwordPairFields, SubmitRow } from "./authFields";
+import { type PasswordPair, passwordPairSchema } from "./passwordPair";
 
 /** Props of the set-new-password screen. */
 export interface ResetPasswordFormProps {
   /** the token of the emailed link (/auth?mode=reset-password&token=...) */
   token: string;
 }
-
-const newPasswordForm = z
-  .object({ password: passwordSchema, confirmPassword: z.string() })
-  .refine((v) => v.password === v.confirmPassword, {
-    message: "Passwords do not match",
-    path: ["confirmPassword"],
-  });
-type NewPasswordForm = z.input<typeof newPasswordForm>;
 
 /** Sets a new password with the emailed token (POST /api/reset-password/confirm), then back to login. */
 export function ResetPasswordForm({ token }: ResetPasswordFormProps) {
@@ -35,20 +25,15 @@ export function ResetPasswordForm({ token }: ResetPasswordFormProps) {
     }),
     onSuccess: () =>
       showToast({ title: "Password updated", description: "You can now log in with your new password." }),
-    onError: (error) =>
-      showToast({
-        title: "Password reset failed",
-        description: serverMessage(error, "Password reset failed"),
-        intent: "destructive",
-      }),
+    onError: failureToast("Password reset failed"),
   });
   const minLength = usePasswordMinLength();
   const {
     register,
     handleSubmit,
     formState: { errors },
-  } = useForm<NewPasswordForm>({
-    resolver: zodResolver(withPasswordMinimum(newPasswordForm, "password", minLength)),
+  } = useForm<PasswordPair>({
+    resolver: zodResolver(withPasswordMinimum(passwordPairSchema, "password", minLength)),
     defaultValues: { password: "", confirmPassword: "" },
   });
 
@@ -68,27 +53,15 @@ export function ResetPasswordForm({ token }: ResetPasswordFormProps) {
   return (
     <form onSubmit={handleConfirm} noValidate aria-label="Set a new password">
       <H2>Set a new password</H2>
-      <TextField
-        id="reset-password"
-        label="New password"
-        type="password"
-        autoComplete="new-password"
-        registration={register("password")}
-        error={errors.password?.message}
-        hint={passwordHint(minLength)}
+      <AuthFields
+        idPrefix="reset"
+        fields={passwordPairFields(["New password", "Confirm new password"], passwordHint(minLength))}
+        register={register}
+        errors={errors}
       />
-      <TextField
-        id="reset-confirmPassword"
-        label="Confirm new password"
-        type="password"
-        autoComplete="new-password"
-        registration={register("confirmPassword")}
-        error={errors.confirmPassword?.message}
-      />
-      <div className="portal-actions">
-        <Button type="submit" intent={Intent.PRIMARY} text="Set new password" loading={confirm.isPending} />
+      <SubmitRow text="Set new password" loading={confirm.isPending}>
         <Link to="/auth?mode=forgot-password">Ask for a new link</Link>
-      </div>
+      </SubmitRow>
     </form>
   );
 }

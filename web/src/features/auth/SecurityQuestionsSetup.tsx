@@ -1,8 +1,7 @@
-import { Button, Callout, H2, Intent, Spinner, SpinnerSize } from "@blueprintjs/core";
+import { Callout, H2, Intent, Spinner, SpinnerSize } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { securityQuestionsSchema } from "@schema/validation/user";
 import { refetchCurrentUser, useCurrentUser, useRestMutation } from "@web/data/rest";
-import { serverMessage } from "@web/lib/apiErrors";
 import { type SafeUser } from "@web/lib/auth";
 import { fetchSecurityQuestions } from "@web/lib/securityQuestions";
 import { showToast } from "@web/lib/toast";
@@ -11,6 +10,7 @@ import { useEffect, useState } from "react";
 import { useForm } from "react-hook-form";
 import { Navigate, useNavigate } from "react-router-dom";
 import type { z } from "zod";
+import { failureToast, SubmitRow } from "./authFields";
 
 const questionsForm = securityQuestionsSchema.pick({ questions: true });
 type QuestionsForm = z.input<typeof questionsForm>;
@@ -67,12 +67,7 @@ function SecurityQuestionsForm({ user }: SecurityQuestionsFormProps) {
       });
       void refetchCurrentUser();
     },
-    onError: (error) =>
-      showToast({
-        title: "Failed to set security questions",
-        description: serverMessage(error, "Failed to set security questions"),
-        intent: "destructive",
-      }),
+    onError: failureToast("Failed to set security questions"),
   });
   const {
     register,
@@ -127,14 +122,7 @@ function SecurityQuestionsForm({ user }: SecurityQuestionsFormProps) {
           />
         </fieldset>
       ))}
-      <div className="portal-actions">
-        <Button
-          type="submit"
-          intent={Intent.PRIMARY}
-          text="Save security questions"
-          loading={save.isPending}
-        />
-      </div>
+      <SubmitRow text="Save security questions" loading={save.isPending} />
     </form>
   );
 }

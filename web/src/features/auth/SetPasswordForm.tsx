@@ -1,30 +1,21 @@
 import { useMutation } from "@apollo/client/react";
-import { Button, Callout, H2, Intent } from "@blueprintjs/core";
+import { Callout, H2, Intent } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { passwordSchema } from "@schema/validation/user";
 import { usePasswordMinLength } from "@web/data/rest";
 import { AcceptInvitationDocument } from "@web/generated/graphql";
 import { passwordHint, withPasswordMinimum } from "@web/lib/passwordPolicy";
 import { showToast } from "@web/lib/toast";
-import { TextField } from "@web/ui/TextField";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router-dom";
-import { z } from "zod";
+import { AuthFields, passwordPairFields, SubmitRow } from "./authFields";
+import { type PasswordPair, passwordPairSchema } from "./passwordPair";
 
 /** Props of the invitation's set-password screen. */
 export interface SetPasswordFormProps {
   /** the token of the emailed invitation (/auth?mode=set-password&token=...) */
   token: string;
 }
-
-const firstPasswordForm = z
-  .object({ password: passwordSchema, confirmPassword: z.string() })
-  .refine((v) => v.password === v.confirmPassword, {
-    message: "Passwords do not match",
-    path: ["confirmPassword"],
-  });
-type FirstPasswordForm = z.input<typeof firstPasswordForm>;
 
 /**
  * An invited user chooses their first password with the emailed link (single use, 72 hours), which
@@ -44,8 +35,8 @@ function SetPasswordFields({ token }: SetPasswordFormProps) {
     handleSubmit,
     setError,
     formState: { errors },
-  } = useForm<FirstPasswordForm>({
-    resolver: zodResolver(withPasswordMinimum(firstPasswordForm, "password", minLength)),
+  } = useForm<PasswordPair>({
+    resolver: zodResolver(withPasswordMinimum(passwordPairSchema, "password", minLength)),
     defaultValues: { password: "", confirmPassword: "" },
   });
 
@@ -81,22 +72,11 @@ function SetPasswordFields({ token }: SetPasswordFormProps) {
     <form onSubmit={handleConfirm} noValidate aria-label="Set your password">
       <H2>Set your password</H2>
       <p>Welcome! Choose the password you will log in with.</p>
-      <TextField
-        id="invite-password"
-        label="Password"
-        type="password"
-        autoComplete="new-password"
-        registration={register("password")}
-        error={errors.password?.message}
-        hint={passwordHint(minLength)}
-      />
-      <TextField
-        id="invite-confirmPassword"
-        label="Confirm password"
-        type="password"
-        autoComplete="new-password"
-        registration={register("confirmPassword")}
-        error={errors.confirmPassword?.message}
+      <AuthFields
+        idPrefix="invite"
+        fields={passwordPairFields(["Password", "Confirm password"], passwordHint(minLength))}
+        register={register}
+        errors={errors}
       />
       {problem ? (
         <Callout intent={Intent.DANGER} role="alert" className="portal-form-problem">
@@ -106,9 +86,7 @@ function SetPasswordFields({ token }: SetPasswordFormProps) {
           </div>
         </Callout>
       ) : null}
-      <div className="portal-actions">
-        <Button type="submit" intent={Intent.PRIMARY} text="Set password" loading={state.loading} />
-      </div>
+      <SubmitRow text="Set password" loading={state.loading} />
     </form>
   );
 }

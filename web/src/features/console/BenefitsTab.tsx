@@ -1,17 +1,8 @@
-import {
-  Alignment,
-  AnchorButton,
-  Button,
-  ButtonVariant,
-  Card,
-  Classes,
-  Collapse,
-  H3,
-  Intent,
-} from "@blueprintjs/core";
-import { ChevronDown, ChevronRight, Share } from "@blueprintjs/icons";
+import { Alignment, Button, ButtonVariant, Card, Classes, Collapse, H3 } from "@blueprintjs/core";
+import { ChevronDown, ChevronRight } from "@blueprintjs/icons";
 import { useId, useState } from "react";
 import { BENEFITS, GETTING_STARTED_STEPS } from "./benefits";
+import { ProAppButton } from "./ProAppButton";
 
 /** Props of the console's Benefits tab. */
 export interface BenefitsTabProps {
@@ -60,14 +51,7 @@ export function BenefitsTab({ proAppLink }: BenefitsTabProps) {
           <li key={step}>{step}</li>
         ))}
       </ol>
-      <AnchorButton
-        href={proAppLink}
-        target="_blank"
-        rel="noopener noreferrer"
-        intent={Intent.PRIMARY}
-        endIcon={<Share />}
-        text="Access ESRT Pro"
-      />
+      <ProAppButton href={proAppLink} text="Access ESRT Pro" />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { Callout, Intent, Spinner, SpinnerSize } from "@blueprintjs/core";
+import { Callout, Classes, Intent, Spinner, SpinnerSize } from "@blueprintjs/core";
 import { makeQrDataUrl, QR_DEFAULTS, QrInputError } from "@web/lib/qr";
 import { useEffect, useState } from "react";
 
@@ -56,5 +56,20 @@ export function QrCode({ value, label, size = QR_DEFAULTS.size }: QrCodeProps) {
         <Spinner size={SpinnerSize.SMALL} aria-label="Drawing the QR code" />
       )}
     </div>
+  );
+}
+
+/** Props of {@link ProAppQr}. */
+export interface ProAppQrProps {
+  link: string;
+}
+
+/** The QR code of the user's ESRT Pro page, to open it on a phone. */
+export function ProAppQr({ link }: ProAppQrProps) {
+  return (
+    <figure className="console-qr-figure">
+      <QrCode value={link} label={`QR code linking to ${link}`} />
+      <figcaption className={Classes.TEXT_MUTED}>Scan to open ESRT Pro on your phone</figcaption>
+    </figure>
   );
 }

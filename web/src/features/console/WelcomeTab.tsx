@@ -1,7 +1,9 @@
-import { AnchorButton, Classes, H2, HTMLTable, Intent, Tag } from "@blueprintjs/core";
-import { Share, TickCircle } from "@blueprintjs/icons";
+import { Classes, H2, Intent, Tag } from "@blueprintjs/core";
+import { TickCircle } from "@blueprintjs/icons";
+import { FactsTable } from "@web/ui/FactsTable";
 import type { ConsoleUser } from "./consoleUser";
-import { QrCode } from "./QrCode";
+import { ProAppButton } from "./ProAppButton";
+import { ProAppQr } from "./QrCode";
 
 /** Props of the console's Welcome tab. */
 export interface WelcomeTabProps {
@@ -28,32 +30,13 @@ export function WelcomeTab({ user, proAppLink }: WelcomeTabProps) {
             Synced with ESRT Pro
           </Tag>
         ) : null}
-        <HTMLTable compact className="console-details" aria-label="Your details">
-          <tbody>
-            {details.map(([label, value]) => (
-              <tr key={label}>
-                <th scope="row">{label}</th>
-                <td>{value}</td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
+        <FactsTable rows={details} className="console-details" label="Your details" />
         <p className={Classes.TEXT_MUTED}>
           Save your portal credentials: you sign in to the client application, ESRT Pro, with the same ones.
         </p>
-        <AnchorButton
-          href={proAppLink}
-          target="_blank"
-          rel="noopener noreferrer"
-          intent={Intent.PRIMARY}
-          endIcon={<Share />}
-          text="Launch ESRT Pro"
-        />
+        <ProAppButton href={proAppLink} text="Launch ESRT Pro" />
       </div>
-      <figure className="console-qr-figure">
-        <QrCode value={proAppLink} label={`QR code linking to ${proAppLink}`} />
-        <figcaption className={Classes.TEXT_MUTED}>Scan to open ESRT Pro on your phone</figcaption>
-      </figure>
+      <ProAppQr link={proAppLink} />
     </div>
   );
 }

@@ -6,13 +6,13 @@ import {
   Dialog,
   DialogBody,
   DialogFooter,
-  HTMLTable,
   NonIdealState,
   Tag,
 } from "@blueprintjs/core";
 import { Document as DocumentIcon, Download } from "@blueprintjs/icons";
 import { formatBytes } from "@schema/validation/document";
 import type { DocumentFieldsFragment, DocumentStatus } from "@web/generated/graphql";
+import { DataTable } from "@web/ui/DataTable";
 import { DOCUMENT_STATUS_TAGS, formatDateTime, HISTORY_ACTION_LABELS, previewKind } from "./documents";
 import { PdfPreview } from "./PdfPreview";
 
@@ -107,32 +107,27 @@ type HistoryDocument = Pick<DocumentFieldsFragment, "history" | "versions" | "ti
 export function DocumentHistory({ document }: { document: HistoryDocument }) {
   return (
     <div className="documents-history">
-      <div className="documents-table-scroll">
-        <HTMLTable compact className="documents-table" aria-label={`Versions of ${document.title}`}>
-          <thead>
-            <tr>
-              <th>Version</th>
-              <th>File</th>
-              <th>Size</th>
-              <th>Uploaded</th>
-            </tr>
-          </thead>
-          <tbody>
-            {document.versions.map((v) => (
-              <tr key={v.version}>
-                <td>{v.version}</td>
-                <td>
-                  <a href={v.downloadUrl} download>
-                    {v.fileName}
-                  </a>
-                </td>
-                <td>{formatBytes(v.fileSize)}</td>
-                <td>{formatDateTime(v.createdAt)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      </div>
+      <DataTable
+        scrollClassName="documents-table-scroll"
+        className="documents-table"
+        label={`Versions of ${document.title}`}
+        plainHeadings
+        columns={["Version", "File", "Size", "Uploaded"]}
+        rows={document.versions}
+      >
+        {(v) => (
+          <tr key={v.version}>
+            <td>{v.version}</td>
+            <td>
+              <a href={v.downloadUrl} download>
+                {v.fileName}
+              </a>
+            </td>
+            <td>{formatBytes(v.fileSize)}</td>
+            <td>{formatDateTime(v.createdAt)}</td>
+          </tr>
+        )}
+      </DataTable>
       <ol
         className={`${Classes.LIST_UNSTYLED} documents-history-list`}
         aria-label={`History of ${document.title}`}

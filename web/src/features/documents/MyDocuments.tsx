@@ -11,15 +11,12 @@ import {
   Dialog,
   DialogBody,
   DialogFooter,
-  FormGroup,
   H2,
-  HTMLSelect,
-  InputGroup,
   Intent,
   NonIdealState,
   Spinner,
 } from "@blueprintjs/core";
-import { Download, EyeOpen, FolderOpen, History, Inbox, Refresh, Search, Trash } from "@blueprintjs/icons";
+import { Download, EyeOpen, FolderOpen, History, Inbox, Refresh, Trash } from "@blueprintjs/icons";
 import { type DocumentStatusName, formatBytes } from "@schema/validation/document";
 import {
   DeleteDocumentDocument,
@@ -29,8 +26,10 @@ import {
   type UploadPolicyQuery,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced, useReturnFocus } from "@web/ui/hooks";
 import { useLoadMore } from "@web/ui/KeysetList";
+import { runWithToast } from "@web/ui/mutationToast";
 import { useId, useState } from "react";
 import { DocumentStatusTag, HistoryDialog, PreviewDialog } from "./DocumentParts";
 import { appendPage, formatDate, formatDateTime } from "./documents";
@@ -102,37 +101,32 @@ export function MyDocumentList({ fromTeam, heading, policy }: MyDocumentListProp
           </span>
         )}
       </div>
-      <form
-        className="documents-filters"
-        aria-label={`Filter ${heading.toLowerCase()}`}
-        onSubmit={(e) => e.preventDefault()}
-      >
-        <FormGroup label="Search" labelFor={ids.search} inline>
-          <InputGroup
-            id={ids.search}
-            type="search"
-            leftIcon={<Search />}
-            placeholder="Title or file name"
-            value={search}
-            onChange={(e) => setSearch(e.currentTarget.value)}
-          />
-        </FormGroup>
+      <FilterBar className="documents-filters" label={`Filter ${heading.toLowerCase()}`}>
+        <SearchField
+          label="Search"
+          id={ids.search}
+          inline
+          icon
+          placeholder="Title or file name"
+          value={search}
+          onChange={setSearch}
+        />
         {!fromTeam && (
-          <FormGroup label="Status" labelFor={ids.status} inline>
-            <HTMLSelect
-              id={ids.status}
-              value={status}
-              onChange={(e) => setStatus(e.currentTarget.value as DocumentStatusName | "")}
-              options={[
-                { value: "", label: "All" },
-                { value: "pending", label: "Pending" },
-                { value: "approved", label: "Approved" },
-                { value: "rejected", label: "Rejected" },
-              ]}
-            />
-          </FormGroup>
+          <SelectField
+            label="Status"
+            id={ids.status}
+            inline
+            value={status}
+            onChange={(value) => setStatus(value as DocumentStatusName | "")}
+            options={[
+              { value: "", label: "All" },
+              { value: "pending", label: "Pending" },
+              { value: "approved", label: "Approved" },
+              { value: "rejected", label: "Rejected" },
+            ]}
+          />
         )}
-      </form>
+      </FilterBar>
       {error && !data ? (
         <Callout intent={Intent.WARNING} title={`${heading} could not be loaded`}>
           <Button
@@ -342,25 +336,12 @@ function DeleteAlert({
   });
   const run = async () => {
     if (!doc) return;
-    try {
-      const result = await remove({ variables: { id: doc.id } });
-      const answer = result.data?.deleteDocument;
-      if (answer?.__typename === "MutationDeleteDocumentSuccess") {
-        showToast({
-          title: "Document deleted",
-          description: `"${doc.title}" was deleted`,
-          intent: Intent.SUCCESS,
-        });
-      } else {
-        showToast({
-          title: "Failed to delete document",
-          description: answer?.__typename === "AppError" ? answer.message : "Failed to delete document",
-          intent: "destructive",
-        });
-      }
-    } catch {
-      showToast({ title: "Failed to delete document", intent: "destructive" });
-    }
+    await runWithToast({
+      run: async () => (await remove({ variables: { id: doc.id } })).data?.deleteDocument,
+      success: "MutationDeleteDocumentSuccess",
+      saved: () => ({ title: "Document deleted", description: `"${doc.title}" was deleted` }),
+      failure: "Failed to delete document",
+    });
     onClose();
   };
   return (

@@ -1,6 +1,6 @@
-import { AnchorButton, Classes, H1, Intent } from "@blueprintjs/core";
-import { Share } from "@blueprintjs/icons";
+import { Classes, H1, Intent } from "@blueprintjs/core";
 import { useServerConfig } from "@web/data/rest";
+import { ProAppButton } from "@web/features/console/ProAppButton";
 import { Link } from "react-router-dom";
 
 /** The public home page: what the portal is for and where to go next. */
@@ -17,14 +17,7 @@ export function HomePage() {
         <Link className={`${Classes.BUTTON} ${Classes.INTENT_PRIMARY}`} to="/auth">
           Login / Register
         </Link>
-        <AnchorButton
-          href={config.proAppUrl}
-          target="_blank"
-          rel="noopener noreferrer"
-          intent={Intent.NONE}
-          endIcon={<Share />}
-          text="Open ESRT Pro"
-        />
+        <ProAppButton href={config.proAppUrl} intent={Intent.NONE} text="Open ESRT Pro" />
       </div>
     </section>
   );

@@ -1,21 +1,11 @@
 import { useCurrentUser, useServerConfig } from "@web/data/rest";
 import "@web/features/console/console.css";
 import "./proAppFeatures.css";
-import {
-  AnchorButton,
-  Card,
-  Classes,
-  H1,
-  H2,
-  H3,
-  Intent,
-  Spinner,
-  SpinnerSize,
-  Tag,
-} from "@blueprintjs/core";
-import { LogIn, Share, TickCircle } from "@blueprintjs/icons";
+import { Card, Classes, H1, H2, H3, Intent, Spinner, SpinnerSize, Tag } from "@blueprintjs/core";
+import { LogIn, TickCircle } from "@blueprintjs/icons";
 import { BENEFITS } from "@web/features/console/benefits";
-import { QrCode } from "@web/features/console/QrCode";
+import { ProAppButton } from "@web/features/console/ProAppButton";
+import { ProAppQr } from "@web/features/console/QrCode";
 import { proAppUserUrl } from "@web/lib/qr";
 import { Link } from "react-router-dom";
 
@@ -80,20 +70,9 @@ export function ProAppFeaturesPage() {
             <p>
               Your ESRT Pro page is for user <strong>{user.uniqueId}</strong>.
             </p>
-            <AnchorButton
-              href={proAppLink}
-              target="_blank"
-              rel="noopener noreferrer"
-              intent={Intent.PRIMARY}
-              large
-              endIcon={<Share />}
-              text="Launch ESRT Pro"
-            />
+            <ProAppButton href={proAppLink} large text="Launch ESRT Pro" />
           </div>
-          <figure className="console-qr-figure">
-            <QrCode value={proAppLink} label={`QR code linking to ${proAppLink}`} />
-            <figcaption className={Classes.TEXT_MUTED}>Scan to open ESRT Pro on your phone</figcaption>
-          </figure>
+          <ProAppQr link={proAppLink} />
         </div>
       ) : (
         <p>

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from "@apollo/client/react";
+import { useMutation } from "@apollo/client/react";
 import "./branding.css";
 import {
   Alignment,
@@ -6,15 +6,13 @@ import {
   Card,
   Classes,
   FormGroup,
-  H1,
   H2,
   InputGroup,
   Intent,
   Navbar,
 } from "@blueprintjs/core";
 import { FloppyDisk, Reset } from "@blueprintjs/icons";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { type Branding, type BrandingInput, brandingSchema } from "@schema/validation/branding";
+import { type BrandingInput, brandingSchema } from "@schema/validation/branding";
 import { formatDateTime } from "@web/features/documents/documents";
 import { BrandLogo } from "@web/features/shell/BrandLogo";
 import {
@@ -22,10 +20,9 @@ import {
   type BrandingSettingsFieldsFragment,
   UpdateBrandingDocument,
 } from "@web/generated/graphql";
-import { showToast } from "@web/lib/toast";
-import { SettingsLoad } from "@web/ui/SettingsLoad";
-import { useEffect, useId } from "react";
-import { useForm } from "react-hook-form";
+import { runWithToast } from "@web/ui/mutationToast";
+import { SettingsScreen, useSettingsForm } from "@web/ui/SettingsScreen";
+import { useId } from "react";
 
 /**
  * Branding Settings (spec §2 and §5, manage:config; issue 12): the product title of the top bar and
@@ -38,23 +35,16 @@ export function BrandingPage() {
 }
 
 function BrandingSettings() {
-  const { data, loading, error, refetch } = useQuery(BrandingSettingsDocument, {
-    fetchPolicy: "cache-and-network",
-  });
-  const settings = data?.brandingSettings;
   return (
-    <section className="portal-page branding-page">
-      <H1>Branding Settings</H1>
-      <SettingsLoad
-        what="the branding"
-        settings={settings}
-        loading={loading}
-        error={error}
-        onRetry={() => void refetch()}
-      >
-        {(settings) => <BrandingForm settings={settings} />}
-      </SettingsLoad>
-    </section>
+    <SettingsScreen
+      className="branding-page"
+      title="Branding Settings"
+      what="the branding"
+      query={BrandingSettingsDocument}
+      pick={(data) => data.brandingSettings}
+    >
+      {(settings) => <BrandingForm settings={settings} />}
+    </SettingsScreen>
   );
 }
 
@@ -92,40 +82,19 @@ const FIELDS: { name: Field; label: string; helper?: string; type?: string; plac
 /** The branding form, checked with the shared schema and its messages, beside its live preview. */
 function BrandingForm({ settings }: { settings: BrandingSettingsFieldsFragment }) {
   const baseId = useId();
-  const form = useForm<BrandingInput, unknown, Branding>({
-    resolver: zodResolver(brandingSchema),
-    mode: "onChange",
-    defaultValues: formValuesOf(settings),
-  });
+  const form = useSettingsForm({ schema: brandingSchema, settings, valuesOf: formValuesOf });
   const [save, saving] = useMutation(UpdateBrandingDocument, { refetchQueries: [BrandingSettingsDocument] });
   const errors = form.formState.errors;
   const values = form.watch();
 
-  useEffect(() => {
-    // the stored branding changed (saved here or elsewhere): start from it again
-    form.reset(formValuesOf(settings));
-  }, [settings, form]);
-
-  const handleSubmit = form.handleSubmit(async (checked) => {
-    try {
-      const answer = (await save({ variables: { input: checked } })).data?.updateBranding;
-      if (answer?.__typename === "MutationUpdateBrandingSuccess") {
-        showToast({
-          title: "Branding saved",
-          description: "Every page shows it within a minute.",
-          intent: Intent.SUCCESS,
-        });
-        return;
-      }
-      showToast({
-        title: "Failed to save branding",
-        description: answer?.__typename === "AppError" ? answer.message : "Failed to save branding",
-        intent: "destructive",
-      });
-    } catch {
-      showToast({ title: "Failed to save branding", intent: "destructive" });
-    }
-  });
+  const handleSubmit = form.handleSubmit((checked) =>
+    runWithToast({
+      run: async () => (await save({ variables: { input: checked } })).data?.updateBranding,
+      success: "MutationUpdateBrandingSuccess",
+      saved: () => ({ title: "Branding saved", description: "Every page shows it within a minute." }),
+      failure: "Failed to save branding",
+    }),
+  );
 
   const previewTitle = values.title?.trim() || settings.title;
   return (

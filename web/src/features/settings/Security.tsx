@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from "@apollo/client/react";
+import { useMutation } from "@apollo/client/react";
 import "./branding.css";
 import {
   Alert,
@@ -7,20 +7,16 @@ import {
   Card,
   Classes,
   FormGroup,
-  H1,
   H2,
-  HTMLTable,
   InputGroup,
   Intent,
   Switch,
 } from "@blueprintjs/core";
 import { FloppyDisk, LogOut } from "@blueprintjs/icons";
-import { zodResolver } from "@hookform/resolvers/zod";
 import {
   LOGIN_IP_WINDOW_MINUTES,
   SECURITY_BOUNDS,
   type SecuritySettingsInput,
-  type SecuritySettingsValues,
   securitySettingsSchema,
 } from "@schema/validation/security";
 import { formatDateTime } from "@web/features/documents/documents";
@@ -30,10 +26,11 @@ import {
   SignOutEveryoneElseDocument,
   UpdateSecuritySettingsDocument,
 } from "@web/generated/graphql";
-import { showToast } from "@web/lib/toast";
-import { SettingsLoad } from "@web/ui/SettingsLoad";
-import { useEffect, useId, useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { FactsTable } from "@web/ui/FactsTable";
+import { runWithToast } from "@web/ui/mutationToast";
+import { SettingsScreen, useSettingsForm } from "@web/ui/SettingsScreen";
+import { useId, useState } from "react";
+import { Controller } from "react-hook-form";
 
 /**
  * Security Settings (spec §2, manage:config; issue 12): the sign-in switches, the minimum password
@@ -45,31 +42,24 @@ export function SecurityPage() {
 }
 
 function SecuritySettingsView() {
-  const { data, loading, error, refetch } = useQuery(SecuritySettingsDocument, {
-    fetchPolicy: "cache-and-network",
-  });
-  const settings = data?.securitySettings;
   return (
-    <section className="portal-page security-page">
-      <H1>Security Settings</H1>
-      <SettingsLoad
-        what="the security settings"
-        settings={settings}
-        loading={loading}
-        error={error}
-        onRetry={() => void refetch()}
-      >
-        {(settings) => (
-          <div className="branding-layout">
-            <SecurityForm settings={settings} />
-            <div>
-              <SessionTimings settings={settings} />
-              <SignOutEveryone />
-            </div>
+    <SettingsScreen
+      className="security-page"
+      title="Security Settings"
+      what="the security settings"
+      query={SecuritySettingsDocument}
+      pick={(data) => data.securitySettings}
+    >
+      {(settings) => (
+        <div className="branding-layout">
+          <SecurityForm settings={settings} />
+          <div>
+            <SessionTimings settings={settings} />
+            <SignOutEveryone />
           </div>
-        )}
-      </SettingsLoad>
-    </section>
+        </div>
+      )}
+    </SettingsScreen>
   );
 }
 
@@ -120,40 +110,20 @@ const NUMBERS: { name: NumberName; label: string; unit: string }[] = [
 /** The settings form, checked with the shared schema and its bounds. */
 function SecurityForm({ settings }: { settings: SecuritySettingsFieldsFragment }) {
   const baseId = useId();
-  const form = useForm<SecuritySettingsInput, unknown, SecuritySettingsValues>({
-    resolver: zodResolver(securitySettingsSchema),
-    mode: "onChange",
-    defaultValues: formValuesOf(settings),
-  });
+  const form = useSettingsForm({ schema: securitySettingsSchema, settings, valuesOf: formValuesOf });
   const [save, saving] = useMutation(UpdateSecuritySettingsDocument, {
     refetchQueries: [SecuritySettingsDocument],
   });
   const errors = form.formState.errors;
 
-  useEffect(() => {
-    form.reset(formValuesOf(settings));
-  }, [settings, form]);
-
-  const handleSubmit = form.handleSubmit(async (values) => {
-    try {
-      const answer = (await save({ variables: { input: values } })).data?.updateSecuritySettings;
-      if (answer?.__typename === "MutationUpdateSecuritySettingsSuccess") {
-        showToast({
-          title: "Security settings saved",
-          description: "The next sign-in follows them.",
-          intent: Intent.SUCCESS,
-        });
-        return;
-      }
-      showToast({
-        title: "Failed to save security settings",
-        description: answer?.__typename === "AppError" ? answer.message : "Failed to save security settings",
-        intent: "destructive",
-      });
-    } catch {
-      showToast({ title: "Failed to save security settings", intent: "destructive" });
-    }
-  });
+  const handleSubmit = form.handleSubmit((values) =>
+    runWithToast({
+      run: async () => (await save({ variables: { input: values } })).data?.updateSecuritySettings,
+      success: "MutationUpdateSecuritySettingsSuccess",
+      saved: () => ({ title: "Security settings saved", description: "The next sign-in follows them." }),
+      failure: "Failed to save security settings",
+    }),
+  );
 
   return (
     <Card className="branding-form-card">
@@ -249,16 +219,7 @@ function SessionTimings({ settings }: { settings: SecuritySettingsFieldsFragment
     <section aria-labelledby={headingId}>
       <H2 id={headingId}>Session timings</H2>
       <p className={Classes.TEXT_MUTED}>Set by the specification; shown for reference.</p>
-      <HTMLTable compact aria-labelledby={headingId}>
-        <tbody>
-          {rows.map(([label, value]) => (
-            <tr key={label}>
-              <th scope="row">{label}</th>
-              <td>{value}</td>
-            </tr>
-          ))}
-        </tbody>
-      </HTMLTable>
+      <FactsTable rows={rows} labelledBy={headingId} />
     </section>
   );
 }
@@ -270,24 +231,15 @@ function SignOutEveryone() {
   const [signOut, running] = useMutation(SignOutEveryoneElseDocument);
   const handleConfirm = async () => {
     setConfirming(false);
-    try {
-      const answer = (await signOut()).data?.signOutEveryoneElse;
-      if (answer?.__typename === "MutationSignOutEveryoneElseSuccess") {
-        showToast({
-          title: "Everyone else is signed out",
-          description: "Every other session ends at its next request; yours goes on.",
-          intent: Intent.SUCCESS,
-        });
-        return;
-      }
-      showToast({
-        title: "Failed to sign everyone out",
-        description: answer?.__typename === "AppError" ? answer.message : "Failed to sign everyone out",
-        intent: "destructive",
-      });
-    } catch {
-      showToast({ title: "Failed to sign everyone out", intent: "destructive" });
-    }
+    await runWithToast({
+      run: async () => (await signOut()).data?.signOutEveryoneElse,
+      success: "MutationSignOutEveryoneElseSuccess",
+      saved: () => ({
+        title: "Everyone else is signed out",
+        description: "Every other session ends at its next request; yours goes on.",
+      }),
+      failure: "Failed to sign everyone out",
+    });
   };
   return (
     <section aria-labelledby={headingId} className="security-sign-out">

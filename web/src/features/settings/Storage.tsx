@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from "@apollo/client/react";
+import { useMutation } from "@apollo/client/react";
 import "@blueprintjs/select/lib/css/blueprint-select.css";
 import "@web/features/documents/documents.css";
 import "@web/features/admin-documents/review.css";
@@ -8,9 +8,7 @@ import {
   Card,
   Classes,
   FormGroup,
-  H1,
   H2,
-  HTMLTable,
   InputGroup,
   Intent,
   MenuItem,
@@ -21,13 +19,7 @@ import {
 } from "@blueprintjs/core";
 import { Database, DataConnection, FloppyDisk } from "@blueprintjs/icons";
 import { MultiSelect } from "@blueprintjs/select";
-import { zodResolver } from "@hookform/resolvers/zod";
-import {
-  formatBytes,
-  type StorageSettings,
-  type StorageSettingsInput,
-  storageSettingsSchema,
-} from "@schema/validation/document";
+import { formatBytes, storageSettingsSchema } from "@schema/validation/document";
 import { formValuesOf, settingsInputOf } from "@web/features/admin-documents/storage";
 import { bytesToMegabytes, formatDateTime, megabytesToBytes } from "@web/features/documents/documents";
 import {
@@ -36,10 +28,11 @@ import {
   TestStorageConnectionDocument,
   UpdateStorageSettingsDocument,
 } from "@web/generated/graphql";
-import { showToast } from "@web/lib/toast";
-import { SettingsLoad } from "@web/ui/SettingsLoad";
-import { useEffect, useId, useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { DataTable } from "@web/ui/DataTable";
+import { runWithToast } from "@web/ui/mutationToast";
+import { SettingsScreen, useSettingsForm } from "@web/ui/SettingsScreen";
+import { useId, useState } from "react";
+import { Controller } from "react-hook-form";
 
 /**
  * Storage Settings (spec §2 and §5, manage:config; issue 9): where new uploads are stored (local
@@ -51,28 +44,21 @@ export function StoragePage() {
 }
 
 function Storage() {
-  const { data, loading, error, refetch } = useQuery(StorageSettingsDocument, {
-    fetchPolicy: "cache-and-network",
-  });
-  const settings = data?.storageSettings;
   return (
-    <section className="portal-page storage-page">
-      <H1>Storage Settings</H1>
-      <SettingsLoad
-        what="the storage settings"
-        settings={settings}
-        loading={loading}
-        error={error}
-        onRetry={() => void refetch()}
-      >
-        {(settings) => (
-          <>
-            <StorageForm settings={settings} />
-            <StorageUsage settings={settings} />
-          </>
-        )}
-      </SettingsLoad>
-    </section>
+    <SettingsScreen
+      className="storage-page"
+      title="Storage Settings"
+      what="the storage settings"
+      query={StorageSettingsDocument}
+      pick={(data) => data.storageSettings}
+    >
+      {(settings) => (
+        <>
+          <StorageForm settings={settings} />
+          <StorageUsage settings={settings} />
+        </>
+      )}
+    </SettingsScreen>
   );
 }
 
@@ -93,12 +79,13 @@ function StorageForm({ settings }: { settings: StorageSettingsFieldsFragment }) 
     pathStyle: useId(),
     storageType: useId(),
   };
-  const form = useForm<StorageSettingsInput, unknown, StorageSettings>({
-    resolver: zodResolver(storageSettingsSchema),
-    mode: "onChange",
-    defaultValues: formValuesOf(settings),
-  });
   const [megabytes, setMegabytes] = useState(() => String(bytesToMegabytes(settings.maxFileSize)));
+  const form = useSettingsForm({
+    schema: storageSettingsSchema,
+    settings,
+    valuesOf: formValuesOf,
+    onReset: (next) => setMegabytes(String(bytesToMegabytes(next.maxFileSize))),
+  });
   const [result, setResult] = useState<TestResult | null>(null);
   const [save, saving] = useMutation(UpdateStorageSettingsDocument, {
     refetchQueries: [StorageSettingsDocument],
@@ -109,33 +96,18 @@ function StorageForm({ settings }: { settings: StorageSettingsFieldsFragment }) 
   const errors = form.formState.errors;
   const cloud = storageType === "cloud";
 
-  useEffect(() => {
-    // the stored settings changed (saved here or elsewhere): start from them again
-    form.reset(formValuesOf(settings));
-    setMegabytes(String(bytesToMegabytes(settings.maxFileSize)));
-  }, [settings, form]);
-
-  const submit = form.handleSubmit(async (values) => {
-    try {
-      const answer = (await save({ variables: { input: settingsInputOf(values) } })).data
-        ?.updateStorageSettings;
-      if (answer?.__typename === "MutationUpdateStorageSettingsSuccess") {
-        showToast({
-          title: "Storage settings saved",
-          description: `New uploads go to ${answer.data.storageType === "cloud" ? "cloud" : "local"} storage`,
-          intent: Intent.SUCCESS,
-        });
-        return;
-      }
-      showToast({
-        title: "Failed to save storage settings",
-        description: answer?.__typename === "AppError" ? answer.message : "Failed to save storage settings",
-        intent: "destructive",
-      });
-    } catch {
-      showToast({ title: "Failed to save storage settings", intent: "destructive" });
-    }
-  });
+  const submit = form.handleSubmit((values) =>
+    runWithToast({
+      run: async () =>
+        (await save({ variables: { input: settingsInputOf(values) } })).data?.updateStorageSettings,
+      success: "MutationUpdateStorageSettingsSuccess",
+      saved: (answer) => ({
+        title: "Storage settings saved",
+        description: `New uploads go to ${answer.data.storageType === "cloud" ? "cloud" : "local"} storage`,
+      }),
+      failure: "Failed to save storage settings",
+    }),
+  );
 
   const testConnection = form.handleSubmit(async (values) => {
     setResult(null);
@@ -377,30 +349,22 @@ function StorageUsage({ settings }: { settings: StorageSettingsFieldsFragment })
       {settings.usage.length === 0 ? (
         <p className={Classes.TEXT_MUTED}>No document is stored yet.</p>
       ) : (
-        <div className="documents-table-scroll">
-          <HTMLTable
-            compact
-            className="documents-table storage-usage"
-            aria-label="Stored documents per backend"
-          >
-            <thead>
-              <tr>
-                <th>Backend</th>
-                <th>Documents</th>
-                <th>Stored</th>
-              </tr>
-            </thead>
-            <tbody>
-              {settings.usage.map((u) => (
-                <tr key={u.backend}>
-                  <td>{u.backend === "cloud" ? "Cloud" : "Local disk"}</td>
-                  <td>{u.documents.toLocaleString("en-US")}</td>
-                  <td>{formatBytes(u.bytes)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </HTMLTable>
-        </div>
+        <DataTable
+          scrollClassName="documents-table-scroll"
+          className="documents-table storage-usage"
+          label="Stored documents per backend"
+          plainHeadings
+          columns={["Backend", "Documents", "Stored"]}
+          rows={settings.usage}
+        >
+          {(u) => (
+            <tr key={u.backend}>
+              <td>{u.backend === "cloud" ? "Cloud" : "Local disk"}</td>
+              <td>{u.documents.toLocaleString("en-US")}</td>
+              <td>{formatBytes(u.bytes)}</td>
+            </tr>
+          )}
+        </DataTable>
       )}
     </section>
   );

@@ -2,12 +2,8 @@ import { useMutation, useQuery } from "@apollo/client/react";
 import {
   Button,
   Classes,
-  Dialog,
-  DialogBody,
-  DialogFooter,
   FormGroup,
   H2,
-  HTMLTable,
   InputGroup,
   Intent,
   NonIdealState,
@@ -23,14 +19,16 @@ import {
   RevokeEsrtApiKeyDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
-import { ConfirmDialog, ServerProblem } from "@web/ui/ConfirmDialog";
+import { DataTable } from "@web/ui/DataTable";
+import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";
 import { LoadError } from "@web/ui/LoadError";
-import { OneTimeSecret } from "@web/ui/OneTimeSecret";
+import { OneTimeSecretStep } from "@web/ui/OneTimeSecret";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
-import { apiKeyFormSchema, formatInstant, readAnswer, thrownMessage } from "./esrtSync";
+import { AnswerConfirmDialog } from "./AnswerConfirmDialog";
+import { apiKeyFormSchema, formatInstant, useAnswerProblem } from "./esrtSync";
 
 /**
  * The Pro app's API keys (machine access to the by-uniqueid lookup and the ack endpoint): name,
@@ -73,58 +71,51 @@ export function ApiKeys() {
           description="Create one for the Pro app when it reads users or acknowledges versions over HTTP."
         />
       ) : (
-        <div className="esrt-table-scroll">
-          <HTMLTable compact striped className="esrt-table" aria-label="API keys">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.id} data-api-key-id={k.id}>
-                  <td className="esrt-wrap">{k.name}</td>
-                  <td>
-                    <code className="esrt-code">{k.prefix}…</code>
-                  </td>
-                  <td>{formatInstant(k.createdAt)}</td>
-                  <td>{formatInstant(k.lastUsedAt)}</td>
-                  <td>
-                    {k.revokedAt ? (
-                      <>
-                        <Tag minimal round intent={Intent.DANGER}>
-                          Revoked
-                        </Tag>
-                        <div className={Classes.TEXT_MUTED}>{formatInstant(k.revokedAt)}</div>
-                      </>
-                    ) : (
-                      <Tag minimal round intent={Intent.SUCCESS}>
-                        Active
-                      </Tag>
-                    )}
-                  </td>
-                  <td>
-                    {k.revokedAt ? null : (
-                      <Button
-                        variant="minimal"
-                        size="small"
-                        intent={Intent.DANGER}
-                        text="Revoke…"
-                        aria-label={`Revoke ${k.name}`}
-                        onClick={() => setRevoking(k)}
-                      />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </HTMLTable>
-        </div>
+        <DataTable
+          scrollClassName="esrt-table-scroll"
+          className="esrt-table"
+          label="API keys"
+          striped
+          columns={["Name", "Prefix", "Created", "Last used", "Status", "Actions"]}
+          rows={keys}
+        >
+          {(k) => (
+            <tr key={k.id} data-api-key-id={k.id}>
+              <td className="esrt-wrap">{k.name}</td>
+              <td>
+                <code className="esrt-code">{k.prefix}…</code>
+              </td>
+              <td>{formatInstant(k.createdAt)}</td>
+              <td>{formatInstant(k.lastUsedAt)}</td>
+              <td>
+                {k.revokedAt ? (
+                  <>
+                    <Tag minimal round intent={Intent.DANGER}>
+                      Revoked
+                    </Tag>
+                    <div className={Classes.TEXT_MUTED}>{formatInstant(k.revokedAt)}</div>
+                  </>
+                ) : (
+                  <Tag minimal round intent={Intent.SUCCESS}>
+                    Active
+                  </Tag>
+                )}
+              </td>
+              <td>
+                {k.revokedAt ? null : (
+                  <Button
+                    variant="minimal"
+                    size="small"
+                    intent={Intent.DANGER}
+                    text="Revoke…"
+                    aria-label={`Revoke ${k.name}`}
+                    onClick={() => setRevoking(k)}
+                  />
+                )}
+              </td>
+            </tr>
+          )}
+        </DataTable>
       )}
       {creating ? <CreateKeyDialog onClose={() => setCreating(false)} /> : null}
       {revoking ? <RevokeKeyDialog apiKey={revoking} onClose={() => setRevoking(null)} /> : null}
@@ -139,7 +130,7 @@ type KeyValues = z.output<typeof apiKeyFormSchema>;
 function CreateKeyDialog({ onClose }: { onClose(): void }) {
   useReturnFocus();
   const id = useId();
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problem, run } = useAnswerProblem();
   const [key, setKey] = useState<string | null>(null);
   const [create, state] = useMutation(CreateEsrtApiKeyDocument, { refetchQueries: [EsrtApiKeysDocument] });
   const form = useForm<KeyInput, unknown, KeyValues>({
@@ -149,103 +140,80 @@ function CreateKeyDialog({ onClose }: { onClose(): void }) {
   const { ref: nameRef, ...nameField } = form.register("name");
   const nameProblem = form.formState.errors.name?.message;
   const submit = form.handleSubmit(async ({ name }) => {
-    setProblem(null);
-    try {
-      const result = await create({ variables: { name } });
-      const outcome = readAnswer(result.data?.createEsrtApiKey, "The API key could not be created");
-      if (!outcome.ok) return setProblem(outcome.message);
-      showToast({ title: "API key created", description: outcome.data.apiKey.name, intent: Intent.SUCCESS });
-      setKey(outcome.data.key);
-    } catch (caught) {
-      setProblem(thrownMessage(caught, "The API key could not be created"));
-    }
+    await run(
+      "The API key could not be created",
+      async () => (await create({ variables: { name } })).data?.createEsrtApiKey,
+      (data) => {
+        showToast({ title: "API key created", description: data.apiKey.name, intent: Intent.SUCCESS });
+        setKey(data.key);
+      },
+    );
   });
   return (
-    <Dialog
-      isOpen
+    <BusyDialog
       title={key === null ? "Create API key" : "The new API key"}
-      onClose={state.loading ? undefined : onClose}
-      canOutsideClickClose={false}
+      busy={state.loading}
+      onClose={onClose}
     >
       {key !== null ? (
-        <>
-          <DialogBody>
-            <OneTimeSecret label="API key" noun="API key" value={key}>
-              <p>
-                The Pro app sends it with each request to the portal's API. The portal keeps only a hash of it
-                and its prefix.
-              </p>
-            </OneTimeSecret>
-          </DialogBody>
-          <DialogFooter
-            actions={<Button intent={Intent.PRIMARY} text="I have stored it" onClick={onClose} />}
-          />
-        </>
+        <OneTimeSecretStep label="API key" noun="API key" value={key} onClose={onClose}>
+          <p>
+            The Pro app sends it with each request to the portal's API. The portal keeps only a hash of it and
+            its prefix.
+          </p>
+        </OneTimeSecretStep>
       ) : (
-        <form onSubmit={submit} noValidate aria-label="Create API key">
-          <DialogBody>
-            <FormGroup
-              label="Name"
-              labelFor={id}
+        <DialogForm
+          label="Create API key"
+          submitText="Create key"
+          busy={state.loading}
+          problem={problem}
+          onSubmit={submit}
+          onBack={onClose}
+        >
+          <FormGroup
+            label="Name"
+            labelFor={id}
+            intent={nameProblem ? Intent.DANGER : Intent.NONE}
+            helperText={nameProblem ?? "To tell keys apart, such as “ESRT Pro production”"}
+          >
+            <InputGroup
+              id={id}
+              autoFocus
+              autoComplete="off"
+              fill
               intent={nameProblem ? Intent.DANGER : Intent.NONE}
-              helperText={nameProblem ?? "To tell keys apart, such as “ESRT Pro production”"}
-            >
-              <InputGroup
-                id={id}
-                autoFocus
-                autoComplete="off"
-                fill
-                intent={nameProblem ? Intent.DANGER : Intent.NONE}
-                aria-invalid={nameProblem ? true : undefined}
-                {...nameField}
-                inputRef={nameRef}
-              />
-            </FormGroup>
-            {problem ? <ServerProblem message={problem} /> : null}
-          </DialogBody>
-          <DialogFooter
-            actions={
-              <>
-                <Button text="Back" onClick={onClose} disabled={state.loading} />
-                <Button type="submit" intent={Intent.PRIMARY} text="Create key" loading={state.loading} />
-              </>
-            }
-          />
-        </form>
+              aria-invalid={nameProblem ? true : undefined}
+              {...nameField}
+              inputRef={nameRef}
+            />
+          </FormGroup>
+        </DialogForm>
       )}
-    </Dialog>
+    </BusyDialog>
   );
 }
 
 function RevokeKeyDialog({ apiKey, onClose }: { apiKey: EsrtApiKeyFieldsFragment; onClose(): void }) {
-  const [problem, setProblem] = useState<string | null>(null);
   const [revoke, state] = useMutation(RevokeEsrtApiKeyDocument, { refetchQueries: [EsrtApiKeysDocument] });
-  const handleConfirm = async () => {
-    setProblem(null);
-    try {
-      const result = await revoke({ variables: { id: apiKey.id } });
-      const outcome = readAnswer(result.data?.revokeEsrtApiKey, "The API key could not be revoked");
-      if (!outcome.ok) return setProblem(outcome.message);
-      showToast({ title: "API key revoked", description: apiKey.name, intent: Intent.SUCCESS });
-      onClose();
-    } catch (caught) {
-      setProblem(thrownMessage(caught, "The API key could not be revoked"));
-    }
-  };
   return (
-    <ConfirmDialog
+    <AnswerConfirmDialog
       title={`Revoke “${apiKey.name}”?`}
       confirmText="Revoke key"
       intent={Intent.DANGER}
       loading={state.loading}
-      problem={problem}
-      onConfirm={() => void handleConfirm()}
+      failure={"The API key could not be revoked"}
+      send={async () => (await revoke({ variables: { id: apiKey.id } })).data?.revokeEsrtApiKey}
+      onDone={() => {
+        showToast({ title: "API key revoked", description: apiKey.name, intent: Intent.SUCCESS });
+        onClose();
+      }}
       onClose={onClose}
     >
       <p>
         Requests with the key {apiKey.prefix}… are refused from now on. This cannot be undone: the Pro app
         needs a new key.
       </p>
-    </ConfirmDialog>
+    </AnswerConfirmDialog>
   );
 }

@@ -1,14 +1,5 @@
 import { useMutation } from "@apollo/client/react";
-import {
-  Button,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  HTMLSelect,
-  InputGroup,
-  Intent,
-} from "@blueprintjs/core";
+import { FormGroup, HTMLSelect, InputGroup, Intent } from "@blueprintjs/core";
 import {
   EsrtDeliveriesDocument,
   EsrtDeliveryDocument,
@@ -22,9 +13,10 @@ import {
   ResyncEsrtUserDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
-import { ConfirmDialog, ServerProblem } from "@web/ui/ConfirmDialog";
+import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";
 import { useId, useState } from "react";
+import { AnswerConfirmDialog } from "./AnswerConfirmDialog";
 import {
   deliveryTarget,
   deliveryUserLabel,
@@ -36,6 +28,7 @@ import {
   readAnswer,
   resyncUserFormSchema,
   thrownMessage,
+  useAnswerProblem,
 } from "./esrtSync";
 
 /** An action of the delivery log that asks first. */
@@ -82,36 +75,24 @@ function RedeliverDialog({
   onClose,
   onDone,
 }: StepProps & { delivery: EsrtDeliveryRowFieldsFragment }) {
-  const [problem, setProblem] = useState<string | null>(null);
   const [redeliver, state] = useMutation(RedeliverEsrtDeliveryDocument, {
     refetchQueries: [EsrtDeliveriesDocument, EsrtDeliveryDocument, EsrtSyncOverviewDocument],
   });
-  const handleConfirm = async () => {
-    setProblem(null);
-    try {
-      const result = await redeliver({ variables: { id: delivery.id } });
-      const outcome = readAnswer(result.data?.redeliverEsrtDelivery, "The delivery could not be sent again");
-      if (!outcome.ok) {
-        setProblem(outcome.message);
-        return;
-      }
-      showToast({
-        title: "Delivery queued again",
-        description: `Delivery ${delivery.id} to ${deliveryTarget(delivery)}`,
-        intent: Intent.SUCCESS,
-      });
-      onDone();
-    } catch (caught) {
-      setProblem(thrownMessage(caught, "The delivery could not be sent again"));
-    }
-  };
   return (
-    <ConfirmDialog
+    <AnswerConfirmDialog
       title={`Redeliver delivery ${delivery.id}?`}
       confirmText="Redeliver"
       loading={state.loading}
-      problem={problem}
-      onConfirm={() => void handleConfirm()}
+      failure={"The delivery could not be sent again"}
+      send={async () => (await redeliver({ variables: { id: delivery.id } })).data?.redeliverEsrtDelivery}
+      onDone={() => {
+        showToast({
+          title: "Delivery queued again",
+          description: `Delivery ${delivery.id} to ${deliveryTarget(delivery)}`,
+          intent: Intent.SUCCESS,
+        });
+        onDone();
+      }}
       onClose={onClose}
     >
       <p>
@@ -123,7 +104,7 @@ function RedeliverDialog({
         again, with the same message id, so the Pro app can tell it is a repeat.
       </p>
       <p>The server refuses when the user has changed since: the newer version is sent instead.</p>
-    </ConfirmDialog>
+    </AnswerConfirmDialog>
   );
 }
 
@@ -181,68 +162,52 @@ function ReplayDialog({
   };
 
   return (
-    <Dialog
-      isOpen
-      title="Replay failed deliveries"
-      onClose={state.loading ? undefined : onClose}
-      canOutsideClickClose={false}
-    >
-      <form
-        aria-label="Replay failed deliveries"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void handleSubmit();
-        }}
+    <BusyDialog title="Replay failed deliveries" busy={state.loading} onClose={onClose}>
+      <DialogForm
+        label="Replay failed deliveries"
+        submitText="Replay"
+        busy={state.loading}
+        problem={problem}
+        onSubmit={() => void handleSubmit()}
+        onBack={onClose}
       >
-        <DialogBody>
-          <p>
-            Sends now every delivery made since the time you choose that failed: the ones still being retried
-            are tried at once, and dead ones that are still their user's latest version start their retries
-            over (an older version would reach the Pro app after a newer one).
-          </p>
-          <FormGroup
-            label="Since (your time zone)"
-            labelFor={ids.since}
+        <p>
+          Sends now every delivery made since the time you choose that failed: the ones still being retried
+          are tried at once, and dead ones that are still their user's latest version start their retries over
+          (an older version would reach the Pro app after a newer one).
+        </p>
+        <FormGroup
+          label="Since (your time zone)"
+          labelFor={ids.since}
+          intent={shownProblem ? Intent.DANGER : Intent.NONE}
+          helperText={shownProblem ?? undefined}
+        >
+          <InputGroup
+            id={ids.since}
+            type="datetime-local"
+            autoFocus
+            value={since}
             intent={shownProblem ? Intent.DANGER : Intent.NONE}
-            helperText={shownProblem ?? undefined}
-          >
-            <InputGroup
-              id={ids.since}
-              type="datetime-local"
-              autoFocus
-              value={since}
-              intent={shownProblem ? Intent.DANGER : Intent.NONE}
-              onChange={(e) => setSince(e.currentTarget.value)}
-            />
-          </FormGroup>
-          <FormGroup
-            label="Endpoint"
-            labelFor={ids.endpoint}
-            helperText="Optional: only this endpoint's deliveries"
-          >
-            <HTMLSelect
-              id={ids.endpoint}
-              value={endpointId}
-              onChange={(e) => setEndpointId(e.currentTarget.value)}
-              options={[
-                { value: "", label: "Every channel and endpoint" },
-                ...endpoints.map((e) => ({ value: String(e.id), label: e.description || e.url })),
-              ]}
-            />
-          </FormGroup>
-          {problem ? <ServerProblem message={problem} /> : null}
-        </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text="Back" onClick={onClose} disabled={state.loading} />
-              <Button type="submit" intent={Intent.PRIMARY} text="Replay" loading={state.loading} />
-            </>
-          }
-        />
-      </form>
-    </Dialog>
+            onChange={(e) => setSince(e.currentTarget.value)}
+          />
+        </FormGroup>
+        <FormGroup
+          label="Endpoint"
+          labelFor={ids.endpoint}
+          helperText="Optional: only this endpoint's deliveries"
+        >
+          <HTMLSelect
+            id={ids.endpoint}
+            value={endpointId}
+            onChange={(e) => setEndpointId(e.currentTarget.value)}
+            options={[
+              { value: "", label: "Every channel and endpoint" },
+              ...endpoints.map((e) => ({ value: String(e.id), label: e.description || e.url })),
+            ]}
+          />
+        </FormGroup>
+      </DialogForm>
+    </BusyDialog>
   );
 }
 
@@ -251,7 +216,7 @@ function ResyncUserDialog({ onClose, onDone }: StepProps) {
   const id = useId();
   const [uniqueId, setUniqueId] = useState("");
   const [touched, setTouched] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problem, setProblem, run } = useAnswerProblem();
   const [resync, state] = useMutation(ResyncEsrtUserDocument, AFTER_SENDING);
   const parsed = resyncUserFormSchema.safeParse({ uniqueId });
   const fieldProblem = touched ? firstIssue(parsed) : null;
@@ -260,108 +225,76 @@ function ResyncUserDialog({ onClose, onDone }: StepProps) {
     setTouched(true);
     setProblem(null);
     if (!parsed.success) return;
-    try {
-      const result = await resync({ variables: { uniqueId: parsed.data.uniqueId } });
-      const outcome = readAnswer(result.data?.resyncEsrtUser, "The user could not be resynced");
-      if (!outcome.ok) {
-        setProblem(outcome.message);
-        return;
-      }
-      showToast({
-        title: `${parsed.data.uniqueId} queued for the Pro app`,
-        description: `${plural(outcome.data, "delivery", "deliveries")} of the latest snapshot`,
-        intent: Intent.SUCCESS,
-      });
-      onDone();
-    } catch (caught) {
-      setProblem(thrownMessage(caught, "The user could not be resynced"));
-    }
+    await run(
+      "The user could not be resynced",
+      async () => (await resync({ variables: { uniqueId: parsed.data.uniqueId } })).data?.resyncEsrtUser,
+      (data) => {
+        showToast({
+          title: `${parsed.data.uniqueId} queued for the Pro app`,
+          description: `${plural(data, "delivery", "deliveries")} of the latest snapshot`,
+          intent: Intent.SUCCESS,
+        });
+        onDone();
+      },
+    );
   };
 
   return (
-    <Dialog
-      isOpen
-      title="Resync one user"
-      onClose={state.loading ? undefined : onClose}
-      canOutsideClickClose={false}
-    >
-      <form
-        aria-label="Resync one user"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void handleSubmit();
-        }}
+    <BusyDialog title="Resync one user" busy={state.loading} onClose={onClose}>
+      <DialogForm
+        label="Resync one user"
+        submitText="Resync user"
+        busy={state.loading}
+        problem={problem}
+        onSubmit={() => void handleSubmit()}
+        onBack={onClose}
       >
-        <DialogBody>
-          <p>Sends the user's latest snapshot again on every channel.</p>
-          <FormGroup
-            label="Unique id"
-            labelFor={id}
+        <p>Sends the user's latest snapshot again on every channel.</p>
+        <FormGroup
+          label="Unique id"
+          labelFor={id}
+          intent={fieldProblem ? Intent.DANGER : Intent.NONE}
+          helperText={fieldProblem ?? "As on the user's console, such as ESRT-…"}
+        >
+          <InputGroup
+            id={id}
+            autoFocus
+            autoComplete="off"
+            spellCheck={false}
+            value={uniqueId}
             intent={fieldProblem ? Intent.DANGER : Intent.NONE}
-            helperText={fieldProblem ?? "As on the user's console, such as ESRT-…"}
-          >
-            <InputGroup
-              id={id}
-              autoFocus
-              autoComplete="off"
-              spellCheck={false}
-              value={uniqueId}
-              intent={fieldProblem ? Intent.DANGER : Intent.NONE}
-              onChange={(e) => setUniqueId(e.currentTarget.value)}
-            />
-          </FormGroup>
-          {problem ? <ServerProblem message={problem} /> : null}
-        </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button text="Back" onClick={onClose} disabled={state.loading} />
-              <Button type="submit" intent={Intent.PRIMARY} text="Resync user" loading={state.loading} />
-            </>
-          }
-        />
-      </form>
-    </Dialog>
+            onChange={(e) => setUniqueId(e.currentTarget.value)}
+          />
+        </FormGroup>
+      </DialogForm>
+    </BusyDialog>
   );
 }
 
 function ResyncAllDialog({ onClose, onDone }: StepProps) {
-  const [problem, setProblem] = useState<string | null>(null);
   const [resyncAll, state] = useMutation(ResyncAllEsrtUsersDocument, { refetchQueries: [EsrtJobsDocument] });
-  const handleConfirm = async () => {
-    setProblem(null);
-    try {
-      const result = await resyncAll();
-      const outcome = readAnswer(result.data?.resyncAllEsrtUsers, "Resync all could not be started");
-      if (!outcome.ok) {
-        setProblem(outcome.message);
-        return;
-      }
-      showToast({
-        title: "Resync all started",
-        description: "Its progress shows in the overview.",
-        intent: Intent.SUCCESS,
-      });
-      onDone();
-    } catch (caught) {
-      setProblem(thrownMessage(caught, "Resync all could not be started"));
-    }
-  };
   return (
-    <ConfirmDialog
+    <AnswerConfirmDialog
       title="Resync every user?"
       confirmText="Resync all"
       intent={Intent.WARNING}
       loading={state.loading}
-      problem={problem}
-      onConfirm={() => void handleConfirm()}
+      failure={"Resync all could not be started"}
+      send={async () => (await resyncAll()).data?.resyncAllEsrtUsers}
+      onDone={() => {
+        showToast({
+          title: "Resync all started",
+          description: "Its progress shows in the overview.",
+          intent: Intent.SUCCESS,
+        });
+        onDone();
+      }}
       onClose={onClose}
     >
       <p>
         Sends every user's latest snapshot again on every channel. The job runs in the background at a limited
         rate; the Pro app receives a repeat of what it already has, which it ignores by version.
       </p>
-    </ConfirmDialog>
+    </AnswerConfirmDialog>
   );
 }

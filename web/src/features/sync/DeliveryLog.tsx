@@ -1,18 +1,6 @@
 import { useQuery } from "@apollo/client/react";
-import {
-  Button,
-  ButtonGroup,
-  Checkbox,
-  Classes,
-  FormGroup,
-  H2,
-  HTMLSelect,
-  HTMLTable,
-  InputGroup,
-  Intent,
-  NonIdealState,
-} from "@blueprintjs/core";
-import { FilterRemove, History, Inbox, Refresh, Repeat, Search, Updated } from "@blueprintjs/icons";
+import { Button, ButtonGroup, Checkbox, Classes, H2, Intent, NonIdealState } from "@blueprintjs/core";
+import { History, Inbox, Repeat, Updated } from "@blueprintjs/icons";
 import { appendPage } from "@web/features/documents/documents";
 import {
   type EsrtChannel,
@@ -20,8 +8,12 @@ import {
   type EsrtDeliveryRowFieldsFragment,
   type EsrtEndpointFieldsFragment,
 } from "@web/generated/graphql";
+import { DataTable } from "@web/ui/DataTable";
+import { DateRangeFields } from "@web/ui/DateRangeFields";
+import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
+import { ClearFiltersButton, RefreshButton } from "@web/ui/ToolbarButtons";
 import { useId, useMemo, useState } from "react";
 import { type SyncAction, SyncActionDialog } from "./DeliveryDialogs";
 import { DeliveryPanel } from "./DeliveryPanel";
@@ -120,7 +112,7 @@ export function DeliveryLog({ endpoints, jobRunning, onChanged }: DeliveryLogPro
           />
         </ButtonGroup>
       </div>
-      <form className="esrt-filters" aria-label="Filter deliveries" onSubmit={(e) => e.preventDefault()}>
+      <FilterBar className="esrt-filters" label="Filter deliveries">
         <fieldset className="esrt-status-filter">
           <legend>Status</legend>
           {DELIVERY_STATUSES.map((s) => (
@@ -133,79 +125,53 @@ export function DeliveryLog({ endpoints, jobRunning, onChanged }: DeliveryLogPro
             />
           ))}
         </fieldset>
-        <FormGroup label="User" labelFor={ids.user} inline>
-          <InputGroup
-            id={ids.user}
-            type="search"
-            leftIcon={<Search />}
-            placeholder="Unique id, name or email"
-            value={form.user}
-            onChange={(e) => set("user", e.currentTarget.value)}
-          />
-        </FormGroup>
-        <FormGroup label="Channel" labelFor={ids.channel} inline>
-          <HTMLSelect
-            id={ids.channel}
-            value={form.channel}
-            onChange={(e) => set("channel", e.currentTarget.value as EsrtChannel | "")}
-            options={[
-              { value: "", label: "Any" },
-              ...(Object.keys(CHANNEL_LABELS) as EsrtChannel[]).map((c) => ({
-                value: c,
-                label: CHANNEL_LABELS[c],
-              })),
-            ]}
-          />
-        </FormGroup>
-        <FormGroup label="Endpoint" labelFor={ids.endpoint} inline>
-          <HTMLSelect
-            id={ids.endpoint}
-            value={form.endpointId}
-            onChange={(e) => set("endpointId", e.currentTarget.value)}
-            options={[
-              { value: "", label: "Any" },
-              ...endpoints.map((e) => ({ value: String(e.id), label: e.description || e.url })),
-            ]}
-          />
-        </FormGroup>
-        <FormGroup label="From" labelFor={ids.from} inline>
-          <InputGroup
-            id={ids.from}
-            type="date"
-            value={form.from}
-            onChange={(e) => set("from", e.currentTarget.value)}
-          />
-        </FormGroup>
-        <FormGroup
-          label="To"
-          labelFor={ids.to}
+        <SearchField
+          label="User"
+          id={ids.user}
           inline
-          intent={rangeProblem ? Intent.DANGER : Intent.NONE}
-          helperText={rangeProblem}
-        >
-          <InputGroup
-            id={ids.to}
-            type="date"
-            value={form.to}
-            intent={rangeProblem ? Intent.DANGER : Intent.NONE}
-            onChange={(e) => set("to", e.currentTarget.value)}
-          />
-        </FormGroup>
-        <Button
-          variant="minimal"
-          icon={<FilterRemove />}
-          text="Clear filters"
-          disabled={!isFiltered(form)}
-          onClick={() => setForm(EMPTY_DELIVERY_FILTER)}
+          icon
+          placeholder="Unique id, name or email"
+          value={form.user}
+          onChange={(value) => set("user", value)}
         />
-      </form>
+        <SelectField
+          label="Channel"
+          id={ids.channel}
+          inline
+          value={form.channel}
+          onChange={(value) => set("channel", value as EsrtChannel | "")}
+          options={[
+            { value: "", label: "Any" },
+            ...(Object.keys(CHANNEL_LABELS) as EsrtChannel[]).map((c) => ({
+              value: c,
+              label: CHANNEL_LABELS[c],
+            })),
+          ]}
+        />
+        <SelectField
+          label="Endpoint"
+          id={ids.endpoint}
+          inline
+          value={form.endpointId}
+          onChange={(value) => set("endpointId", value)}
+          options={[
+            { value: "", label: "Any" },
+            ...endpoints.map((e) => ({ value: String(e.id), label: e.description || e.url })),
+          ]}
+        />
+        <DateRangeFields
+          ids={ids}
+          from={form.from}
+          to={form.to}
+          problem={rangeProblem}
+          inline
+          onChange={set}
+        />
+        <ClearFiltersButton disabled={!isFiltered(form)} onClick={() => setForm(EMPTY_DELIVERY_FILTER)} />
+      </FilterBar>
       <div className="esrt-toolbar" aria-live="polite">
         <span>{page ? `${shown.length} of ${page.totalCount} shown` : ""}</span>
-        <Button
-          variant="minimal"
-          size="small"
-          icon={<Refresh />}
-          text="Refresh"
+        <RefreshButton
           loading={loading && Boolean(page)}
           disabled={filter === null}
           onClick={handleRefresh}
@@ -281,89 +247,80 @@ interface DeliveryTableProps {
 
 function DeliveryTable({ deliveries, selectedId, onSelect, onRedeliver }: DeliveryTableProps) {
   return (
-    <div className="esrt-table-scroll">
-      <HTMLTable compact striped className="esrt-table esrt-log-table" aria-label="Deliveries">
-        <thead>
-          <tr>
-            <th scope="col">Created</th>
-            <th scope="col">User</th>
-            <th scope="col">To</th>
-            <th scope="col">Status</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Last answer</th>
-            <th scope="col">
-              <span className={Classes.TEXT_MUTED}>Actions</span>
-            </th>
+    <DataTable
+      scrollClassName="esrt-table-scroll"
+      className="esrt-table esrt-log-table"
+      label="Deliveries"
+      striped
+      columns={["Created", "User", "To", "Status", "Attempts", "Last answer"]}
+      actions
+      rows={deliveries}
+    >
+      {(d) => {
+        const current = d.id === selectedId;
+        return (
+          <tr
+            key={d.id}
+            data-delivery-id={d.id}
+            className={current ? "esrt-row-current" : undefined}
+            onClick={() => onSelect(d.id)}
+          >
+            <td>
+              <Button
+                variant="minimal"
+                size="small"
+                className="esrt-open"
+                text={formatInstant(d.createdAt)}
+                aria-label={`Delivery ${d.id}, ${formatInstant(d.createdAt)}: show attempts and payload`}
+                aria-pressed={current}
+                active={current}
+                onClick={(e) => {
+                  e.stopPropagation();
+                  onSelect(d.id);
+                }}
+              />
+            </td>
+            <td className="esrt-user">
+              {d.userName?.trim() || (d.eventType === "endpoint.test" ? "Test event" : "—")}
+              <div className={Classes.TEXT_MUTED}>
+                {d.uniqueId ?? d.eventType}
+                {d.version != null ? ` · v${d.version}` : ""}
+              </div>
+            </td>
+            <td className="esrt-url">
+              {deliveryTarget(d)}
+              {d.channel === "webhook" ? null : <div className={Classes.TEXT_MUTED}>{d.eventType}</div>}
+            </td>
+            <td>
+              <DeliveryStatusTag status={d.status} />
+            </td>
+            <td>
+              {d.attempts}
+              {d.nextAttemptAt && (d.status === "pending" || d.status === "sending") ? (
+                <div className={Classes.TEXT_MUTED}>next {formatAgo(d.nextAttemptAt)}</div>
+              ) : null}
+            </td>
+            <td className="esrt-wrap">
+              {d.lastStatusCode ?? (d.lastError ? "" : "—")}
+              {d.lastError ? <div className={Classes.TEXT_MUTED}>{d.lastError}</div> : null}
+            </td>
+            <td>
+              {canRedeliver(d.status) ? (
+                <Button
+                  variant="minimal"
+                  size="small"
+                  text="Redeliver…"
+                  aria-label={`Redeliver delivery ${d.id}`}
+                  onClick={(e) => {
+                    e.stopPropagation();
+                    onRedeliver(d);
+                  }}
+                />
+              ) : null}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {deliveries.map((d) => {
-            const current = d.id === selectedId;
-            return (
-              <tr
-                key={d.id}
-                data-delivery-id={d.id}
-                className={current ? "esrt-row-current" : undefined}
-                onClick={() => onSelect(d.id)}
-              >
-                <td>
-                  <Button
-                    variant="minimal"
-                    size="small"
-                    className="esrt-open"
-                    text={formatInstant(d.createdAt)}
-                    aria-label={`Delivery ${d.id}, ${formatInstant(d.createdAt)}: show attempts and payload`}
-                    aria-pressed={current}
-                    active={current}
-                    onClick={(e) => {
-                      e.stopPropagation();
-                      onSelect(d.id);
-                    }}
-                  />
-                </td>
-                <td className="esrt-user">
-                  {d.userName?.trim() || (d.eventType === "endpoint.test" ? "Test event" : "—")}
-                  <div className={Classes.TEXT_MUTED}>
-                    {d.uniqueId ?? d.eventType}
-                    {d.version != null ? ` · v${d.version}` : ""}
-                  </div>
-                </td>
-                <td className="esrt-url">
-                  {deliveryTarget(d)}
-                  {d.channel === "webhook" ? null : <div className={Classes.TEXT_MUTED}>{d.eventType}</div>}
-                </td>
-                <td>
-                  <DeliveryStatusTag status={d.status} />
-                </td>
-                <td>
-                  {d.attempts}
-                  {d.nextAttemptAt && (d.status === "pending" || d.status === "sending") ? (
-                    <div className={Classes.TEXT_MUTED}>next {formatAgo(d.nextAttemptAt)}</div>
-                  ) : null}
-                </td>
-                <td className="esrt-wrap">
-                  {d.lastStatusCode ?? (d.lastError ? "" : "—")}
-                  {d.lastError ? <div className={Classes.TEXT_MUTED}>{d.lastError}</div> : null}
-                </td>
-                <td>
-                  {canRedeliver(d.status) ? (
-                    <Button
-                      variant="minimal"
-                      size="small"
-                      text="Redeliver…"
-                      aria-label={`Redeliver delivery ${d.id}`}
-                      onClick={(e) => {
-                        e.stopPropagation();
-                        onRedeliver(d);
-                      }}
-                    />
-                  ) : null}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </HTMLTable>
-    </div>
+        );
+      }}
+    </DataTable>
   );
 }

@@ -1,18 +1,8 @@
 import { useQuery } from "@apollo/client/react";
-import {
-  Button,
-  Callout,
-  Classes,
-  Drawer,
-  H5,
-  HTMLTable,
-  Intent,
-  NonIdealState,
-  Spinner,
-  Tag,
-} from "@blueprintjs/core";
+import { Button, Callout, Classes, Drawer, H5, Intent, NonIdealState, Spinner, Tag } from "@blueprintjs/core";
 import { Repeat } from "@blueprintjs/icons";
 import { EsrtDeliveryDocument, type EsrtDeliveryRowFieldsFragment } from "@web/generated/graphql";
+import { DataTable } from "@web/ui/DataTable";
 import { LoadError } from "@web/ui/LoadError";
 import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { DeliveryStatusTag } from "./EsrtParts";
@@ -133,34 +123,29 @@ function DeliveryDetail({
       {d.attemptLog.length === 0 ? (
         <p className={Classes.TEXT_MUTED}>No attempt yet.</p>
       ) : (
-        <ScrollRegion className="esrt-table-scroll" label="Attempts">
-          <HTMLTable compact className="esrt-table esrt-attempts" aria-label={`Attempts of delivery ${d.id}`}>
-            <thead>
-              <tr>
-                <th scope="col">#</th>
-                <th scope="col">Time</th>
-                <th scope="col">Answer</th>
-                <th scope="col">Latency</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.attemptLog.map((a) => (
-                <tr key={a.attempt}>
-                  <td>{a.attempt}</td>
-                  <td>{formatInstant(a.startedAt)}</td>
-                  <td className="esrt-wrap">
-                    <Tag minimal intent={statusCodeIntent(a.statusCode)}>
-                      {attemptOutcome(a)}
-                    </Tag>
-                    {a.statusCode != null && a.error ? <div>{a.error}</div> : null}
-                    {a.responseSnippet ? <pre className="esrt-snippet">{a.responseSnippet}</pre> : null}
-                  </td>
-                  <td>{formatLatency(a.latencyMs)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </HTMLTable>
-        </ScrollRegion>
+        <DataTable
+          scrollClassName="esrt-table-scroll"
+          region="Attempts"
+          className="esrt-table esrt-attempts"
+          label={`Attempts of delivery ${d.id}`}
+          columns={["#", "Time", "Answer", "Latency"]}
+          rows={d.attemptLog}
+        >
+          {(a) => (
+            <tr key={a.attempt}>
+              <td>{a.attempt}</td>
+              <td>{formatInstant(a.startedAt)}</td>
+              <td className="esrt-wrap">
+                <Tag minimal intent={statusCodeIntent(a.statusCode)}>
+                  {attemptOutcome(a)}
+                </Tag>
+                {a.statusCode != null && a.error ? <div>{a.error}</div> : null}
+                {a.responseSnippet ? <pre className="esrt-snippet">{a.responseSnippet}</pre> : null}
+              </td>
+              <td>{formatLatency(a.latencyMs)}</td>
+            </tr>
+          )}
+        </DataTable>
       )}
       <H5 className="esrt-panel-subtitle">Payload</H5>
       <ScrollRegion className="esrt-payload" label={`Payload of delivery ${d.id}`}>

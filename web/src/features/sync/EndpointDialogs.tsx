@@ -1,5 +1,5 @@
 import { useMutation } from "@apollo/client/react";
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Intent } from "@blueprintjs/core";
+import { FormGroup, InputGroup, Intent } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import {
   CreateEsrtEndpointDocument,
@@ -10,13 +10,15 @@ import {
   UpdateEsrtEndpointDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
-import { ConfirmDialog, ConfirmForm, ServerProblem } from "@web/ui/ConfirmDialog";
+import { ConfirmForm } from "@web/ui/ConfirmDialog";
+import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";
-import { OneTimeSecret } from "@web/ui/OneTimeSecret";
+import { OneTimeSecretStep } from "@web/ui/OneTimeSecret";
 import { useId, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
-import { endpointFormSchema, formatInstant, readAnswer, thrownMessage } from "./esrtSync";
+import { AnswerConfirmDialog } from "./AnswerConfirmDialog";
+import { endpointFormSchema, formatInstant, readAnswer, thrownMessage, useAnswerProblem } from "./esrtSync";
 
 /** What the endpoints table asks a dialog for. */
 export type EndpointAction =
@@ -102,85 +104,68 @@ function EndpointFormDialog({
 
   // one dialog throughout: after adding, the same overlay shows the secret (focus stays inside it)
   return (
-    <Dialog
-      isOpen
+    <BusyDialog
       title={secret === null ? title : "The endpoint's signing secret"}
-      onClose={busy ? undefined : onClose}
-      canOutsideClickClose={false}
+      busy={busy}
+      onClose={onClose}
     >
       {secret !== null ? (
-        <>
-          <DialogBody>
-            <OneTimeSecret label="Signing secret" noun="signing secret" value={secret}>
-              <p>
-                The Pro app verifies each webhook's <code>webhook-signature</code> with it (Standard
-                Webhooks). Send a test event once it is stored.
-              </p>
-            </OneTimeSecret>
-          </DialogBody>
-          <DialogFooter
-            actions={<Button intent={Intent.PRIMARY} text="I have stored it" onClick={onClose} />}
-          />
-        </>
+        <OneTimeSecretStep label="Signing secret" noun="signing secret" value={secret} onClose={onClose}>
+          <p>
+            The Pro app verifies each webhook's <code>webhook-signature</code> with it (Standard Webhooks).
+            Send a test event once it is stored.
+          </p>
+        </OneTimeSecretStep>
       ) : (
-        <form onSubmit={submit} noValidate aria-label={title}>
-          <DialogBody>
-            <FormGroup
-              label="URL"
-              labelFor={ids.url}
-              labelInfo="(required)"
-              intent={urlProblem ? Intent.DANGER : Intent.NONE}
-              helperText={
-                urlProblem ?? "Where the Pro app receives webhooks, such as https://pro.example.com/webhooks"
-              }
-            >
-              <InputGroup
-                id={ids.url}
-                type="url"
-                inputMode="url"
-                autoComplete="off"
-                spellCheck={false}
-                autoFocus
-                fill
-                intent={urlProblem ? Intent.DANGER : Intent.NONE}
-                aria-invalid={urlProblem ? true : undefined}
-                {...urlField}
-                inputRef={urlRef}
-              />
-            </FormGroup>
-            <FormGroup
-              label="Description"
-              labelFor={ids.description}
-              labelInfo="(optional)"
-              intent={descriptionProblem ? Intent.DANGER : Intent.NONE}
-              helperText={descriptionProblem}
-            >
-              <InputGroup
-                id={ids.description}
-                fill
-                intent={descriptionProblem ? Intent.DANGER : Intent.NONE}
-                {...descriptionField}
-                inputRef={descriptionRef}
-              />
-            </FormGroup>
-            {problem ? <ServerProblem message={problem} /> : null}
-          </DialogBody>
-          <DialogFooter
-            actions={
-              <>
-                <Button text="Back" onClick={onClose} disabled={busy} />
-                <Button
-                  type="submit"
-                  intent={Intent.PRIMARY}
-                  text={endpoint ? "Save" : "Add endpoint"}
-                  loading={busy}
-                />
-              </>
+        <DialogForm
+          label={title}
+          submitText={endpoint ? "Save" : "Add endpoint"}
+          busy={busy}
+          problem={problem}
+          onSubmit={submit}
+          onBack={onClose}
+        >
+          <FormGroup
+            label="URL"
+            labelFor={ids.url}
+            labelInfo="(required)"
+            intent={urlProblem ? Intent.DANGER : Intent.NONE}
+            helperText={
+              urlProblem ?? "Where the Pro app receives webhooks, such as https://pro.example.com/webhooks"
             }
-          />
-        </form>
+          >
+            <InputGroup
+              id={ids.url}
+              type="url"
+              inputMode="url"
+              autoComplete="off"
+              spellCheck={false}
+              autoFocus
+              fill
+              intent={urlProblem ? Intent.DANGER : Intent.NONE}
+              aria-invalid={urlProblem ? true : undefined}
+              {...urlField}
+              inputRef={urlRef}
+            />
+          </FormGroup>
+          <FormGroup
+            label="Description"
+            labelFor={ids.description}
+            labelInfo="(optional)"
+            intent={descriptionProblem ? Intent.DANGER : Intent.NONE}
+            helperText={descriptionProblem}
+          >
+            <InputGroup
+              id={ids.description}
+              fill
+              intent={descriptionProblem ? Intent.DANGER : Intent.NONE}
+              {...descriptionField}
+              inputRef={descriptionRef}
+            />
+          </FormGroup>
+        </DialogForm>
       )}
-    </Dialog>
+    </BusyDialog>
   );
 }
 
@@ -196,42 +181,37 @@ function RotateSecretDialog({
   onClose(): void;
 }) {
   useReturnFocus();
-  const [problem, setProblem] = useState<string | null>(null);
+  const { problem, run } = useAnswerProblem();
   const [rotated, setRotated] = useState<{ secret: string; graceUntil: string | null } | null>(null);
   const [rotate, state] = useMutation(RotateEsrtEndpointSecretDocument, REFETCH_OVERVIEW);
   const handleConfirm = async () => {
-    setProblem(null);
-    try {
-      const result = await rotate({ variables: { id: endpoint.id } });
-      const outcome = readAnswer(result.data?.rotateEsrtEndpointSecret, "The secret could not be rotated");
-      if (!outcome.ok) return setProblem(outcome.message);
-      setRotated({ secret: outcome.data.secret, graceUntil: outcome.data.endpoint.previousSecretExpiresAt });
-    } catch (caught) {
-      setProblem(thrownMessage(caught, "The secret could not be rotated"));
-    }
+    await run(
+      "The secret could not be rotated",
+      async () => (await rotate({ variables: { id: endpoint.id } })).data?.rotateEsrtEndpointSecret,
+      (data) => {
+        setRotated({ secret: data.secret, graceUntil: data.endpoint.previousSecretExpiresAt });
+      },
+    );
   };
   return (
-    <Dialog
-      isOpen
+    <BusyDialog
       title={rotated ? "The new signing secret" : "Rotate the signing secret?"}
-      onClose={state.loading ? undefined : onClose}
-      canOutsideClickClose={false}
+      busy={state.loading}
+      onClose={onClose}
     >
       {rotated ? (
-        <>
-          <DialogBody>
-            <OneTimeSecret label="Signing secret" noun="signing secret" value={rotated.secret}>
-              <p>
-                {rotated.graceUntil
-                  ? `The old secret keeps signing as well until ${formatInstant(rotated.graceUntil)}; change the Pro app's setting before then.`
-                  : "The old secret no longer signs: change the Pro app's setting now."}
-              </p>
-            </OneTimeSecret>
-          </DialogBody>
-          <DialogFooter
-            actions={<Button intent={Intent.PRIMARY} text="I have stored it" onClick={onClose} />}
-          />
-        </>
+        <OneTimeSecretStep
+          label="Signing secret"
+          noun="signing secret"
+          value={rotated.secret}
+          onClose={onClose}
+        >
+          <p>
+            {rotated.graceUntil
+              ? `The old secret keeps signing as well until ${formatInstant(rotated.graceUntil)}; change the Pro app's setting before then.`
+              : "The old secret no longer signs: change the Pro app's setting now."}
+          </p>
+        </OneTimeSecretStep>
       ) : (
         <ConfirmForm
           title="Rotate the signing secret?"
@@ -248,39 +228,32 @@ function RotateSecretDialog({
           </p>
         </ConfirmForm>
       )}
-    </Dialog>
+    </BusyDialog>
   );
 }
 
 function DisableDialog({ endpoint, onClose }: { endpoint: EsrtEndpointFieldsFragment; onClose(): void }) {
-  const [problem, setProblem] = useState<string | null>(null);
   const [setEnabled, state] = useMutation(SetEsrtEndpointEnabledDocument, REFETCH_OVERVIEW);
-  const handleConfirm = async () => {
-    setProblem(null);
-    try {
-      const result = await setEnabled({ variables: { id: endpoint.id, enabled: false } });
-      const outcome = readAnswer(result.data?.setEsrtEndpointEnabled, "The endpoint could not be disabled");
-      if (!outcome.ok) return setProblem(outcome.message);
-      showToast({ title: "Endpoint disabled", description: endpoint.url, intent: Intent.SUCCESS });
-      onClose();
-    } catch (caught) {
-      setProblem(thrownMessage(caught, "The endpoint could not be disabled"));
-    }
-  };
   return (
-    <ConfirmDialog
+    <AnswerConfirmDialog
       title="Disable this endpoint?"
       confirmText="Disable"
       intent={Intent.DANGER}
       loading={state.loading}
-      problem={problem}
-      onConfirm={() => void handleConfirm()}
+      failure="The endpoint could not be disabled"
+      send={async () =>
+        (await setEnabled({ variables: { id: endpoint.id, enabled: false } })).data?.setEsrtEndpointEnabled
+      }
+      onDone={() => {
+        showToast({ title: "Endpoint disabled", description: endpoint.url, intent: Intent.SUCCESS });
+        onClose();
+      }}
       onClose={onClose}
     >
       <p>
         Nothing more is sent to {endpoint.url} until it is enabled again. Users keep changing meanwhile;
         enabling it sends each one's latest version.
       </p>
-    </ConfirmDialog>
+    </AnswerConfirmDialog>
   );
 }

@@ -1,14 +1,5 @@
 import { useMutation } from "@apollo/client/react";
-import {
-  Button,
-  ButtonGroup,
-  Classes,
-  H2,
-  HTMLTable,
-  Intent,
-  NonIdealState,
-  Spinner,
-} from "@blueprintjs/core";
+import { Button, ButtonGroup, Classes, H2, Intent, NonIdealState, Spinner } from "@blueprintjs/core";
 import { Disable, Edit, Key, Link, Play, Plus, Satellite } from "@blueprintjs/icons";
 import {
   EsrtDeliveriesDocument,
@@ -18,6 +9,7 @@ import {
   SetEsrtEndpointEnabledDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { DataTable } from "@web/ui/DataTable";
 import { LoadError } from "@web/ui/LoadError";
 import { useState } from "react";
 import { type EndpointAction, EndpointDialog } from "./EndpointDialogs";
@@ -130,99 +122,90 @@ export function Endpoints({ endpoints, loading, error, onRetry }: EndpointsProps
           action={<Button icon={<Plus />} text="Add endpoint" onClick={() => setAction({ kind: "add" })} />}
         />
       ) : (
-        <div className="esrt-table-scroll">
-          <HTMLTable compact striped className="esrt-table" aria-label="Webhook endpoints">
-            <thead>
-              <tr>
-                <th scope="col">URL</th>
-                <th scope="col">Health</th>
-                <th scope="col">Failures</th>
-                <th scope="col">Last success</th>
-                <th scope="col">Last failure</th>
-                <th scope="col">Secret</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {endpoints.map((e) => (
-                <tr key={e.id} data-endpoint-id={e.id}>
-                  <td className="esrt-url">
-                    {e.url}
-                    {e.description ? <div className={Classes.TEXT_MUTED}>{e.description}</div> : null}
-                  </td>
-                  <td>
-                    <HealthTag health={e.health} />
-                    {e.disabledReason ? <div className={Classes.TEXT_MUTED}>{e.disabledReason}</div> : null}
-                  </td>
-                  <td>
-                    {e.consecutiveFailures}
-                    {e.failingSince ? (
-                      <div className={Classes.TEXT_MUTED}>
-                        since {formatAgo(e.failingSince).replace(/ ago$/, "")}
-                      </div>
-                    ) : null}
-                    {e.waitingDeliveries > 0 ? (
-                      <div className={Classes.TEXT_MUTED}>{e.waitingDeliveries} waiting</div>
-                    ) : null}
-                  </td>
-                  <td>{formatInstant(e.lastSuccessAt)}</td>
-                  <td>{formatInstant(e.lastFailureAt)}</td>
-                  <td>
-                    {e.secretRotatedAt ? `Rotated ${formatInstant(e.secretRotatedAt)}` : "Original"}
-                    {e.previousSecretExpiresAt &&
-                    new Date(e.previousSecretExpiresAt).getTime() > Date.now() ? (
-                      <div className={Classes.TEXT_MUTED}>
-                        old one signs until {formatInstant(e.previousSecretExpiresAt)}
-                      </div>
-                    ) : null}
-                  </td>
-                  <td>
-                    <ButtonGroup variant="minimal" size="small" className="esrt-row-actions">
-                      <Button
-                        icon={<Edit />}
-                        text="Edit…"
-                        aria-label={`Edit ${e.url}`}
-                        onClick={() => setAction({ kind: "edit", endpoint: e })}
-                      />
-                      <Button
-                        icon={<Satellite />}
-                        text="Send test event"
-                        aria-label={`Send test event to ${e.url}`}
-                        disabled={!e.enabled}
-                        loading={busyId === e.id}
-                        onClick={() => void handleTest(e)}
-                      />
-                      <Button
-                        icon={<Key />}
-                        text="Rotate secret…"
-                        aria-label={`Rotate secret of ${e.url}`}
-                        onClick={() => setAction({ kind: "rotate", endpoint: e })}
-                      />
-                      {e.enabled && e.health !== "paused" ? (
-                        <Button
-                          icon={<Disable />}
-                          intent={Intent.DANGER}
-                          text="Disable…"
-                          aria-label={`Disable ${e.url}`}
-                          onClick={() => setAction({ kind: "disable", endpoint: e })}
-                        />
-                      ) : (
-                        <Button
-                          icon={<Play />}
-                          intent={Intent.SUCCESS}
-                          text={e.health === "paused" ? "Resume" : "Enable"}
-                          aria-label={`${e.health === "paused" ? "Resume" : "Enable"} ${e.url}`}
-                          loading={busyId === e.id}
-                          onClick={() => void handleEnable(e)}
-                        />
-                      )}
-                    </ButtonGroup>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </HTMLTable>
-        </div>
+        <DataTable
+          scrollClassName="esrt-table-scroll"
+          className="esrt-table"
+          label="Webhook endpoints"
+          striped
+          columns={["URL", "Health", "Failures", "Last success", "Last failure", "Secret", "Actions"]}
+          rows={endpoints}
+        >
+          {(e) => (
+            <tr key={e.id} data-endpoint-id={e.id}>
+              <td className="esrt-url">
+                {e.url}
+                {e.description ? <div className={Classes.TEXT_MUTED}>{e.description}</div> : null}
+              </td>
+              <td>
+                <HealthTag health={e.health} />
+                {e.disabledReason ? <div className={Classes.TEXT_MUTED}>{e.disabledReason}</div> : null}
+              </td>
+              <td>
+                {e.consecutiveFailures}
+                {e.failingSince ? (
+                  <div className={Classes.TEXT_MUTED}>
+                    since {formatAgo(e.failingSince).replace(/ ago$/, "")}
+                  </div>
+                ) : null}
+                {e.waitingDeliveries > 0 ? (
+                  <div className={Classes.TEXT_MUTED}>{e.waitingDeliveries} waiting</div>
+                ) : null}
+              </td>
+              <td>{formatInstant(e.lastSuccessAt)}</td>
+              <td>{formatInstant(e.lastFailureAt)}</td>
+              <td>
+                {e.secretRotatedAt ? `Rotated ${formatInstant(e.secretRotatedAt)}` : "Original"}
+                {e.previousSecretExpiresAt && new Date(e.previousSecretExpiresAt).getTime() > Date.now() ? (
+                  <div className={Classes.TEXT_MUTED}>
+                    old one signs until {formatInstant(e.previousSecretExpiresAt)}
+                  </div>
+                ) : null}
+              </td>
+              <td>
+                <ButtonGroup variant="minimal" size="small" className="esrt-row-actions">
+                  <Button
+                    icon={<Edit />}
+                    text="Edit…"
+                    aria-label={`Edit ${e.url}`}
+                    onClick={() => setAction({ kind: "edit", endpoint: e })}
+                  />
+                  <Button
+                    icon={<Satellite />}
+                    text="Send test event"
+                    aria-label={`Send test event to ${e.url}`}
+                    disabled={!e.enabled}
+                    loading={busyId === e.id}
+                    onClick={() => void handleTest(e)}
+                  />
+                  <Button
+                    icon={<Key />}
+                    text="Rotate secret…"
+                    aria-label={`Rotate secret of ${e.url}`}
+                    onClick={() => setAction({ kind: "rotate", endpoint: e })}
+                  />
+                  {e.enabled && e.health !== "paused" ? (
+                    <Button
+                      icon={<Disable />}
+                      intent={Intent.DANGER}
+                      text="Disable…"
+                      aria-label={`Disable ${e.url}`}
+                      onClick={() => setAction({ kind: "disable", endpoint: e })}
+                    />
+                  ) : (
+                    <Button
+                      icon={<Play />}
+                      intent={Intent.SUCCESS}
+                      text={e.health === "paused" ? "Resume" : "Enable"}
+                      aria-label={`${e.health === "paused" ? "Resume" : "Enable"} ${e.url}`}
+                      loading={busyId === e.id}
+                      onClick={() => void handleEnable(e)}
+                    />
+                  )}
+                </ButtonGroup>
+              </td>
+            </tr>
+          )}
+        </DataTable>
       )}
       {action ? <EndpointDialog action={action} onClose={() => setAction(null)} /> : null}
     </section>

@@ -1,19 +1,8 @@
-import {
-  Button,
-  Callout,
-  Card,
-  Classes,
-  H2,
-  H3,
-  HTMLTable,
-  Intent,
-  ProgressBar,
-  Spinner,
-} from "@blueprintjs/core";
-import { Refresh } from "@blueprintjs/icons";
+import { Callout, Card, Classes, H2, H3, HTMLTable, Intent, ProgressBar, Spinner } from "@blueprintjs/core";
 import type { EsrtJobFieldsFragment, EsrtSyncOverviewQuery } from "@web/generated/graphql";
 import { LoadError } from "@web/ui/LoadError";
 import { ScrollRegion } from "@web/ui/ScrollRegion";
+import { RefreshButton } from "@web/ui/ToolbarButtons";
 import { HealthTag } from "./EsrtParts";
 import {
   formatAgo,
@@ -53,14 +42,7 @@ export function SyncOverview({ overview, loading, error, onRefresh, job }: SyncO
     <section className="esrt-overview" aria-labelledby="esrt-overview-heading">
       <div className="esrt-section-head">
         <H2 id="esrt-overview-heading">Overview</H2>
-        <Button
-          variant="minimal"
-          size="small"
-          icon={<Refresh />}
-          text="Refresh"
-          loading={loading && Boolean(overview)}
-          onClick={onRefresh}
-        />
+        <RefreshButton loading={loading && Boolean(overview)} onClick={onRefresh} />
       </div>
       {error && !overview ? (
         <LoadError title="The sync state could not be loaded" error={error} onRetry={onRefresh} />

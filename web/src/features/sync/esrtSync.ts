@@ -10,6 +10,7 @@ import type {
   EsrtHealth,
   EsrtJobStatus,
 } from "@web/generated/graphql";
+import { useState } from "react";
 import { z } from "zod";
 
 // The sync page's logic apart from React (issue 10, /admin/esrt-communication): how health and
@@ -372,6 +373,38 @@ export function readAnswer<T>(answer: MutationAnswer<T> | null | undefined, fall
   if ("data" in answer) return { ok: true, data: answer.data };
   if ("message" in answer) return { ok: false, message: answer.message || fallback };
   return { ok: false, message: fallback };
+}
+
+/** What {@link useAnswerProblem} gives a dialog. */
+export interface AnswerProblem {
+  /** the message to show, after a failed attempt */
+  problem: string | null;
+  setProblem(problem: string | null): void;
+  /**
+   * Sends a mutation whose answer is typed: the success's data goes to `onSuccess`; the server's
+   * message, or what was thrown, or `failure`, becomes the problem.
+   */
+  run<T>(
+    failure: string,
+    send: () => Promise<MutationAnswer<T> | null | undefined>,
+    onSuccess: (data: T) => void,
+  ): Promise<void>;
+}
+
+/** The problem of a dialog or form that sends one mutation with a typed answer, and its runner. */
+export function useAnswerProblem(): AnswerProblem {
+  const [problem, setProblem] = useState<string | null>(null);
+  const run: AnswerProblem["run"] = async (failure, send, onSuccess) => {
+    setProblem(null);
+    try {
+      const outcome = readAnswer(await send(), failure);
+      if (!outcome.ok) return setProblem(outcome.message);
+      onSuccess(outcome.data);
+    } catch (caught) {
+      setProblem(thrownMessage(caught, failure));
+    }
+  };
+  return { problem, setProblem, run };
 }
 
 /** The message of something a mutation threw (a network failure, a GraphQL error). */

@@ -20,10 +20,12 @@ import {
   StartEventRoundTripDocument,
   SystemHealthDocument,
 } from "@web/generated/graphql";
-import { showToast } from "@web/lib/toast";
+import { DataTable } from "@web/ui/DataTable";
 import { KeysetList } from "@web/ui/KeysetList";
 import { LoadError } from "@web/ui/LoadError";
+import { runWithToast } from "@web/ui/mutationToast";
 import { ScrollRegion } from "@web/ui/ScrollRegion";
+import { RefreshButton } from "@web/ui/ToolbarButtons";
 import { useCallback, useEffect, useState } from "react";
 
 /** How often a running round trip is read back, and how long the page waits at most. */
@@ -97,40 +99,33 @@ function Health() {
         <Spinner size={24} aria-label="Checking every dependency" />
       ) : (
         <>
-          <ScrollRegion className="esrt-table-scroll" label="Dependencies">
-            <HTMLTable compact className="esrt-table" aria-label="Dependencies">
-              <thead>
-                <tr>
-                  <th scope="col">Dependency</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Latency</th>
-                  <th scope="col">Details</th>
-                </tr>
-              </thead>
-              <tbody>
-                {health.dependencies.map((d) => (
-                  <tr key={d.key} data-dependency={d.key}>
-                    <th scope="row" className="esrt-url">
-                      {d.name}
-                      <div className={Classes.TEXT_MUTED}>{d.mode}</div>
-                    </th>
-                    <td>
-                      <StatusTag status={d.status} />
-                    </td>
-                    <td>{d.latencyMs === null ? "–" : `${d.latencyMs} ms`}</td>
-                    <td className="esrt-wrap">
-                      {d.detail}
-                      {d.lastAttemptAt ? (
-                        <div className={Classes.TEXT_MUTED}>
-                          Last attempt {formatInstant(d.lastAttemptAt)}
-                        </div>
-                      ) : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
-          </ScrollRegion>
+          <DataTable
+            scrollClassName="esrt-table-scroll"
+            region="Dependencies"
+            className="esrt-table"
+            label="Dependencies"
+            columns={["Dependency", "Status", "Latency", "Details"]}
+            rows={health.dependencies}
+          >
+            {(d) => (
+              <tr key={d.key} data-dependency={d.key}>
+                <th scope="row" className="esrt-url">
+                  {d.name}
+                  <div className={Classes.TEXT_MUTED}>{d.mode}</div>
+                </th>
+                <td>
+                  <StatusTag status={d.status} />
+                </td>
+                <td>{d.latencyMs === null ? "–" : `${d.latencyMs} ms`}</td>
+                <td className="esrt-wrap">
+                  {d.detail}
+                  {d.lastAttemptAt ? (
+                    <div className={Classes.TEXT_MUTED}>Last attempt {formatInstant(d.lastAttemptAt)}</div>
+                  ) : null}
+                </td>
+              </tr>
+            )}
+          </DataTable>
           <p className={Classes.TEXT_MUTED}>Checked {formatInstant(health.checkedAt)}</p>
           <H2 id="testing-consumers-heading" className="testing-subheading">
             Event consumers
@@ -263,31 +258,25 @@ function RoundTrip() {
             Committed {formatInstant(trip.committedAt)} ·{" "}
             {trip.publishedAt ? `published ${formatInstant(trip.publishedAt)}` : "waiting in the outbox"}
           </p>
-          <ScrollRegion className="esrt-table-scroll" label="Round trip answers">
-            <HTMLTable compact className="esrt-table" aria-label="Round trip answers">
-              <thead>
-                <tr>
-                  <th scope="col">Service</th>
-                  <th scope="col">Handled at</th>
-                  <th scope="col">After commit</th>
-                </tr>
-              </thead>
-              <tbody>
-                {trip.answers.map((a) => (
-                  <tr key={a.consumer} data-consumer={a.consumer}>
-                    <th scope="row">
-                      {a.service}
-                      <div className={Classes.TEXT_MUTED}>{a.consumer}</div>
-                    </th>
-                    <td>
-                      {a.handledAt ? formatInstant(a.handledAt) : trip.timedOut ? "No answer" : "Waiting…"}
-                    </td>
-                    <td>{a.msAfterCommit === null ? "–" : `${a.msAfterCommit} ms`}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
-          </ScrollRegion>
+          <DataTable
+            scrollClassName="esrt-table-scroll"
+            region="Round trip answers"
+            className="esrt-table"
+            label="Round trip answers"
+            columns={["Service", "Handled at", "After commit"]}
+            rows={trip.answers}
+          >
+            {(a) => (
+              <tr key={a.consumer} data-consumer={a.consumer}>
+                <th scope="row">
+                  {a.service}
+                  <div className={Classes.TEXT_MUTED}>{a.consumer}</div>
+                </th>
+                <td>{a.handledAt ? formatInstant(a.handledAt) : trip.timedOut ? "No answer" : "Waiting…"}</td>
+                <td>{a.msAfterCommit === null ? "–" : `${a.msAfterCommit} ms`}</td>
+              </tr>
+            )}
+          </DataTable>
         </>
       ) : null}
     </section>
@@ -349,37 +338,27 @@ function DeadLetters() {
 
   const handleRetry = async (id: number) => {
     setRetrying(id);
-    try {
-      const res = (await retry({ variables: { id } })).data?.retryDeadLetter;
-      if (res?.__typename === "MutationRetryDeadLetterSuccess") {
-        showToast({
-          title: res.data.outcome === "delivered" ? "Delivered again" : "Already handled",
-          description:
-            res.data.outcome === "delivered"
-              ? `${res.data.consumer} handled the event`
-              : `${res.data.consumer} had already handled the event; the dead letter is removed`,
-          intent: Intent.SUCCESS,
-        });
-        refresh();
-      } else {
-        showToast({
-          title: "Retry failed",
-          description: res?.__typename === "AppError" ? res.message : "Retry failed",
-          intent: "destructive",
-        });
-      }
-    } catch {
-      showToast({ title: "Retry failed", intent: "destructive" });
-    } finally {
-      setRetrying(null);
-    }
+    await runWithToast({
+      run: async () => (await retry({ variables: { id } })).data?.retryDeadLetter,
+      success: "MutationRetryDeadLetterSuccess",
+      saved: (res) => ({
+        title: res.data.outcome === "delivered" ? "Delivered again" : "Already handled",
+        description:
+          res.data.outcome === "delivered"
+            ? `${res.data.consumer} handled the event`
+            : `${res.data.consumer} had already handled the event; the dead letter is removed`,
+      }),
+      after: () => refresh(),
+      failure: "Retry failed",
+    });
+    setRetrying(null);
   };
 
   return (
     <section aria-labelledby="testing-dead-heading" className="testing-section">
       <div className="esrt-section-head">
         <H2 id="testing-dead-heading">Outbox and dead letters</H2>
-        <Button variant="minimal" size="small" icon={<Refresh />} text="Refresh" onClick={refresh} />
+        <RefreshButton onClick={refresh} />
       </div>
       {figures ? (
         <dl className="esrt-counts">
@@ -469,46 +448,24 @@ function DemoData() {
   const status = data?.demoData;
 
   const handleGenerate = async () => {
-    try {
-      const res = (await generate()).data?.generateDemoData;
-      if (res?.__typename === "MutationGenerateDemoDataSuccess") {
-        showToast({
-          title: "Demo data generated",
-          description: describeCounts(res.data),
-          intent: Intent.SUCCESS,
-        });
-      } else {
-        showToast({
-          title: "Demo data was not generated",
-          description: res?.__typename === "AppError" ? res.message : undefined,
-          intent: "destructive",
-        });
-      }
-    } catch {
-      showToast({ title: "Demo data was not generated", intent: "destructive" });
-    }
+    await runWithToast({
+      run: async () => (await generate()).data?.generateDemoData,
+      success: "MutationGenerateDemoDataSuccess",
+      saved: (res) => ({ title: "Demo data generated", description: describeCounts(res.data) }),
+      failure: "Demo data was not generated",
+      fallback: null,
+    });
   };
 
   const handleRemove = async () => {
     setConfirming(false);
-    try {
-      const res = (await remove()).data?.removeDemoData;
-      if (res?.__typename === "MutationRemoveDemoDataSuccess") {
-        showToast({
-          title: "Demo data removed",
-          description: describeCounts(res.data),
-          intent: Intent.SUCCESS,
-        });
-      } else {
-        showToast({
-          title: "Demo data was not removed",
-          description: res?.__typename === "AppError" ? res.message : undefined,
-          intent: "destructive",
-        });
-      }
-    } catch {
-      showToast({ title: "Demo data was not removed", intent: "destructive" });
-    }
+    await runWithToast({
+      run: async () => (await remove()).data?.removeDemoData,
+      success: "MutationRemoveDemoDataSuccess",
+      saved: (res) => ({ title: "Demo data removed", description: describeCounts(res.data) }),
+      failure: "Demo data was not removed",
+      fallback: null,
+    });
   };
 
   return (

@@ -1,21 +1,12 @@
 import { useQuery } from "@apollo/client/react";
-import {
-  Button,
-  Callout,
-  HTMLTable,
-  Intent,
-  NonIdealState,
-  ProgressBar,
-  Spinner,
-  Tag,
-} from "@blueprintjs/core";
+import { Button, Callout, Intent, NonIdealState, ProgressBar, Spinner, Tag } from "@blueprintjs/core";
 import {
   UserBulkJobDocument,
   UserBulkJobResultsDocument,
   type UserJobFieldsFragment,
   type UserJobItemOutcome,
 } from "@web/generated/graphql";
-import { ScrollRegion } from "@web/ui/ScrollRegion";
+import { DataTable } from "@web/ui/DataTable";
 import { useEffect, useState } from "react";
 import { isJobRunning, jobProgressLabel, OUTCOME_LABELS, USER_JOB_POLL_MS } from "./userJobs";
 
@@ -139,35 +130,28 @@ function JobProblems({ jobId }: { jobId: number }) {
   return (
     <>
       <h3 className="user-job-subtitle">Skipped and failed ({page.totalCount.toLocaleString("en-US")})</h3>
-      <ScrollRegion label="Skipped and failed users" className="user-job-table">
-        <HTMLTable compact>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">User</th>
-              <th scope="col">Result</th>
-              <th scope="col">Reason</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.nodes.map((item) => (
-              <tr key={item.position}>
-                <td>{item.position}</td>
-                <td>
-                  {item.name ?? "—"}
-                  {item.username ? <div className="user-job-muted">{item.username}</div> : null}
-                </td>
-                <td>
-                  <Tag minimal intent={item.outcome === "failed" ? Intent.DANGER : Intent.WARNING}>
-                    {OUTCOME_LABELS[item.outcome]}
-                  </Tag>
-                </td>
-                <td>{item.message ?? "—"}</td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      </ScrollRegion>
+      <DataTable
+        scrollClassName="user-job-table"
+        region="Skipped and failed users"
+        columns={["#", "User", "Result", "Reason"]}
+        rows={page.nodes}
+      >
+        {(item) => (
+          <tr key={item.position}>
+            <td>{item.position}</td>
+            <td>
+              {item.name ?? "—"}
+              {item.username ? <div className="user-job-muted">{item.username}</div> : null}
+            </td>
+            <td>
+              <Tag minimal intent={item.outcome === "failed" ? Intent.DANGER : Intent.WARNING}>
+                {OUTCOME_LABELS[item.outcome]}
+              </Tag>
+            </td>
+            <td>{item.message ?? "—"}</td>
+          </tr>
+        )}
+      </DataTable>
       {page.hasNextPage ? (
         <Button text="Show more" onClick={() => void handleMore()} loading={loading} />
       ) : null}

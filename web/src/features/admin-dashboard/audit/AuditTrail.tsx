@@ -1,22 +1,15 @@
 import { useQuery } from "@apollo/client/react";
 import "./audit.css";
-import {
-  AnchorButton,
-  Button,
-  Classes,
-  FormGroup,
-  HTMLSelect,
-  HTMLTable,
-  InputGroup,
-  Intent,
-  NonIdealState,
-} from "@blueprintjs/core";
-import { Download, FilterRemove, History, Refresh } from "@blueprintjs/icons";
+import { AnchorButton, Classes, FormGroup, InputGroup, Intent, NonIdealState } from "@blueprintjs/core";
+import { Download, History } from "@blueprintjs/icons";
 import { appendPage, formatDateTime } from "@web/features/documents/documents";
 import { type AuditEntryFieldsFragment, AuditLogDocument } from "@web/generated/graphql";
+import { DataTable } from "@web/ui/DataTable";
+import { DateRangeFields } from "@web/ui/DateRangeFields";
+import { FilterBar, SelectField } from "@web/ui/FilterFields";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
-import { ScrollRegion } from "@web/ui/ScrollRegion";
+import { ClearFiltersButton, RefreshButton } from "@web/ui/ToolbarButtons";
 import { type ReactNode, useId, useState } from "react";
 import {
   ACTION_AREAS,
@@ -88,19 +81,15 @@ export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrai
   return (
     <div className={compact ? "audit-trail audit-trail-compact" : "audit-trail"}>
       {compact ? null : (
-        <form
-          className="audit-filters"
-          aria-label="Filter the audit log"
-          onSubmit={(e) => e.preventDefault()}
-        >
-          <FormGroup label="Area" labelFor={ids.area} inline>
-            <HTMLSelect
-              id={ids.area}
-              value={form.area}
-              onChange={(e) => set("area", e.currentTarget.value)}
-              options={[{ value: "", label: "Every area" }, ...ACTION_AREAS]}
-            />
-          </FormGroup>
+        <FilterBar className="audit-filters" label="Filter the audit log">
+          <SelectField
+            label="Area"
+            id={ids.area}
+            inline
+            value={form.area}
+            onChange={(value) => set("area", value)}
+            options={[{ value: "", label: "Every area" }, ...ACTION_AREAS]}
+          />
           <Field id={ids.action} label="Action contains" problem={problems.action}>
             <InputGroup
               id={ids.action}
@@ -112,54 +101,33 @@ export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrai
             />
           </Field>
           {actorId === undefined ? (
-            <Field id={ids.actor} label="Actor (user id)" problem={problems.actorId}>
-              <InputGroup
-                id={ids.actor}
-                inputMode="numeric"
-                className="audit-id-input"
-                value={form.actorId}
-                intent={problems.actorId ? Intent.DANGER : Intent.NONE}
-                onChange={(e) => set("actorId", e.currentTarget.value)}
-              />
-            </Field>
+            <UserIdField
+              id={ids.actor}
+              label="Actor (user id)"
+              value={form.actorId}
+              problem={problems.actorId}
+              onChange={(value) => set("actorId", value)}
+            />
           ) : null}
           {targetUserId === undefined ? (
-            <Field id={ids.target} label="Target (user id)" problem={problems.targetUserId}>
-              <InputGroup
-                id={ids.target}
-                inputMode="numeric"
-                className="audit-id-input"
-                value={form.targetUserId}
-                intent={problems.targetUserId ? Intent.DANGER : Intent.NONE}
-                onChange={(e) => set("targetUserId", e.currentTarget.value)}
-              />
-            </Field>
+            <UserIdField
+              id={ids.target}
+              label="Target (user id)"
+              value={form.targetUserId}
+              problem={problems.targetUserId}
+              onChange={(value) => set("targetUserId", value)}
+            />
           ) : null}
-          <Field id={ids.from} label="From">
-            <InputGroup
-              id={ids.from}
-              type="date"
-              value={form.from}
-              onChange={(e) => set("from", e.currentTarget.value)}
-            />
-          </Field>
-          <Field id={ids.to} label="To" problem={problems.to}>
-            <InputGroup
-              id={ids.to}
-              type="date"
-              value={form.to}
-              intent={problems.to ? Intent.DANGER : Intent.NONE}
-              onChange={(e) => set("to", e.currentTarget.value)}
-            />
-          </Field>
-          <Button
-            variant="minimal"
-            icon={<FilterRemove />}
-            text="Clear filters"
-            disabled={!filtered}
-            onClick={() => setForm(EMPTY_AUDIT_FILTER)}
+          <DateRangeFields
+            ids={ids}
+            from={form.from}
+            to={form.to}
+            problem={problems.to}
+            inline
+            onChange={set}
           />
-        </form>
+          <ClearFiltersButton disabled={!filtered} onClick={() => setForm(EMPTY_AUDIT_FILTER)} />
+        </FilterBar>
       )}
       <div className="audit-toolbar">
         <span aria-live="polite">
@@ -168,11 +136,7 @@ export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrai
             : ""}
         </span>
         <span className="audit-toolbar-actions">
-          <Button
-            variant="minimal"
-            size="small"
-            icon={<Refresh />}
-            text="Refresh"
+          <RefreshButton
             loading={loading && Boolean(page)}
             disabled={filter === null}
             onClick={handleRefresh}
@@ -225,6 +189,31 @@ export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrai
 }
 
 /** A labelled filter with its problem shown under it. */
+/** Props of {@link UserIdField}. */
+interface UserIdFieldProps {
+  id: string;
+  label: string;
+  value: string;
+  problem?: string;
+  onChange(value: string): void;
+}
+
+/** A filter's user id, typed as digits. */
+function UserIdField({ id, label, value, problem, onChange }: UserIdFieldProps) {
+  return (
+    <Field id={id} label={label} problem={problem}>
+      <InputGroup
+        id={id}
+        inputMode="numeric"
+        className="audit-id-input"
+        value={value}
+        intent={problem ? Intent.DANGER : Intent.NONE}
+        onChange={(e) => onChange(e.currentTarget.value)}
+      />
+    </Field>
+  );
+}
+
 function Field({
   id,
   label,
@@ -258,38 +247,30 @@ export interface AuditTableProps {
 /** The entries as a dense table (scrolls sideways inside its box on a narrow screen). */
 export function AuditTable({ entries, compact = false }: AuditTableProps) {
   return (
-    <ScrollRegion className="audit-table-scroll" label="Audit entries">
-      <HTMLTable compact striped={false} className="audit-table" aria-label="Audit entries">
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Actor</th>
-            <th scope="col">Action</th>
-            <th scope="col">Target</th>
-            <th scope="col">Change</th>
-            <th scope="col">Address</th>
-            <th scope="col">Request id</th>
-          </tr>
-        </thead>
-        <tbody>
-          {entries.map((e) => (
-            <tr key={e.id}>
-              <td className="audit-nowrap">{formatDateTime(String(e.createdAt))}</td>
-              <td>
-                {actorLabel(e)}
-                {e.actorId && e.actorName ? <div className={Classes.TEXT_MUTED}>#{e.actorId}</div> : null}
-              </td>
-              <td className="audit-action">{e.action}</td>
-              <td>{targetLabel(e)}</td>
-              <td className="audit-change">{describeChange(e.before, e.after)}</td>
-              <td className="audit-nowrap">{e.ip ?? ""}</td>
-              <td className={compact ? "audit-request audit-request-compact" : "audit-request"}>
-                {e.requestId ?? ""}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </HTMLTable>
-    </ScrollRegion>
+    <DataTable
+      scrollClassName="audit-table-scroll"
+      region="Audit entries"
+      className="audit-table"
+      label="Audit entries"
+      columns={["Time", "Actor", "Action", "Target", "Change", "Address", "Request id"]}
+      rows={entries}
+    >
+      {(e) => (
+        <tr key={e.id}>
+          <td className="audit-nowrap">{formatDateTime(String(e.createdAt))}</td>
+          <td>
+            {actorLabel(e)}
+            {e.actorId && e.actorName ? <div className={Classes.TEXT_MUTED}>#{e.actorId}</div> : null}
+          </td>
+          <td className="audit-action">{e.action}</td>
+          <td>{targetLabel(e)}</td>
+          <td className="audit-change">{describeChange(e.before, e.after)}</td>
+          <td className="audit-nowrap">{e.ip ?? ""}</td>
+          <td className={compact ? "audit-request audit-request-compact" : "audit-request"}>
+            {e.requestId ?? ""}
+          </td>
+        </tr>
+      )}
+    </DataTable>
   );
 }

@@ -1,4 +1,4 @@
-import { useMutation, useQuery } from "@apollo/client/react";
+import { useMutation } from "@apollo/client/react";
 import "./emailSettings.css";
 import {
   Button,
@@ -6,7 +6,6 @@ import {
   Card,
   Classes,
   FormGroup,
-  H1,
   InputGroup,
   Intent,
   Radio,
@@ -14,11 +13,8 @@ import {
   Switch,
 } from "@blueprintjs/core";
 import { DataConnection, FloppyDisk, Lock } from "@blueprintjs/icons";
-import { zodResolver } from "@hookform/resolvers/zod";
 import {
   DEFAULT_SMTP_PORTS,
-  type EmailSettings,
-  type EmailSettingsInput,
   emailSettingsSchema,
   SMTP_SECURITIES,
   SMTP_SECURITY_LABELS,
@@ -31,10 +27,10 @@ import {
   TestEmailConnectionDocument,
   UpdateEmailSettingsDocument,
 } from "@web/generated/graphql";
-import { showToast } from "@web/lib/toast";
-import { SettingsLoad } from "@web/ui/SettingsLoad";
-import { useEffect, useId, useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { runWithToast } from "@web/ui/mutationToast";
+import { SettingsScreen, useSettingsForm } from "@web/ui/SettingsScreen";
+import { useId, useState } from "react";
+import { Controller } from "react-hook-form";
 import { connectionInputOf, formValuesOf, portValueOf, settingsInputOf } from "./form";
 
 /**
@@ -48,39 +44,32 @@ export function EmailSettingsPage() {
 }
 
 function EmailSettingsScreen() {
-  const { data, loading, error, refetch } = useQuery(EmailSettingsDocument, {
-    fetchPolicy: "cache-and-network",
-  });
-  const settings = data?.emailSettings;
   return (
-    <section className="portal-page email-settings-page">
-      <H1>Email Settings</H1>
-      <SettingsLoad
-        what="the email settings"
-        settings={settings}
-        loading={loading}
-        error={error}
-        onRetry={() => void refetch()}
-      >
-        {(settings) => (
-          <>
-            <Callout
-              className="email-settings-summary"
-              intent={
-                settings.mode === "environment" || settings.mode === "settings"
-                  ? Intent.PRIMARY
-                  : Intent.WARNING
-              }
-              title="Where messages go"
-              compact
-            >
-              {settings.summary}
-            </Callout>
-            <EmailSettingsForm settings={settings} />
-          </>
-        )}
-      </SettingsLoad>
-    </section>
+    <SettingsScreen
+      className="email-settings-page"
+      title="Email Settings"
+      what="the email settings"
+      query={EmailSettingsDocument}
+      pick={(data) => data.emailSettings}
+    >
+      {(settings) => (
+        <>
+          <Callout
+            className="email-settings-summary"
+            intent={
+              settings.mode === "environment" || settings.mode === "settings"
+                ? Intent.PRIMARY
+                : Intent.WARNING
+            }
+            title="Where messages go"
+            compact
+          >
+            {settings.summary}
+          </Callout>
+          <EmailSettingsForm settings={settings} />
+        </>
+      )}
+    </SettingsScreen>
   );
 }
 
@@ -118,12 +107,13 @@ function EmailSettingsForm({ settings }: { settings: EmailSettingsFieldsFragment
     replyTo: useId(),
     team: useId(),
   };
-  const form = useForm<EmailSettingsInput, unknown, EmailSettings>({
-    resolver: zodResolver(emailSettingsSchema),
-    mode: "onChange",
-    defaultValues: formValuesOf(settings),
-  });
   const [portText, setPortText] = useState(() => (settings.smtpPort ? String(settings.smtpPort) : ""));
+  const form = useSettingsForm({
+    schema: emailSettingsSchema,
+    settings,
+    valuesOf: formValuesOf,
+    onReset: (next) => setPortText(next.smtpPort ? String(next.smtpPort) : ""),
+  });
   const [result, setResult] = useState<TestResult | null>(null);
   const [save, saving] = useMutation(UpdateEmailSettingsDocument, {
     refetchQueries: [EmailSettingsDocument],
@@ -136,33 +126,15 @@ function EmailSettingsForm({ settings }: { settings: EmailSettingsFieldsFragment
   const fromLock = lockOf("MAIL_FROM");
   const teamLock = lockOf("TEAM_EMAIL");
 
-  useEffect(() => {
-    // the stored settings changed (saved here or elsewhere): start from them again
-    form.reset(formValuesOf(settings));
-    setPortText(settings.smtpPort ? String(settings.smtpPort) : "");
-  }, [settings, form]);
-
-  const handleSave = form.handleSubmit(async (values) => {
-    try {
-      const answer = (await save({ variables: { input: settingsInputOf(values) } })).data
-        ?.updateEmailSettings;
-      if (answer?.__typename === "MutationUpdateEmailSettingsSuccess") {
-        showToast({
-          title: "Email settings saved",
-          description: answer.data.summary,
-          intent: Intent.SUCCESS,
-        });
-        return;
-      }
-      showToast({
-        title: "Failed to save email settings",
-        description: answer?.__typename === "AppError" ? answer.message : "Failed to save email settings",
-        intent: "destructive",
-      });
-    } catch {
-      showToast({ title: "Failed to save email settings", intent: "destructive" });
-    }
-  });
+  const handleSave = form.handleSubmit((values) =>
+    runWithToast({
+      run: async () =>
+        (await save({ variables: { input: settingsInputOf(values) } })).data?.updateEmailSettings,
+      success: "MutationUpdateEmailSettingsSuccess",
+      saved: (answer) => ({ title: "Email settings saved", description: answer.data.summary }),
+      failure: "Failed to save email settings",
+    }),
+  );
 
   const handleTest = async () => {
     setResult(null);

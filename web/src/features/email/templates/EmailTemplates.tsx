@@ -33,10 +33,11 @@ import {
   SendTestEmailDocument,
   UpdateEmailTemplateDocument,
 } from "@web/generated/graphql";
-import { showToast } from "@web/lib/toast";
 import { ConfirmDialog } from "@web/ui/ConfirmDialog";
+import { DataTable } from "@web/ui/DataTable";
 import { useDebounced } from "@web/ui/hooks";
 import { LoadError } from "@web/ui/LoadError";
+import { runWithToast } from "@web/ui/mutationToast";
 import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { useEffect, useId, useState } from "react";
 
@@ -118,6 +119,12 @@ function partErrors(parts: Parts): PartErrors {
   return errors;
 }
 
+/** The template's two bodies, edited alike. */
+const BODY_PARTS = [
+  { part: "html", label: "HTML body", rows: 8 },
+  { part: "text", label: "Text body", rows: 6 },
+] as const;
+
 /** One template's editor: the parts, the variables, the preview and the actions. */
 function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment }) {
   const ids = { subject: useId(), html: useId(), text: useId(), variables: useId(), preview: useId() };
@@ -164,62 +171,46 @@ function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment })
 
   const handleSave = async () => {
     if (!valid) return;
-    try {
-      const answer = (await save({ variables: { input: { key: template.key, ...draft } } })).data
-        ?.updateEmailTemplate;
-      if (answer?.__typename === "MutationUpdateEmailTemplateSuccess") {
+    await runWithToast({
+      run: async () =>
+        (await save({ variables: { input: { key: template.key, ...draft } } })).data?.updateEmailTemplate,
+      success: "MutationUpdateEmailTemplateSuccess",
+      saved: () => {
         setSaveProblem(null);
-        showToast({ title: "Template saved", description: template.name, intent: Intent.SUCCESS });
-        return;
-      }
-      const message = answer?.__typename === "AppError" ? answer.message : "Failed to save the template";
-      setSaveProblem(message);
-      showToast({ title: "Failed to save the template", description: message, intent: "destructive" });
-    } catch {
-      showToast({ title: "Failed to save the template", intent: "destructive" });
-    }
+        return { title: "Template saved", description: template.name };
+      },
+      failure: "Failed to save the template",
+      onFailure: (message) => setSaveProblem(message ?? null),
+    });
   };
 
   const handleSendTest = async () => {
     if (!valid) return;
-    try {
-      const answer = (
-        await sendTest({ variables: { input: { key: template.key, draft: dirty ? draft : null } } })
-      ).data?.sendTestEmail;
-      if (answer?.__typename === "MutationSendTestEmailSuccess") {
-        showToast({
-          title: "Test email queued",
-          description: `To ${answer.data.to}, with the sample values. Follow it on Email Testing.`,
-          intent: Intent.SUCCESS,
-        });
-        return;
-      }
-      showToast({
-        title: "Failed to send the test",
-        description: answer?.__typename === "AppError" ? answer.message : undefined,
-        intent: "destructive",
-      });
-    } catch {
-      showToast({ title: "Failed to send the test", intent: "destructive" });
-    }
+    await runWithToast({
+      run: async () =>
+        (await sendTest({ variables: { input: { key: template.key, draft: dirty ? draft : null } } })).data
+          ?.sendTestEmail,
+      success: "MutationSendTestEmailSuccess",
+      saved: (answer) => ({
+        title: "Test email queued",
+        description: `To ${answer.data.to}, with the sample values. Follow it on Email Testing.`,
+      }),
+      failure: "Failed to send the test",
+      fallback: null,
+    });
   };
 
   const handleRevert = async () => {
-    try {
-      const answer = (await revert({ variables: { key: template.key } })).data?.revertEmailTemplate;
-      if (answer?.__typename === "MutationRevertEmailTemplateSuccess") {
+    await runWithToast({
+      run: async () => (await revert({ variables: { key: template.key } })).data?.revertEmailTemplate,
+      success: "MutationRevertEmailTemplateSuccess",
+      saved: () => {
         setConfirmRevert(false);
-        showToast({ title: "Default wording restored", description: template.name, intent: Intent.SUCCESS });
-        return;
-      }
-      showToast({
-        title: "Failed to revert the template",
-        description: answer?.__typename === "AppError" ? answer.message : undefined,
-        intent: "destructive",
-      });
-    } catch {
-      showToast({ title: "Failed to revert the template", intent: "destructive" });
-    }
+        return { title: "Default wording restored", description: template.name };
+      },
+      failure: "Failed to revert the template",
+      fallback: null,
+    });
   };
 
   return (
@@ -253,40 +244,26 @@ function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment })
               onChange={(e) => set("subject", e.currentTarget.value)}
             />
           </FormGroup>
-          <FormGroup
-            label="HTML body"
-            labelFor={ids.html}
-            intent={partProblem("html") ? Intent.DANGER : Intent.NONE}
-            helperText={partProblem("html") || undefined}
-          >
-            <TextArea
-              id={ids.html}
-              className="email-code"
-              fill
-              rows={8}
-              spellCheck={false}
-              value={draft.html}
-              intent={partProblem("html") ? Intent.DANGER : Intent.NONE}
-              onChange={(e) => set("html", e.currentTarget.value)}
-            />
-          </FormGroup>
-          <FormGroup
-            label="Text body"
-            labelFor={ids.text}
-            intent={partProblem("text") ? Intent.DANGER : Intent.NONE}
-            helperText={partProblem("text") || undefined}
-          >
-            <TextArea
-              id={ids.text}
-              className="email-code"
-              fill
-              rows={6}
-              spellCheck={false}
-              value={draft.text}
-              intent={partProblem("text") ? Intent.DANGER : Intent.NONE}
-              onChange={(e) => set("text", e.currentTarget.value)}
-            />
-          </FormGroup>
+          {BODY_PARTS.map(({ part, label, rows }) => (
+            <FormGroup
+              key={part}
+              label={label}
+              labelFor={ids[part]}
+              intent={partProblem(part) ? Intent.DANGER : Intent.NONE}
+              helperText={partProblem(part) || undefined}
+            >
+              <TextArea
+                id={ids[part]}
+                className="email-code"
+                fill
+                rows={rows}
+                spellCheck={false}
+                value={draft[part]}
+                intent={partProblem(part) ? Intent.DANGER : Intent.NONE}
+                onChange={(e) => set(part, e.currentTarget.value)}
+              />
+            </FormGroup>
+          ))}
           {saveProblem ? (
             <Callout intent={Intent.DANGER} compact role="alert" title="The template was not saved">
               {saveProblem}
@@ -336,28 +313,24 @@ function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment })
             Write <Code>{"{{name}}"}</Code>; <Code>{"{{#name}}…{{/name}}"}</Code> shows its content only when
             the value is set. Values are escaped in the HTML body.
           </p>
-          <ScrollRegion className="email-table-scroll" label="Variables of this template">
-            <HTMLTable compact className="email-variables" aria-label="Variables of this template">
-              <thead>
-                <tr>
-                  <th scope="col">Variable</th>
-                  <th scope="col">Meaning</th>
-                  <th scope="col">Sample</th>
-                </tr>
-              </thead>
-              <tbody>
-                {template.variables.map((v) => (
-                  <tr key={v.name}>
-                    <td>
-                      <Code>{`{{${v.name}}}`}</Code>
-                    </td>
-                    <td>{v.description}</td>
-                    <td className="email-sample">{v.sample}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
-          </ScrollRegion>
+          <DataTable
+            scrollClassName="email-table-scroll"
+            region="Variables of this template"
+            className="email-variables"
+            label="Variables of this template"
+            columns={["Variable", "Meaning", "Sample"]}
+            rows={template.variables}
+          >
+            {(v) => (
+              <tr key={v.name}>
+                <td>
+                  <Code>{`{{${v.name}}}`}</Code>
+                </td>
+                <td>{v.description}</td>
+                <td className="email-sample">{v.sample}</td>
+              </tr>
+            )}
+          </DataTable>
         </section>
         <section aria-labelledby={ids.preview} className="email-preview">
           <H2 id={ids.preview}>Preview with sample values</H2>
@@ -434,26 +407,14 @@ function VersionsDialog({ template, onClose }: { template: EmailTemplateFieldsFr
 
   const handleRestore = async (id: number, version: number) => {
     setRestoringId(id);
-    try {
-      const answer = (await restore({ variables: { versionId: id } })).data?.restoreEmailTemplateVersion;
-      if (answer?.__typename === "MutationRestoreEmailTemplateVersionSuccess") {
-        showToast({
-          title: `Version ${version} restored`,
-          description: template.name,
-          intent: Intent.SUCCESS,
-        });
-        return;
-      }
-      showToast({
-        title: "Failed to restore the version",
-        description: answer?.__typename === "AppError" ? answer.message : undefined,
-        intent: "destructive",
-      });
-    } catch {
-      showToast({ title: "Failed to restore the version", intent: "destructive" });
-    } finally {
-      setRestoringId(null);
-    }
+    await runWithToast({
+      run: async () => (await restore({ variables: { versionId: id } })).data?.restoreEmailTemplateVersion,
+      success: "MutationRestoreEmailTemplateVersionSuccess",
+      saved: () => ({ title: `Version ${version} restored`, description: template.name }),
+      failure: "Failed to restore the version",
+      fallback: null,
+    });
+    setRestoringId(null);
   };
 
   return (

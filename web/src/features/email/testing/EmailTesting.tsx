@@ -17,7 +17,7 @@ import {
   NonIdealState,
   Spinner,
 } from "@blueprintjs/core";
-import { Envelope, FilterRemove, Inbox, Refresh, SendMessage } from "@blueprintjs/icons";
+import { Envelope, Inbox, SendMessage } from "@blueprintjs/icons";
 import { emailSchema } from "@schema/validation/user";
 import { appendPage, dayRange, formatDateTime } from "@web/features/documents/documents";
 import { EMAIL_STATUS_OPTIONS, EmailFrame, EmailStatusTag } from "@web/features/email/EmailParts";
@@ -32,11 +32,14 @@ import {
   ResendEmailMessageDocument,
   SendTestEmailDocument,
 } from "@web/generated/graphql";
-import { showToast } from "@web/lib/toast";
+import { DataTable } from "@web/ui/DataTable";
+import { DateRangeFields } from "@web/ui/DateRangeFields";
+import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced } from "@web/ui/hooks";
 import { KeysetList, useLoadMore } from "@web/ui/KeysetList";
 import { LoadError } from "@web/ui/LoadError";
-import { ScrollRegion } from "@web/ui/ScrollRegion";
+import { runWithToast } from "@web/ui/mutationToast";
+import { ClearFiltersButton, RefreshButton } from "@web/ui/ToolbarButtons";
 import { useId, useRef, useState } from "react";
 
 const PAGE_SIZE = 50;
@@ -113,25 +116,17 @@ function TestSendForm() {
   const handleSubmit = async () => {
     setTouched(true);
     if (!address.success || !chosen) return;
-    try {
-      const answer = (await send({ variables: { input: { key: chosen, to: address.data } } })).data
-        ?.sendTestEmail;
-      if (answer?.__typename === "MutationSendTestEmailSuccess") {
-        showToast({
-          title: "Test email queued",
-          description: `To ${answer.data.to}; it appears in the delivery log below.`,
-          intent: Intent.SUCCESS,
-        });
-        return;
-      }
-      showToast({
-        title: "Failed to send the test",
-        description: answer?.__typename === "AppError" ? answer.message : undefined,
-        intent: "destructive",
-      });
-    } catch {
-      showToast({ title: "Failed to send the test", intent: "destructive" });
-    }
+    await runWithToast({
+      run: async () =>
+        (await send({ variables: { input: { key: chosen, to: address.data } } })).data?.sendTestEmail,
+      success: "MutationSendTestEmailSuccess",
+      saved: (answer) => ({
+        title: "Test email queued",
+        description: `To ${answer.data.to}; it appears in the delivery log below.`,
+      }),
+      failure: "Failed to send the test",
+      fallback: null,
+    });
   };
 
   return (
@@ -256,81 +251,42 @@ function DeliveryLog() {
   return (
     <section className="email-section" aria-labelledby={ids.heading}>
       <H2 id={ids.heading}>Delivery log</H2>
-      <form
-        className="email-log-filters"
-        aria-label="Filter the delivery log"
-        onSubmit={(e) => e.preventDefault()}
-      >
-        <FormGroup label="Status" labelFor={ids.status}>
-          <HTMLSelect
-            id={ids.status}
-            value={form.status}
-            onChange={(e) => set("status", e.currentTarget.value)}
-            options={[{ value: "", label: "Every status" }, ...EMAIL_STATUS_OPTIONS]}
-          />
-        </FormGroup>
-        <FormGroup label="Template" labelFor={ids.template}>
-          <HTMLSelect
-            id={ids.template}
-            value={form.templateKey}
-            onChange={(e) => set("templateKey", e.currentTarget.value)}
-            options={[
-              { value: "", label: "Every template" },
-              ...templates.map((t) => ({ value: t.key, label: t.name })),
-            ]}
-          />
-        </FormGroup>
-        <FormGroup label="Recipient contains" labelFor={ids.recipient}>
-          <InputGroup
-            id={ids.recipient}
-            type="search"
-            value={form.recipient}
-            onChange={(e) => set("recipient", e.currentTarget.value)}
-          />
-        </FormGroup>
-        <FormGroup label="From" labelFor={ids.from}>
-          <InputGroup
-            id={ids.from}
-            type="date"
-            value={form.from}
-            onChange={(e) => set("from", e.currentTarget.value)}
-          />
-        </FormGroup>
-        <FormGroup
-          label="To"
-          labelFor={ids.to}
-          intent={rangeProblem ? Intent.DANGER : Intent.NONE}
-          helperText={rangeProblem}
-        >
-          <InputGroup
-            id={ids.to}
-            type="date"
-            value={form.to}
-            intent={rangeProblem ? Intent.DANGER : Intent.NONE}
-            onChange={(e) => set("to", e.currentTarget.value)}
-          />
-        </FormGroup>
+      <FilterBar className="email-log-filters" label="Filter the delivery log">
+        <SelectField
+          label="Status"
+          id={ids.status}
+          value={form.status}
+          onChange={(value) => set("status", value)}
+          options={[{ value: "", label: "Every status" }, ...EMAIL_STATUS_OPTIONS]}
+        />
+        <SelectField
+          label="Template"
+          id={ids.template}
+          value={form.templateKey}
+          onChange={(value) => set("templateKey", value)}
+          options={[
+            { value: "", label: "Every template" },
+            ...templates.map((t) => ({ value: t.key, label: t.name })),
+          ]}
+        />
+        <SearchField
+          label="Recipient contains"
+          id={ids.recipient}
+          value={form.recipient}
+          onChange={(value) => set("recipient", value)}
+        />
+        <DateRangeFields ids={ids} from={form.from} to={form.to} problem={rangeProblem} onChange={set} />
         <FormGroup>
-          <Button
-            variant="minimal"
-            icon={<FilterRemove />}
-            text="Clear filters"
-            disabled={!filtered}
-            onClick={() => setForm(EMPTY_FILTER)}
-          />
+          <ClearFiltersButton disabled={!filtered} onClick={() => setForm(EMPTY_FILTER)} />
         </FormGroup>
-      </form>
+      </FilterBar>
       <div className="email-log-toolbar">
         <span aria-live="polite">
           {page
             ? `${messages.length} ${messages.length === 1 ? "message" : "messages"} shown${page.hasNextPage ? ", more to load" : ""}`
             : ""}
         </span>
-        <Button
-          variant="minimal"
-          size="small"
-          icon={<Refresh />}
-          text="Refresh"
+        <RefreshButton
           loading={loading && Boolean(page)}
           disabled={filter === null}
           onClick={handleRefresh}
@@ -375,49 +331,39 @@ function LogTable({
   onView(id: number): void;
 }) {
   return (
-    <ScrollRegion className="email-table-scroll" label="Delivery log">
-      <HTMLTable compact className="email-log-table" aria-label="Delivery log">
-        <thead>
-          <tr>
-            <th scope="col">Created</th>
-            <th scope="col">Recipient</th>
-            <th scope="col">Template</th>
-            <th scope="col">Subject</th>
-            <th scope="col">Status</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Last error</th>
-            <th scope="col">
-              <span className={Classes.TEXT_MUTED}>Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {messages.map((m) => (
-            <tr key={m.id}>
-              <td className="email-nowrap">{formatDateTime(m.createdAt)}</td>
-              <td className="email-subject-cell">{m.toAddress}</td>
-              <td>{m.templateName ?? m.templateKey ?? "—"}</td>
-              <td className="email-subject-cell">{m.subject}</td>
-              <td>
-                <EmailStatusTag status={m.status} />
-                {m.sentAt ? <div className={Classes.TEXT_MUTED}>{formatDateTime(m.sentAt)}</div> : null}
-              </td>
-              <td>{m.attempts}</td>
-              <td className="email-error-cell">{m.lastError ?? ""}</td>
-              <td>
-                <Button
-                  size="small"
-                  icon={<Envelope />}
-                  text="View"
-                  aria-label={`View the message to ${m.toAddress}: ${m.subject}`}
-                  onClick={() => onView(m.id)}
-                />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </HTMLTable>
-    </ScrollRegion>
+    <DataTable
+      scrollClassName="email-table-scroll"
+      region="Delivery log"
+      className="email-log-table"
+      label="Delivery log"
+      columns={["Created", "Recipient", "Template", "Subject", "Status", "Attempts", "Last error"]}
+      actions
+      rows={messages}
+    >
+      {(m) => (
+        <tr key={m.id}>
+          <td className="email-nowrap">{formatDateTime(m.createdAt)}</td>
+          <td className="email-subject-cell">{m.toAddress}</td>
+          <td>{m.templateName ?? m.templateKey ?? "—"}</td>
+          <td className="email-subject-cell">{m.subject}</td>
+          <td>
+            <EmailStatusTag status={m.status} />
+            {m.sentAt ? <div className={Classes.TEXT_MUTED}>{formatDateTime(m.sentAt)}</div> : null}
+          </td>
+          <td>{m.attempts}</td>
+          <td className="email-error-cell">{m.lastError ?? ""}</td>
+          <td>
+            <Button
+              size="small"
+              icon={<Envelope />}
+              text="View"
+              aria-label={`View the message to ${m.toAddress}: ${m.subject}`}
+              onClick={() => onView(m.id)}
+            />
+          </td>
+        </tr>
+      )}
+    </DataTable>
   );
 }
 
@@ -436,25 +382,20 @@ function MessageDialog({ id, onClose }: { id: number; onClose(): void }) {
   const facts = useRef<HTMLTableElement>(null);
 
   const handleResend = async () => {
-    try {
-      const answer = (await resend({ variables: { id } })).data?.resendEmailMessage;
-      if (answer?.__typename === "MutationResendEmailMessageSuccess") {
-        showToast({
-          title: answer.data.resent ? "Message queued again" : "The message was not failed; nothing changed",
-          intent: answer.data.resent ? Intent.SUCCESS : Intent.WARNING,
-        });
+    await runWithToast({
+      run: async () => (await resend({ variables: { id } })).data?.resendEmailMessage,
+      success: "MutationResendEmailMessageSuccess",
+      saved: (answer) => ({
+        title: answer.data.resent ? "Message queued again" : "The message was not failed; nothing changed",
+        intent: answer.data.resent ? Intent.SUCCESS : Intent.WARNING,
+      }),
+      after: () => {
         facts.current?.focus();
         void refetch().catch(() => undefined);
-        return;
-      }
-      showToast({
-        title: "Failed to resend the message",
-        description: answer?.__typename === "AppError" ? answer.message : undefined,
-        intent: "destructive",
-      });
-    } catch {
-      showToast({ title: "Failed to resend the message", intent: "destructive" });
-    }
+      },
+      failure: "Failed to resend the message",
+      fallback: null,
+    });
   };
 
   return (
