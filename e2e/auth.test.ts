@@ -1,6 +1,12 @@
 import { testDb } from "@services/shared/testing/db";
 import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
-import { chooseFromUserMenu, type PortalPage, signInThroughForm, waitForToast } from "./support/portal";
+import {
+  chooseFromUserMenu,
+  type PortalPage,
+  signInThroughForm,
+  submitRegistration,
+  waitForToast,
+} from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // Identity in the browser: /auth's forms, the toasts of spec §8 and the top bar of spec §2.
@@ -31,13 +37,12 @@ describe("/auth in the browser", () => {
       if (req.url().endsWith("/api/register")) registrations += 1;
     });
     await page.goto(`${suite.server().url}/auth`);
-    await page.getByRole("tab", { name: "Register" }).click();
-    const form = page.getByRole("form", { name: "Register" });
-    await form.getByLabel("Username").fill("ab");
-    await form.getByLabel("Email").fill("not-an-email");
-    await form.getByLabel("Password").fill("short");
-    await form.getByLabel("Phone").fill("12-ab");
-    await form.getByRole("button", { name: "Register" }).click();
+    const form = await submitRegistration(page, {
+      Username: "ab",
+      Email: "not-an-email",
+      Password: "short",
+      Phone: "12-ab",
+    });
 
     for (const message of [
       "Username must be at least 3 characters",
@@ -58,15 +63,14 @@ describe("/auth in the browser", () => {
     const { page } = portal;
     const suffix = uniqueSuffix();
     await page.goto(`${suite.server().url}/auth`);
-    await page.getByRole("tab", { name: "Register" }).click();
-    const form = page.getByRole("form", { name: "Register" });
-    await form.getByLabel("First name").fill("Ada");
-    await form.getByLabel("Last name").fill("Lovelace");
-    await form.getByLabel("Username").fill(`ada_${suffix}`);
-    await form.getByLabel("Email").fill(`ada_${suffix}@example.test`);
-    await form.getByLabel("Password").fill("Analytical-Engine-1843");
-    await form.getByLabel("Phone").fill("+1 (555) 010-0199");
-    await form.getByRole("button", { name: "Register" }).click();
+    await submitRegistration(page, {
+      "First name": "Ada",
+      "Last name": "Lovelace",
+      Username: `ada_${suffix}`,
+      Email: `ada_${suffix}@example.test`,
+      Password: "Analytical-Engine-1843",
+      Phone: "+1 (555) 010-0199",
+    });
 
     await page.waitForURL(`${suite.server().url}/dashboard`);
     await waitForToast(page, "Registration successful Welcome to ESRT Portal");

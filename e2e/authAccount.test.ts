@@ -1,7 +1,13 @@
 import { testDb } from "@services/shared/testing/db";
 import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
-import { chooseFromUserMenu, type PortalPage, signInThroughForm, waitForToast } from "./support/portal";
+import {
+  chooseFromUserMenu,
+  type PortalPage,
+  signInThroughForm,
+  submitRegistration,
+  waitForToast,
+} from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // The account in the browser: branding from the server, the top bar's user menu, changing the
@@ -37,14 +43,13 @@ describe("branding in the browser", () => {
     const suffix = uniqueSuffix();
     await page.goto(`${suite.server().url}/auth`);
     await page.locator('[data-tour="logo"]', { hasText: "Acme Receivables" }).waitFor();
-    await page.getByRole("tab", { name: "Register" }).click();
-    const form = page.getByRole("form", { name: "Register" });
-    await form.getByLabel("First name").fill("Brand");
-    await form.getByLabel("Last name").fill("New");
-    await form.getByLabel("Username").fill(`brand_${suffix}`);
-    await form.getByLabel("Email").fill(`brand_${suffix}@example.test`);
-    await form.getByLabel("Password").fill("Brand-New-Portal-42");
-    await form.getByRole("button", { name: "Register" }).click();
+    await submitRegistration(page, {
+      "First name": "Brand",
+      "Last name": "New",
+      Username: `brand_${suffix}`,
+      Email: `brand_${suffix}@example.test`,
+      Password: "Brand-New-Portal-42",
+    });
 
     await page.waitForURL(`${suite.server().url}/dashboard`);
     await waitForToast(page, "Registration successful Welcome to Acme Receivables Portal");
@@ -157,15 +162,14 @@ describe("registration notes", () => {
     const { page } = portal;
     const suffix = uniqueSuffix();
     await page.goto(`${suite.server().url}/auth`);
-    await page.getByRole("tab", { name: "Register" }).click();
-    const form = page.getByRole("form", { name: "Register" });
-    await form.getByLabel("First name").fill("Nora");
-    await form.getByLabel("Last name").fill("Notes");
-    await form.getByLabel("Username").fill(`nora_${suffix}`);
-    await form.getByLabel("Email").fill(`nora_${suffix}@example.test`);
-    await form.getByLabel("Password").fill("Nora-Writes-Notes-8");
-    await form.getByLabel("Notes").fill("We invoice about 300 clients a month.");
-    await form.getByRole("button", { name: "Register" }).click();
+    await submitRegistration(page, {
+      "First name": "Nora",
+      "Last name": "Notes",
+      Username: `nora_${suffix}`,
+      Email: `nora_${suffix}@example.test`,
+      Password: "Nora-Writes-Notes-8",
+      Notes: "We invoice about 300 clients a month.",
+    });
     await page.waitForURL(`${suite.server().url}/dashboard`);
 
     const db = await testDb();

@@ -1,5 +1,5 @@
 import { TEST_PASSWORD } from "@services/shared/testing/factories";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { type PageProblems, recordPageProblems } from "./browser";
 import type { TestServer } from "./server";
 
@@ -110,4 +110,16 @@ export async function chooseFromUserMenu(page: Page, item: string): Promise<void
   await page.locator('[data-tour="user-menu"]').click();
   await entry.click();
   await entry.waitFor({ state: "detached" });
+}
+
+/**
+ * On /auth (already open), opens the Register tab, fills the fields given by their labels (in that
+ * order) and presses Register; returns the form for the checks that follow.
+ */
+export async function submitRegistration(page: Page, fields: Record<string, string>): Promise<Locator> {
+  await page.getByRole("tab", { name: "Register" }).click();
+  const form = page.getByRole("form", { name: "Register" });
+  for (const [label, value] of Object.entries(fields)) await form.getByLabel(label).fill(value);
+  await form.getByRole("button", { name: "Register" }).click();
+  return form;
 }

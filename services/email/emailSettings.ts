@@ -137,16 +137,7 @@ function present(row: EmailSettingsRow): EmailSettingsView {
   const cfg = config();
   const locks = environmentLocks();
   const view: EmailSettingsView = {
-    smtpHost: row.smtpHost,
-    smtpPort: row.smtpPort,
-    smtpSecurity: row.smtpSecurity,
-    smtpUser: row.smtpUser,
-    smtpPasswordSet: row.smtpPasswordSealed !== null,
-    fromName: row.fromName,
-    fromAddress: row.fromAddress,
-    replyTo: row.replyTo,
-    teamAddress: row.teamAddress,
-    enabled: row.enabled,
+    ...auditView(row),
     locks,
     mode: "captured",
     summary: "",
