@@ -10,7 +10,6 @@ import {
   H1,
   HTMLSelect,
   HTMLTable,
-  InputGroup,
   Intent,
   NonIdealState,
   SegmentedControl,
@@ -40,6 +39,7 @@ import {
   ReviewDocumentsDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { DateRangeFields } from "@web/ui/DateRangeFields";
 import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced } from "@web/ui/hooks";
 import { useLoadMore } from "@web/ui/KeysetList";
@@ -234,29 +234,14 @@ function ReviewQueue() {
             ...KNOWN_FILE_TYPE_NAMES.map((t) => ({ value: t, label: t })),
           ]}
         />
-        <FormGroup label="From" labelFor={ids.from} inline>
-          <InputGroup
-            id={ids.from}
-            type="date"
-            value={from}
-            onChange={(e) => setFrom(e.currentTarget.value)}
-          />
-        </FormGroup>
-        <FormGroup
-          label="To"
-          labelFor={ids.to}
+        <DateRangeFields
+          ids={ids}
+          from={from}
+          to={to}
+          problem={range === null ? "The From date must be on or before the To date" : undefined}
           inline
-          intent={range === null ? Intent.DANGER : Intent.NONE}
-          helperText={range === null ? "The From date must be on or before the To date" : undefined}
-        >
-          <InputGroup
-            id={ids.to}
-            type="date"
-            value={to}
-            intent={range === null ? Intent.DANGER : Intent.NONE}
-            onChange={(e) => setTo(e.currentTarget.value)}
-          />
-        </FormGroup>
+          onChange={(key, value) => (key === "from" ? setFrom : setTo)(value)}
+        />
         <FormGroup label="Sort" labelFor={ids.sort} inline>
           <HTMLSelect
             id={ids.sort}
