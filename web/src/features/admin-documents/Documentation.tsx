@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from "@apollo/client/react";
 import "@web/features/documents/documents.css";
+import "@web/ui/toolbars.css";
 import "./review.css";
 import {
   Button,

@@ -1,4 +1,5 @@
 import { useQuery } from "@apollo/client/react";
+import "@web/ui/toolbars.css";
 import "./audit.css";
 import { AnchorButton, Classes, FormGroup, InputGroup, Intent, NonIdealState } from "@blueprintjs/core";
 import { Download, History } from "@blueprintjs/icons";
