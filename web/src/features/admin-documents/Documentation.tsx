@@ -43,7 +43,7 @@ import { showToast } from "@web/lib/toast";
 import { DateRangeFields } from "@web/ui/DateRangeFields";
 import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced } from "@web/ui/hooks";
-import { useLoadMore } from "@web/ui/KeysetList";
+import { useLoadAfter } from "@web/ui/KeysetList";
 import { toastAnswer } from "@web/ui/mutationToast";
 import { useEffect, useId, useMemo, useState } from "react";
 import { ClientPicker, type PickedClient } from "./ClientPicker";
@@ -167,19 +167,14 @@ function ReviewQueue() {
     }
   };
 
-  const more = useLoadMore("More documents could not be loaded");
-  const loadMore = () => {
-    if (!page?.endCursor) return;
-    const after = page.endCursor;
-    void more.load(() =>
-      fetchMore({
-        variables: { filter: { ...filter, after } },
-        updateQuery: (earlier, { fetchMoreResult }) => ({
-          documents: appendPage(earlier.documents, fetchMoreResult.documents),
-        }),
+  const more = useLoadAfter("More documents could not be loaded", page?.endCursor, (after) =>
+    fetchMore({
+      variables: { filter: { ...filter, after } },
+      updateQuery: (earlier, { fetchMoreResult }) => ({
+        documents: appendPage(earlier.documents, fetchMoreResult.documents),
       }),
-    );
-  };
+    }),
+  );
 
   const toggle = (id: number, on: boolean) =>
     setSelected((earlier) => {
@@ -370,7 +365,7 @@ function ReviewQueue() {
               className="documents-load-more"
               text="Load more"
               loading={more.loading}
-              onClick={loadMore}
+              onClick={more.loadMore}
             />
           )}
         </div>

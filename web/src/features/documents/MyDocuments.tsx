@@ -28,7 +28,7 @@ import {
 import { showToast } from "@web/lib/toast";
 import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced, useReturnFocus } from "@web/ui/hooks";
-import { useLoadMore } from "@web/ui/KeysetList";
+import { useLoadAfter } from "@web/ui/KeysetList";
 import { runWithToast } from "@web/ui/mutationToast";
 import { useId, useState } from "react";
 import { DocumentStatusTag, HistoryDialog, PreviewDialog } from "./DocumentParts";
@@ -77,19 +77,14 @@ export function MyDocumentList({ fromTeam, heading, policy }: MyDocumentListProp
   const documents = page?.nodes ?? [];
   const filtered = Boolean(query || status);
 
-  const more = useLoadMore("More documents could not be loaded");
-  const loadMore = () => {
-    if (!page?.endCursor) return;
-    const after = page.endCursor;
-    void more.load(() =>
-      fetchMore({
-        variables: { filter: { ...filter, after } },
-        updateQuery: (earlier, { fetchMoreResult }) => ({
-          myDocuments: appendPage(earlier.myDocuments, fetchMoreResult.myDocuments),
-        }),
+  const more = useLoadAfter("More documents could not be loaded", page?.endCursor, (after) =>
+    fetchMore({
+      variables: { filter: { ...filter, after } },
+      updateQuery: (earlier, { fetchMoreResult }) => ({
+        myDocuments: appendPage(earlier.myDocuments, fetchMoreResult.myDocuments),
       }),
-    );
-  };
+    }),
+  );
 
   return (
     <section className="documents-section" aria-labelledby={ids.heading}>
@@ -168,7 +163,12 @@ export function MyDocumentList({ fromTeam, heading, policy }: MyDocumentListProp
         </ul>
       )}
       {page?.hasNextPage && (
-        <Button className="documents-load-more" text="Load more" loading={more.loading} onClick={loadMore} />
+        <Button
+          className="documents-load-more"
+          text="Load more"
+          loading={more.loading}
+          onClick={more.loadMore}
+        />
       )}
       <PreviewDialog document={preview} onClose={() => setPreview(null)} />
       <HistoryDialog document={history} onClose={() => setHistory(null)} />
