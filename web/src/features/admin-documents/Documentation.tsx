@@ -23,7 +23,7 @@ import {
   formatBytes,
   KNOWN_FILE_TYPE_NAMES,
 } from "@schema/validation/document";
-import { DocumentStatusTag } from "@web/features/documents/DocumentParts";
+import { DocumentStatusTag, LoadMoreButton } from "@web/features/documents/DocumentParts";
 import {
   appendPage,
   approvableSelection,
@@ -360,14 +360,7 @@ function ReviewQueue() {
               </HTMLTable>
             </div>
           )}
-          {page?.hasNextPage && (
-            <Button
-              className="documents-load-more"
-              text="Load more"
-              loading={more.loading}
-              onClick={more.loadMore}
-            />
-          )}
+          <LoadMoreButton page={page} more={more} />
         </div>
         <ReviewPanel
           document={panel}

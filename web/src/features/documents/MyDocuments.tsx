@@ -31,7 +31,7 @@ import { useDebounced, useReturnFocus } from "@web/ui/hooks";
 import { useLoadAfter } from "@web/ui/KeysetList";
 import { runWithToast } from "@web/ui/mutationToast";
 import { useId, useState } from "react";
-import { DocumentStatusTag, HistoryDialog, PreviewDialog } from "./DocumentParts";
+import { DocumentStatusTag, HistoryDialog, LoadMoreButton, PreviewDialog } from "./DocumentParts";
 import { appendPage, formatDate, formatDateTime } from "./documents";
 import { DropZone, UploadList } from "./UploadPanel";
 import { useUploads } from "./useUploads";
@@ -162,14 +162,7 @@ export function MyDocumentList({ fromTeam, heading, policy }: MyDocumentListProp
           ))}
         </ul>
       )}
-      {page?.hasNextPage && (
-        <Button
-          className="documents-load-more"
-          text="Load more"
-          loading={more.loading}
-          onClick={more.loadMore}
-        />
-      )}
+      <LoadMoreButton page={page} more={more} />
       <PreviewDialog document={preview} onClose={() => setPreview(null)} />
       <HistoryDialog document={history} onClose={() => setHistory(null)} />
       {resubmit && policy && (
