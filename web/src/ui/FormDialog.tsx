@@ -80,3 +80,12 @@ export function DialogForm(props: DialogFormProps) {
     </form>
   );
 }
+
+/** A {@link BusyDialog} that holds one {@link DialogForm}, titled with the form's label; Back closes it. */
+export function FormDialog({ onClose, ...form }: Omit<DialogFormProps, "onBack"> & { onClose(): void }) {
+  return (
+    <BusyDialog title={form.label} busy={form.busy} onClose={onClose}>
+      <DialogForm {...form} onBack={onClose} />
+    </BusyDialog>
+  );
+}

@@ -90,3 +90,20 @@ export function useLoadMore(failure: string): LoadMore {
   };
   return { loading, load };
 }
+
+/**
+ * "Load more" of a keyset list: {@link useLoadMore} fetching the page after the list's cursor, and
+ * nothing once there is no cursor.
+ */
+export function useLoadAfter(
+  failure: string,
+  endCursor: string | null | undefined,
+  fetchAfter: (after: string) => Promise<unknown>,
+): LoadMore & { loadMore(): void } {
+  const more = useLoadMore(failure);
+  const loadMore = () => {
+    if (!endCursor) return;
+    void more.load(() => fetchAfter(endCursor));
+  };
+  return { ...more, loadMore };
+}

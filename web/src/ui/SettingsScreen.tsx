@@ -1,10 +1,12 @@
 import type { TypedDocumentNode } from "@apollo/client";
-import { useQuery } from "@apollo/client/react";
-import { H1 } from "@blueprintjs/core";
+import { useMutation, useQuery } from "@apollo/client/react";
+import { Button, H1, Intent } from "@blueprintjs/core";
+import { FloppyDisk } from "@blueprintjs/icons";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { type ReactNode, useEffect } from "react";
 import { type DefaultValues, type FieldValues, type UseFormReturn, useForm } from "react-hook-form";
 import type { z } from "zod";
+import { runWithToast } from "./mutationToast";
 import { SettingsLoad } from "./SettingsLoad";
 
 /** Props of {@link SettingsScreen}. */
@@ -53,6 +55,21 @@ export function SettingsScreen<TData, T>({
   );
 }
 
+/**
+ * The component of a settings page: a {@link SettingsScreen} with these props, for a route to show.
+ */
+export function settingsPage<TData, T>(props: SettingsScreenProps<TData, T>) {
+  // biome-ignore lint/correctness/noComponentHookFactories: called once per page, at module level
+  return function SettingsPage() {
+    return <SettingsScreen {...props} />;
+  };
+}
+
+/** The primary submit button of a settings form, with the floppy disk: "Save settings". */
+export function SaveButton({ text, loading }: { text: string; loading: boolean }) {
+  return <Button type="submit" intent={Intent.PRIMARY} icon={<FloppyDisk />} text={text} loading={loading} />;
+}
+
 /** Props of {@link useSettingsForm}. */
 export interface SettingsFormProps<TSettings, TInput extends FieldValues, TOutput> {
   /** the shared zod schema the server checks too */
@@ -87,4 +104,60 @@ export function useSettingsForm<TSettings, TInput extends FieldValues, TOutput>(
     onReset?.(settings);
   }, [settings, form]);
   return form;
+}
+
+/** Props of {@link useSettingsSave}. */
+export interface SettingsSaveProps<
+  TSettings,
+  TInput extends FieldValues,
+  TOutput,
+  TResult,
+  TVars,
+  A,
+  K extends string,
+> extends SettingsFormProps<TSettings, TInput, TOutput> {
+  /** the page's update mutation */
+  mutation: TypedDocumentNode<TResult, TVars>;
+  /** the page's query, fetched again after a save */
+  query: TypedDocumentNode<unknown, Record<string, never>>;
+  /** the mutation's variables for the checked values */
+  variablesOf(values: TOutput): TVars;
+  /** the mutation's field out of its data */
+  answerOf(data: TResult): A | null | undefined;
+  /** the `__typename` of the success member */
+  success: K;
+  /** the success toast */
+  saved(answer: Extract<A, { __typename?: K }>): { title: string; description?: string };
+  /** the failure toast's title */
+  failure: string;
+}
+
+/**
+ * The form of a settings page ({@link useSettingsForm}) with its save: the update mutation, which
+ * fetches the page's query again, run on submit with a toast of what became of it.
+ */
+export function useSettingsSave<
+  TSettings,
+  TInput extends FieldValues,
+  TOutput,
+  TResult,
+  TVars,
+  A extends { __typename?: string },
+  K extends string,
+>(props: SettingsSaveProps<TSettings, TInput, TOutput, TResult, TVars, A, K>) {
+  const form = useSettingsForm(props);
+  // biome-ignore lint/suspicious/noExplicitAny: useMutation's options do not take generic variables
+  const [save, saving] = useMutation<TResult, any>(props.mutation, { refetchQueries: [props.query] });
+  const submit = form.handleSubmit((values) =>
+    runWithToast<A, K>({
+      run: async () => {
+        const { data } = await save({ variables: props.variablesOf(values) as Record<string, unknown> });
+        return data ? props.answerOf(data as TResult) : undefined;
+      },
+      success: props.success,
+      saved: props.saved,
+      failure: props.failure,
+    }),
+  );
+  return { form, submit, saving: saving.loading };
 }

@@ -21,6 +21,7 @@ import type { AppointmentStatusName } from "@schema/validation/appointment";
 import { APPOINTMENT_TYPE_LABELS, pacificLabel } from "@web/features/appointments/booking";
 import { STATUS_TAGS } from "@web/features/appointments/MyAppointmentsList";
 import { type AdminAppointmentFieldsFragment, AdminAppointmentsDocument } from "@web/generated/graphql";
+import { DateRangeFields } from "@web/ui/DateRangeFields";
 import { FilterBar, SelectField } from "@web/ui/FilterFields";
 import { useMemo, useState } from "react";
 import { type AppointmentAction, AppointmentActionDialog } from "./AppointmentDialogs";
@@ -171,29 +172,14 @@ function AppointmentsTable({ onAction }: ViewProps) {
   return (
     <>
       <FilterBar className="admin-appointments-filters" label="Filter appointments">
-        <FormGroup label="From" labelFor="appointments-from" inline>
-          <InputGroup
-            id="appointments-from"
-            type="date"
-            value={from}
-            onChange={(e) => setFrom(e.currentTarget.value)}
-          />
-        </FormGroup>
-        <FormGroup
-          label="To"
-          labelFor="appointments-to"
+        <DateRangeFields
+          ids={{ from: "appointments-from", to: "appointments-to" }}
+          from={from}
+          to={to}
+          problem={rangeProblem}
           inline
-          intent={rangeProblem ? Intent.DANGER : Intent.NONE}
-          helperText={rangeProblem ?? undefined}
-        >
-          <InputGroup
-            id="appointments-to"
-            type="date"
-            intent={rangeProblem ? Intent.DANGER : Intent.NONE}
-            value={to}
-            onChange={(e) => setTo(e.currentTarget.value)}
-          />
-        </FormGroup>
+          onChange={(key, value) => (key === "from" ? setFrom : setTo)(value)}
+        />
         <SelectField
           label="Status"
           id="appointments-status"

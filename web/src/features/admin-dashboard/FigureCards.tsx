@@ -13,6 +13,33 @@ import {
   userFilterPath,
 } from "./dashboard";
 
+/** The users of each bucket, each linking to the directory filtered to it when the admin may open it. */
+function UserCounts({
+  label,
+  buckets,
+  labels,
+  users,
+  filter,
+}: {
+  label: string;
+  buckets: readonly { key: string; count: number }[];
+  labels: Readonly<Record<string, string | undefined>>;
+  users: string | null | undefined;
+  filter: "userTypes" | "userStatuses";
+}) {
+  return (
+    <CountList
+      label={label}
+      items={buckets.map((b) => ({
+        key: b.key,
+        label: labels[b.key] ?? b.key,
+        count: b.count,
+        href: users ? userFilterPath(users, filter, b.key) : null,
+      }))}
+    />
+  );
+}
+
 /** Props of the figure cards. */
 export interface FigureCardsProps {
   dashboard: Dashboard;
@@ -34,25 +61,21 @@ export function FigureCards({ dashboard: d }: FigureCardsProps) {
         value={d.users.total}
         unit="users in all"
       >
-        <CountList
+        <UserCounts
           label="Users by type"
-          items={d.users.byType.map((b) => ({
-            key: b.key,
-            label: USER_TYPE_LABELS[b.key] ?? b.key,
-            count: b.count,
-            href: users ? userFilterPath(users, "userTypes", b.key) : null,
-          }))}
+          buckets={d.users.byType}
+          labels={USER_TYPE_LABELS}
+          users={users}
+          filter="userTypes"
         />
       </FigureCard>
       <FigureCard title="Users by status" figure="users" dashboard={d}>
-        <CountList
+        <UserCounts
           label="Users by status"
-          items={d.users.byStatus.map((b) => ({
-            key: b.key,
-            label: USER_STATUS_LABELS[b.key] ?? b.key,
-            count: b.count,
-            href: users ? userFilterPath(users, "userStatuses", b.key) : null,
-          }))}
+          buckets={d.users.byStatus}
+          labels={USER_STATUS_LABELS}
+          users={users}
+          filter="userStatuses"
         />
       </FigureCard>
       <FigureCard

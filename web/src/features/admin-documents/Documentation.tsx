@@ -1,5 +1,6 @@
 import { useMutation, useQuery } from "@apollo/client/react";
 import "@web/features/documents/documents.css";
+import "@web/ui/toolbars.css";
 import "./review.css";
 import {
   Button,
@@ -10,7 +11,6 @@ import {
   H1,
   HTMLSelect,
   HTMLTable,
-  InputGroup,
   Intent,
   NonIdealState,
   SegmentedControl,
@@ -23,7 +23,7 @@ import {
   formatBytes,
   KNOWN_FILE_TYPE_NAMES,
 } from "@schema/validation/document";
-import { DocumentStatusTag } from "@web/features/documents/DocumentParts";
+import { DocumentStatusTag, LoadMoreButton } from "@web/features/documents/DocumentParts";
 import {
   appendPage,
   approvableSelection,
@@ -40,9 +40,10 @@ import {
   ReviewDocumentsDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { DateRangeFields } from "@web/ui/DateRangeFields";
 import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced } from "@web/ui/hooks";
-import { useLoadMore } from "@web/ui/KeysetList";
+import { useLoadAfter } from "@web/ui/KeysetList";
 import { toastAnswer } from "@web/ui/mutationToast";
 import { useEffect, useId, useMemo, useState } from "react";
 import { ClientPicker, type PickedClient } from "./ClientPicker";
@@ -166,19 +167,14 @@ function ReviewQueue() {
     }
   };
 
-  const more = useLoadMore("More documents could not be loaded");
-  const loadMore = () => {
-    if (!page?.endCursor) return;
-    const after = page.endCursor;
-    void more.load(() =>
-      fetchMore({
-        variables: { filter: { ...filter, after } },
-        updateQuery: (earlier, { fetchMoreResult }) => ({
-          documents: appendPage(earlier.documents, fetchMoreResult.documents),
-        }),
+  const more = useLoadAfter("More documents could not be loaded", page?.endCursor, (after) =>
+    fetchMore({
+      variables: { filter: { ...filter, after } },
+      updateQuery: (earlier, { fetchMoreResult }) => ({
+        documents: appendPage(earlier.documents, fetchMoreResult.documents),
       }),
-    );
-  };
+    }),
+  );
 
   const toggle = (id: number, on: boolean) =>
     setSelected((earlier) => {
@@ -234,29 +230,14 @@ function ReviewQueue() {
             ...KNOWN_FILE_TYPE_NAMES.map((t) => ({ value: t, label: t })),
           ]}
         />
-        <FormGroup label="From" labelFor={ids.from} inline>
-          <InputGroup
-            id={ids.from}
-            type="date"
-            value={from}
-            onChange={(e) => setFrom(e.currentTarget.value)}
-          />
-        </FormGroup>
-        <FormGroup
-          label="To"
-          labelFor={ids.to}
+        <DateRangeFields
+          ids={ids}
+          from={from}
+          to={to}
+          problem={range === null ? "The From date must be on or before the To date" : undefined}
           inline
-          intent={range === null ? Intent.DANGER : Intent.NONE}
-          helperText={range === null ? "The From date must be on or before the To date" : undefined}
-        >
-          <InputGroup
-            id={ids.to}
-            type="date"
-            value={to}
-            intent={range === null ? Intent.DANGER : Intent.NONE}
-            onChange={(e) => setTo(e.currentTarget.value)}
-          />
-        </FormGroup>
+          onChange={(key, value) => (key === "from" ? setFrom : setTo)(value)}
+        />
         <FormGroup label="Sort" labelFor={ids.sort} inline>
           <HTMLSelect
             id={ids.sort}
@@ -379,14 +360,7 @@ function ReviewQueue() {
               </HTMLTable>
             </div>
           )}
-          {page?.hasNextPage && (
-            <Button
-              className="documents-load-more"
-              text="Load more"
-              loading={more.loading}
-              onClick={loadMore}
-            />
-          )}
+          <LoadMoreButton page={page} more={more} />
         </div>
         <ReviewPanel
           document={panel}

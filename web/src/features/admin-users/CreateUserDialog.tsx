@@ -22,6 +22,22 @@ import { useForm } from "react-hook-form";
 import "@web/ui/jobs/userJobs.css";
 import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
 
+/** The text fields of a new user, in the order the form shows them. */
+const NEW_USER_FIELDS: {
+  name: "firstName" | "lastName" | "username" | "email" | "phone" | "companyName";
+  label: string;
+  type?: "email" | "tel";
+  required?: true;
+  autoFocus?: true;
+}[] = [
+  { name: "firstName", label: "First name", required: true, autoFocus: true },
+  { name: "lastName", label: "Last name", required: true },
+  { name: "username", label: "Username", required: true },
+  { name: "email", label: "Email", type: "email", required: true },
+  { name: "phone", label: "Phone", type: "tel" },
+  { name: "companyName", label: "Company" },
+];
+
 /** Props of the create-user dialog (the user management page opens it from "Create user"). */
 export interface CreateUserDialogProps {
   isOpen: boolean;
@@ -135,43 +151,17 @@ function CreateUserForm({ onClose, onCreated }: Omit<CreateUserDialogProps, "isO
         >
           <p>The user receives an email with a link to set their password (valid for 72 hours, once).</p>
           <div className="user-form-grid">
-            <FormField
-              label="First name"
-              required
-              autoFocus
-              registration={form.register("firstName")}
-              error={errors.firstName?.message}
-            />
-            <FormField
-              label="Last name"
-              required
-              registration={form.register("lastName")}
-              error={errors.lastName?.message}
-            />
-            <FormField
-              label="Username"
-              required
-              registration={form.register("username")}
-              error={errors.username?.message}
-            />
-            <FormField
-              label="Email"
-              type="email"
-              required
-              registration={form.register("email")}
-              error={errors.email?.message}
-            />
-            <FormField
-              label="Phone"
-              type="tel"
-              registration={form.register("phone")}
-              error={errors.phone?.message}
-            />
-            <FormField
-              label="Company"
-              registration={form.register("companyName")}
-              error={errors.companyName?.message}
-            />
+            {NEW_USER_FIELDS.map((field) => (
+              <FormField
+                key={field.name}
+                label={field.label}
+                type={field.type}
+                required={field.required}
+                autoFocus={field.autoFocus}
+                registration={form.register(field.name)}
+                error={errors[field.name]?.message}
+              />
+            ))}
           </div>
           <FormGroup
             label="User type"

@@ -16,6 +16,7 @@ import { Cross } from "@blueprintjs/icons";
 import { AuditTrail } from "@web/features/admin-dashboard/audit/AuditTrail";
 import { AdminUserDocument } from "@web/generated/graphql";
 import { LoadError } from "@web/ui/LoadError";
+import { tabOf } from "@web/ui/tabs";
 import { type JSX, useCallback, useEffect, useId, useRef, useState } from "react";
 import { AccountActions } from "./drawer/AccountActions";
 import { AppointmentsTab, DocumentsTab, NotesTab } from "./drawer/HistoryTabs";
@@ -147,7 +148,7 @@ function UserDrawerContent({
               </p>
             </div>
             <AccountActions user={user} grantable={grantable} editable={editable} onChanged={handleChanged} />
-            {/* `disabled={false}`: Blueprint's arrow keys move only between tabs marked aria-disabled="false" */}
+            {/* `tabOf` marks each tab `disabled={false}`: Blueprint's arrow keys move only between tabs marked aria-disabled="false" */}
             <Tabs
               id={`user-drawer-tabs-${userId}`}
               selectedTabId={tab}
@@ -157,9 +158,7 @@ function UserDrawerContent({
               className="user-drawer-tabs"
             >
               <Tab
-                id="profile"
-                title="Profile"
-                disabled={false}
+                {...tabOf("profile", "Profile")}
                 panel={
                   <ProfileTab
                     key={user.username + user.email}
@@ -169,31 +168,14 @@ function UserDrawerContent({
                   />
                 }
               />
-              <Tab id="notes" title="Notes" disabled={false} panel={<NotesTab userId={user.id} />} />
+              <Tab {...tabOf("notes", "Notes")} panel={<NotesTab userId={user.id} />} />
+              <Tab {...tabOf("appointments", "Appointments")} panel={<AppointmentsTab userId={user.id} />} />
+              <Tab {...tabOf("documents", "Documents")} panel={<DocumentsTab userId={user.id} />} />
               <Tab
-                id="appointments"
-                title="Appointments"
-                disabled={false}
-                panel={<AppointmentsTab userId={user.id} />}
-              />
-              <Tab
-                id="documents"
-                title="Documents"
-                disabled={false}
-                panel={<DocumentsTab userId={user.id} />}
-              />
-              <Tab
-                id="sessions"
-                title="Sessions"
-                disabled={false}
+                {...tabOf("sessions", "Sessions")}
                 panel={<SessionsTab userId={user.id} editable={editable} onChanged={handleChanged} />}
               />
-              <Tab
-                id="audit"
-                title="Audit trail"
-                disabled={false}
-                panel={<AuditTrail targetUserId={user.id} compact />}
-              />
+              <Tab {...tabOf("audit", "Audit trail")} panel={<AuditTrail targetUserId={user.id} compact />} />
             </Tabs>
           </>
         )}

@@ -1,6 +1,7 @@
 import { Card, H1, Spinner, SpinnerSize, Tab, Tabs } from "@blueprintjs/core";
 import { useCurrentUser } from "@web/data/rest";
 import { type SafeUser, type SecurityChallenge } from "@web/lib/auth";
+import { tabOf } from "@web/ui/tabs";
 import { lazy, type ReactNode, Suspense, useState } from "react";
 import { Navigate, useNavigate, useSearchParams } from "react-router-dom";
 import { LoginForm } from "./LoginForm";
@@ -56,7 +57,7 @@ function SignIn() {
       />
     );
   }
-  // `disabled={false}` on each tab: Blueprint's arrow keys move only between tabs marked
+  // `tabOf` marks each tab `tabOf` marks each tab `disabled={false}`: Blueprint's arrow keys move only between tabs marked
   // aria-disabled="false", which it no longer sets by default under React 19.
   return (
     <Tabs
@@ -66,15 +67,11 @@ function SignIn() {
       large
     >
       <Tab
-        id="login"
-        title="Login"
-        disabled={false}
+        {...tabOf("login", "Login")}
         panel={<LoginForm onSignedIn={handleSignedIn} onChallenge={setChallenge} />}
       />
       <Tab
-        id="register"
-        title="Register"
-        disabled={false}
+        {...tabOf("register", "Register")}
         panel={tab === "register" ? <RegisterForm onRegistered={handleSignedIn} /> : undefined}
       />
     </Tabs>

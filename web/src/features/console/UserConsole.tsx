@@ -14,6 +14,7 @@ import {
 import { Help } from "@blueprintjs/icons";
 import { useLookupByUniqueIdOnce } from "@web/data/rest";
 import { proAppUserUrl } from "@web/lib/qr";
+import { tabOf } from "@web/ui/tabs";
 import { lazy, Suspense, useReducer, useState } from "react";
 import { BenefitsTab } from "./BenefitsTab";
 import type { ConsoleUser } from "./consoleUser";
@@ -73,31 +74,17 @@ export function UserConsole({ user, preview, onNotesSaved }: UserConsoleProps) {
           A demo of the client console with a made-up user. Sign in to see your own details.
         </p>
       ) : null}
-      {/* `disabled={false}`: Blueprint's arrow keys move only between tabs marked
+      {/* `tabOf` marks each tab `disabled={false}`: Blueprint's arrow keys move only between tabs marked
           aria-disabled="false", which it no longer sets by default under React 19. */}
       <Tabs id="user-console" selectedTabId={tab} onChange={handleTabChange} large className="console-tabs">
+        <Tab {...tabOf("welcome", "Welcome")} panel={<WelcomeTab user={user} proAppLink={proAppLink} />} />
+        <Tab {...tabOf("benefits", "Benefits")} panel={<BenefitsTab proAppLink={proAppLink} />} />
         <Tab
-          id="welcome"
-          title="Welcome"
-          disabled={false}
-          panel={<WelcomeTab user={user} proAppLink={proAppLink} />}
-        />
-        <Tab
-          id="benefits"
-          title="Benefits"
-          disabled={false}
-          panel={<BenefitsTab proAppLink={proAppLink} />}
-        />
-        <Tab
-          id="notes"
-          title="Notes"
-          disabled={false}
+          {...tabOf("notes", "Notes")}
           panel={<NotesTab initialNotes={user.notes} preview={preview} onSaved={onNotesSaved} />}
         />
         <Tab
-          id="appointments"
-          title={<span data-tour="appointments-link">Appointments</span>}
-          disabled={false}
+          {...tabOf("appointments", <span data-tour="appointments-link">Appointments</span>)}
           panel={
             appointmentsOpened || tab === "appointments" ? (
               <Suspense fallback={<Spinner size={SpinnerSize.STANDARD} aria-label="Loading appointments" />}>

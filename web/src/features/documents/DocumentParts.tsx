@@ -163,3 +163,16 @@ export function HistoryDialog({ document, onClose }: { document: HistoryDocument
     </Dialog>
   );
 }
+
+/** "Load more" under a documents list, while there is a next page. */
+export function LoadMoreButton({
+  page,
+  more,
+}: {
+  page: { hasNextPage: boolean } | null | undefined;
+  more: { loading: boolean; loadMore(): void };
+}) {
+  return page?.hasNextPage ? (
+    <Button className="documents-load-more" text="Load more" loading={more.loading} onClick={more.loadMore} />
+  ) : null;
+}

@@ -28,10 +28,10 @@ import {
 import { showToast } from "@web/lib/toast";
 import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced, useReturnFocus } from "@web/ui/hooks";
-import { useLoadMore } from "@web/ui/KeysetList";
+import { useLoadAfter } from "@web/ui/KeysetList";
 import { runWithToast } from "@web/ui/mutationToast";
 import { useId, useState } from "react";
-import { DocumentStatusTag, HistoryDialog, PreviewDialog } from "./DocumentParts";
+import { DocumentStatusTag, HistoryDialog, LoadMoreButton, PreviewDialog } from "./DocumentParts";
 import { appendPage, formatDate, formatDateTime } from "./documents";
 import { DropZone, UploadList } from "./UploadPanel";
 import { useUploads } from "./useUploads";
@@ -77,19 +77,14 @@ export function MyDocumentList({ fromTeam, heading, policy }: MyDocumentListProp
   const documents = page?.nodes ?? [];
   const filtered = Boolean(query || status);
 
-  const more = useLoadMore("More documents could not be loaded");
-  const loadMore = () => {
-    if (!page?.endCursor) return;
-    const after = page.endCursor;
-    void more.load(() =>
-      fetchMore({
-        variables: { filter: { ...filter, after } },
-        updateQuery: (earlier, { fetchMoreResult }) => ({
-          myDocuments: appendPage(earlier.myDocuments, fetchMoreResult.myDocuments),
-        }),
+  const more = useLoadAfter("More documents could not be loaded", page?.endCursor, (after) =>
+    fetchMore({
+      variables: { filter: { ...filter, after } },
+      updateQuery: (earlier, { fetchMoreResult }) => ({
+        myDocuments: appendPage(earlier.myDocuments, fetchMoreResult.myDocuments),
       }),
-    );
-  };
+    }),
+  );
 
   return (
     <section className="documents-section" aria-labelledby={ids.heading}>
@@ -167,9 +162,7 @@ export function MyDocumentList({ fromTeam, heading, policy }: MyDocumentListProp
           ))}
         </ul>
       )}
-      {page?.hasNextPage && (
-        <Button className="documents-load-more" text="Load more" loading={more.loading} onClick={loadMore} />
-      )}
+      <LoadMoreButton page={page} more={more} />
       <PreviewDialog document={preview} onClose={() => setPreview(null)} />
       <HistoryDialog document={history} onClose={() => setHistory(null)} />
       {resubmit && policy && (

@@ -129,12 +129,7 @@ export function UploadRow({ item, problems, uploads, editable = true, onStart }:
       )}
       {editable && ready && !problems.file && (
         <div className="documents-upload-fields">
-          <FormGroup
-            label="Title"
-            labelFor={ids.title}
-            intent={problems.title ? Intent.DANGER : Intent.NONE}
-            helperText={problems.title ?? undefined}
-          >
+          <FormGroup label="Title" labelFor={ids.title} {...problemProps(problems.title)}>
             <InputGroup
               id={ids.title}
               value={item.title}
@@ -145,8 +140,7 @@ export function UploadRow({ item, problems, uploads, editable = true, onStart }:
           <FormGroup
             label="Description (optional)"
             labelFor={ids.description}
-            intent={problems.description ? Intent.DANGER : Intent.NONE}
-            helperText={problems.description ?? undefined}
+            {...problemProps(problems.description)}
           >
             <TextArea
               id={ids.description}
@@ -269,4 +263,9 @@ export function UploadList({ uploads, policy, purpose, editable = true }: Upload
       </div>
     </div>
   );
+}
+
+/** A field's intent and helper text for its problem, if any. */
+function problemProps(problem: string | null | undefined) {
+  return { intent: problem ? Intent.DANGER : Intent.NONE, helperText: problem ?? undefined };
 }

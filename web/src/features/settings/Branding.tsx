@@ -1,4 +1,3 @@
-import { useMutation } from "@apollo/client/react";
 import "./branding.css";
 import {
   Alignment,
@@ -11,7 +10,7 @@ import {
   Intent,
   Navbar,
 } from "@blueprintjs/core";
-import { FloppyDisk, Reset } from "@blueprintjs/icons";
+import { Reset } from "@blueprintjs/icons";
 import { type BrandingInput, brandingSchema } from "@schema/validation/branding";
 import { formatDateTime } from "@web/features/documents/documents";
 import { BrandLogo } from "@web/features/shell/BrandLogo";
@@ -20,8 +19,7 @@ import {
   type BrandingSettingsFieldsFragment,
   UpdateBrandingDocument,
 } from "@web/generated/graphql";
-import { runWithToast } from "@web/ui/mutationToast";
-import { SettingsScreen, useSettingsForm } from "@web/ui/SettingsScreen";
+import { SaveButton, settingsPage, useSettingsSave } from "@web/ui/SettingsScreen";
 import { useId } from "react";
 
 /**
@@ -30,23 +28,14 @@ import { useId } from "react";
  * consultation email and the business hours, with a live preview. A save shows at once here and on
  * every other page within a minute.
  */
-export function BrandingPage() {
-  return <BrandingSettings />;
-}
-
-function BrandingSettings() {
-  return (
-    <SettingsScreen
-      className="branding-page"
-      title="Branding Settings"
-      what="the branding"
-      query={BrandingSettingsDocument}
-      pick={(data) => data.brandingSettings}
-    >
-      {(settings) => <BrandingForm settings={settings} />}
-    </SettingsScreen>
-  );
-}
+export const BrandingPage = settingsPage({
+  className: "branding-page",
+  title: "Branding Settings",
+  what: "the branding",
+  query: BrandingSettingsDocument,
+  pick: (data) => data.brandingSettings,
+  children: (settings) => <BrandingForm settings={settings} />,
+});
 
 function formValuesOf(settings: BrandingSettingsFieldsFragment): BrandingInput {
   return {
@@ -82,19 +71,24 @@ const FIELDS: { name: Field; label: string; helper?: string; type?: string; plac
 /** The branding form, checked with the shared schema and its messages, beside its live preview. */
 function BrandingForm({ settings }: { settings: BrandingSettingsFieldsFragment }) {
   const baseId = useId();
-  const form = useSettingsForm({ schema: brandingSchema, settings, valuesOf: formValuesOf });
-  const [save, saving] = useMutation(UpdateBrandingDocument, { refetchQueries: [BrandingSettingsDocument] });
+  const {
+    form,
+    submit: handleSubmit,
+    saving,
+  } = useSettingsSave({
+    schema: brandingSchema,
+    settings,
+    valuesOf: formValuesOf,
+    mutation: UpdateBrandingDocument,
+    query: BrandingSettingsDocument,
+    variablesOf: (checked) => ({ input: checked }),
+    answerOf: (data) => data.updateBranding,
+    success: "MutationUpdateBrandingSuccess",
+    saved: () => ({ title: "Branding saved", description: "Every page shows it within a minute." }),
+    failure: "Failed to save branding",
+  });
   const errors = form.formState.errors;
   const values = form.watch();
-
-  const handleSubmit = form.handleSubmit((checked) =>
-    runWithToast({
-      run: async () => (await save({ variables: { input: checked } })).data?.updateBranding,
-      success: "MutationUpdateBrandingSuccess",
-      saved: () => ({ title: "Branding saved", description: "Every page shows it within a minute." }),
-      failure: "Failed to save branding",
-    }),
-  );
 
   const previewTitle = values.title?.trim() || settings.title;
   return (
@@ -126,13 +120,7 @@ function BrandingForm({ settings }: { settings: BrandingSettingsFieldsFragment }
             );
           })}
           <div className="branding-actions">
-            <Button
-              type="submit"
-              intent={Intent.PRIMARY}
-              icon={<FloppyDisk />}
-              text="Save branding"
-              loading={saving.loading}
-            />
+            <SaveButton text="Save branding" loading={saving} />
             <Button
               icon={<Reset />}
               text="Undo changes"

@@ -12,7 +12,7 @@ import {
   Intent,
   Switch,
 } from "@blueprintjs/core";
-import { FloppyDisk, LogOut } from "@blueprintjs/icons";
+import { LogOut } from "@blueprintjs/icons";
 import {
   LOGIN_IP_WINDOW_MINUTES,
   SECURITY_BOUNDS,
@@ -28,7 +28,7 @@ import {
 } from "@web/generated/graphql";
 import { FactsTable } from "@web/ui/FactsTable";
 import { runWithToast } from "@web/ui/mutationToast";
-import { SettingsScreen, useSettingsForm } from "@web/ui/SettingsScreen";
+import { SaveButton, settingsPage, useSettingsSave } from "@web/ui/SettingsScreen";
 import { useId, useState } from "react";
 import { Controller } from "react-hook-form";
 
@@ -37,31 +37,22 @@ import { Controller } from "react-hook-form";
  * length, the sign-in rate limits within safe bounds, the spec's session timings (read-only), and
  * "Sign out everyone else". Each change applies to the next sign-in.
  */
-export function SecurityPage() {
-  return <SecuritySettingsView />;
-}
-
-function SecuritySettingsView() {
-  return (
-    <SettingsScreen
-      className="security-page"
-      title="Security Settings"
-      what="the security settings"
-      query={SecuritySettingsDocument}
-      pick={(data) => data.securitySettings}
-    >
-      {(settings) => (
-        <div className="branding-layout">
-          <SecurityForm settings={settings} />
-          <div>
-            <SessionTimings settings={settings} />
-            <SignOutEveryone />
-          </div>
-        </div>
-      )}
-    </SettingsScreen>
-  );
-}
+export const SecurityPage = settingsPage({
+  className: "security-page",
+  title: "Security Settings",
+  what: "the security settings",
+  query: SecuritySettingsDocument,
+  pick: (data) => data.securitySettings,
+  children: (settings) => (
+    <div className="branding-layout">
+      <SecurityForm settings={settings} />
+      <div>
+        <SessionTimings settings={settings} />
+        <SignOutEveryone />
+      </div>
+    </div>
+  ),
+});
 
 function formValuesOf(s: SecuritySettingsFieldsFragment): SecuritySettingsInput {
   return {
@@ -110,20 +101,23 @@ const NUMBERS: { name: NumberName; label: string; unit: string }[] = [
 /** The settings form, checked with the shared schema and its bounds. */
 function SecurityForm({ settings }: { settings: SecuritySettingsFieldsFragment }) {
   const baseId = useId();
-  const form = useSettingsForm({ schema: securitySettingsSchema, settings, valuesOf: formValuesOf });
-  const [save, saving] = useMutation(UpdateSecuritySettingsDocument, {
-    refetchQueries: [SecuritySettingsDocument],
+  const {
+    form,
+    submit: handleSubmit,
+    saving,
+  } = useSettingsSave({
+    schema: securitySettingsSchema,
+    settings,
+    valuesOf: formValuesOf,
+    mutation: UpdateSecuritySettingsDocument,
+    query: SecuritySettingsDocument,
+    variablesOf: (values) => ({ input: values }),
+    answerOf: (data) => data.updateSecuritySettings,
+    success: "MutationUpdateSecuritySettingsSuccess",
+    saved: () => ({ title: "Security settings saved", description: "The next sign-in follows them." }),
+    failure: "Failed to save security settings",
   });
   const errors = form.formState.errors;
-
-  const handleSubmit = form.handleSubmit((values) =>
-    runWithToast({
-      run: async () => (await save({ variables: { input: values } })).data?.updateSecuritySettings,
-      success: "MutationUpdateSecuritySettingsSuccess",
-      saved: () => ({ title: "Security settings saved", description: "The next sign-in follows them." }),
-      failure: "Failed to save security settings",
-    }),
-  );
 
   return (
     <Card className="branding-form-card">
@@ -186,13 +180,7 @@ function SecurityForm({ settings }: { settings: SecuritySettingsFieldsFragment }
           Passwords always need a digit and a special character (spec §5); the minimum never goes below 8.
         </p>
         <div className="branding-actions">
-          <Button
-            type="submit"
-            intent={Intent.PRIMARY}
-            icon={<FloppyDisk />}
-            text="Save security settings"
-            loading={saving.loading}
-          />
+          <SaveButton text="Save security settings" loading={saving} />
         </div>
         <p className={Classes.TEXT_MUTED}>
           {settings.updatedAt

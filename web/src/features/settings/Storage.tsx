@@ -17,7 +17,7 @@ import {
   RadioGroup,
   Switch,
 } from "@blueprintjs/core";
-import { Database, DataConnection, FloppyDisk } from "@blueprintjs/icons";
+import { Database, DataConnection } from "@blueprintjs/icons";
 import { MultiSelect } from "@blueprintjs/select";
 import { formatBytes, storageSettingsSchema } from "@schema/validation/document";
 import { formValuesOf, settingsInputOf } from "@web/features/admin-documents/storage";
@@ -29,8 +29,7 @@ import {
   UpdateStorageSettingsDocument,
 } from "@web/generated/graphql";
 import { DataTable } from "@web/ui/DataTable";
-import { runWithToast } from "@web/ui/mutationToast";
-import { SettingsScreen, useSettingsForm } from "@web/ui/SettingsScreen";
+import { SaveButton, settingsPage, useSettingsSave } from "@web/ui/SettingsScreen";
 import { useId, useState } from "react";
 import { Controller } from "react-hook-form";
 
@@ -39,28 +38,19 @@ import { Controller } from "react-hook-form";
  * disk or an S3-compatible cloud store, with "Test connection"), the largest file in MB, the allowed
  * file types, and the documents stored so far on each backend.
  */
-export function StoragePage() {
-  return <Storage />;
-}
-
-function Storage() {
-  return (
-    <SettingsScreen
-      className="storage-page"
-      title="Storage Settings"
-      what="the storage settings"
-      query={StorageSettingsDocument}
-      pick={(data) => data.storageSettings}
-    >
-      {(settings) => (
-        <>
-          <StorageForm settings={settings} />
-          <StorageUsage settings={settings} />
-        </>
-      )}
-    </SettingsScreen>
-  );
-}
+export const StoragePage = settingsPage({
+  className: "storage-page",
+  title: "Storage Settings",
+  what: "the storage settings",
+  query: StorageSettingsDocument,
+  pick: (data) => data.storageSettings,
+  children: (settings) => (
+    <>
+      <StorageForm settings={settings} />
+      <StorageUsage settings={settings} />
+    </>
+  ),
+});
 
 type TestResult =
   | { ok: boolean; message: string; latencyMs: number }
@@ -80,34 +70,28 @@ function StorageForm({ settings }: { settings: StorageSettingsFieldsFragment }) 
     storageType: useId(),
   };
   const [megabytes, setMegabytes] = useState(() => String(bytesToMegabytes(settings.maxFileSize)));
-  const form = useSettingsForm({
+  const { form, submit, saving } = useSettingsSave({
     schema: storageSettingsSchema,
     settings,
     valuesOf: formValuesOf,
     onReset: (next) => setMegabytes(String(bytesToMegabytes(next.maxFileSize))),
+    mutation: UpdateStorageSettingsDocument,
+    query: StorageSettingsDocument,
+    variablesOf: (values) => ({ input: settingsInputOf(values) }),
+    answerOf: (data) => data.updateStorageSettings,
+    success: "MutationUpdateStorageSettingsSuccess",
+    saved: (answer) => ({
+      title: "Storage settings saved",
+      description: `New uploads go to ${answer.data.storageType === "cloud" ? "cloud" : "local"} storage`,
+    }),
+    failure: "Failed to save storage settings",
   });
   const [result, setResult] = useState<TestResult | null>(null);
-  const [save, saving] = useMutation(UpdateStorageSettingsDocument, {
-    refetchQueries: [StorageSettingsDocument],
-  });
   const [test, testing] = useMutation(TestStorageConnectionDocument);
   const storageType = form.watch("storageType");
   const bytes = form.watch("maxFileSize");
   const errors = form.formState.errors;
   const cloud = storageType === "cloud";
-
-  const submit = form.handleSubmit((values) =>
-    runWithToast({
-      run: async () =>
-        (await save({ variables: { input: settingsInputOf(values) } })).data?.updateStorageSettings,
-      success: "MutationUpdateStorageSettingsSuccess",
-      saved: (answer) => ({
-        title: "Storage settings saved",
-        description: `New uploads go to ${answer.data.storageType === "cloud" ? "cloud" : "local"} storage`,
-      }),
-      failure: "Failed to save storage settings",
-    }),
-  );
 
   const testConnection = form.handleSubmit(async (values) => {
     setResult(null);
@@ -320,13 +304,7 @@ function StorageForm({ settings }: { settings: StorageSettingsFieldsFragment }) 
           </fieldset>
         )}
         <div className="storage-actions">
-          <Button
-            type="submit"
-            intent={Intent.PRIMARY}
-            icon={<FloppyDisk />}
-            text="Save settings"
-            loading={saving.loading}
-          />
+          <SaveButton text="Save settings" loading={saving} />
           <span className={Classes.TEXT_MUTED}>
             Last changed {formatDateTime(settings.updatedAt)}
             {settings.updatedBy ? ` by ${settings.updatedBy}` : ""}. Changing the storage affects new uploads

@@ -13,7 +13,7 @@ import {
   ResyncEsrtUserDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
-import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
+import { FormDialog } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";
 import { useId, useState } from "react";
 import { AnswerConfirmDialog } from "./AnswerConfirmDialog";
@@ -162,52 +162,50 @@ function ReplayDialog({
   };
 
   return (
-    <BusyDialog title="Replay failed deliveries" busy={state.loading} onClose={onClose}>
-      <DialogForm
-        label="Replay failed deliveries"
-        submitText="Replay"
-        busy={state.loading}
-        problem={problem}
-        onSubmit={() => void handleSubmit()}
-        onBack={onClose}
+    <FormDialog
+      label="Replay failed deliveries"
+      submitText="Replay"
+      busy={state.loading}
+      problem={problem}
+      onSubmit={() => void handleSubmit()}
+      onClose={onClose}
+    >
+      <p>
+        Sends now every delivery made since the time you choose that failed: the ones still being retried are
+        tried at once, and dead ones that are still their user's latest version start their retries over (an
+        older version would reach the Pro app after a newer one).
+      </p>
+      <FormGroup
+        label="Since (your time zone)"
+        labelFor={ids.since}
+        intent={shownProblem ? Intent.DANGER : Intent.NONE}
+        helperText={shownProblem ?? undefined}
       >
-        <p>
-          Sends now every delivery made since the time you choose that failed: the ones still being retried
-          are tried at once, and dead ones that are still their user's latest version start their retries over
-          (an older version would reach the Pro app after a newer one).
-        </p>
-        <FormGroup
-          label="Since (your time zone)"
-          labelFor={ids.since}
+        <InputGroup
+          id={ids.since}
+          type="datetime-local"
+          autoFocus
+          value={since}
           intent={shownProblem ? Intent.DANGER : Intent.NONE}
-          helperText={shownProblem ?? undefined}
-        >
-          <InputGroup
-            id={ids.since}
-            type="datetime-local"
-            autoFocus
-            value={since}
-            intent={shownProblem ? Intent.DANGER : Intent.NONE}
-            onChange={(e) => setSince(e.currentTarget.value)}
-          />
-        </FormGroup>
-        <FormGroup
-          label="Endpoint"
-          labelFor={ids.endpoint}
-          helperText="Optional: only this endpoint's deliveries"
-        >
-          <HTMLSelect
-            id={ids.endpoint}
-            value={endpointId}
-            onChange={(e) => setEndpointId(e.currentTarget.value)}
-            options={[
-              { value: "", label: "Every channel and endpoint" },
-              ...endpoints.map((e) => ({ value: String(e.id), label: e.description || e.url })),
-            ]}
-          />
-        </FormGroup>
-      </DialogForm>
-    </BusyDialog>
+          onChange={(e) => setSince(e.currentTarget.value)}
+        />
+      </FormGroup>
+      <FormGroup
+        label="Endpoint"
+        labelFor={ids.endpoint}
+        helperText="Optional: only this endpoint's deliveries"
+      >
+        <HTMLSelect
+          id={ids.endpoint}
+          value={endpointId}
+          onChange={(e) => setEndpointId(e.currentTarget.value)}
+          options={[
+            { value: "", label: "Every channel and endpoint" },
+            ...endpoints.map((e) => ({ value: String(e.id), label: e.description || e.url })),
+          ]}
+        />
+      </FormGroup>
+    </FormDialog>
   );
 }
 
@@ -240,34 +238,32 @@ function ResyncUserDialog({ onClose, onDone }: StepProps) {
   };
 
   return (
-    <BusyDialog title="Resync one user" busy={state.loading} onClose={onClose}>
-      <DialogForm
-        label="Resync one user"
-        submitText="Resync user"
-        busy={state.loading}
-        problem={problem}
-        onSubmit={() => void handleSubmit()}
-        onBack={onClose}
+    <FormDialog
+      label="Resync one user"
+      submitText="Resync user"
+      busy={state.loading}
+      problem={problem}
+      onSubmit={() => void handleSubmit()}
+      onClose={onClose}
+    >
+      <p>Sends the user's latest snapshot again on every channel.</p>
+      <FormGroup
+        label="Unique id"
+        labelFor={id}
+        intent={fieldProblem ? Intent.DANGER : Intent.NONE}
+        helperText={fieldProblem ?? "As on the user's console, such as ESRT-…"}
       >
-        <p>Sends the user's latest snapshot again on every channel.</p>
-        <FormGroup
-          label="Unique id"
-          labelFor={id}
+        <InputGroup
+          id={id}
+          autoFocus
+          autoComplete="off"
+          spellCheck={false}
+          value={uniqueId}
           intent={fieldProblem ? Intent.DANGER : Intent.NONE}
-          helperText={fieldProblem ?? "As on the user's console, such as ESRT-…"}
-        >
-          <InputGroup
-            id={id}
-            autoFocus
-            autoComplete="off"
-            spellCheck={false}
-            value={uniqueId}
-            intent={fieldProblem ? Intent.DANGER : Intent.NONE}
-            onChange={(e) => setUniqueId(e.currentTarget.value)}
-          />
-        </FormGroup>
-      </DialogForm>
-    </BusyDialog>
+          onChange={(e) => setUniqueId(e.currentTarget.value)}
+        />
+      </FormGroup>
+    </FormDialog>
   );
 }
 

@@ -1,3 +1,4 @@
+import "@web/ui/toolbars.css";
 import { useQuery } from "@apollo/client/react";
 import { Button, ButtonGroup, Checkbox, Classes, H2, Intent, NonIdealState } from "@blueprintjs/core";
 import { History, Inbox, Repeat, Updated } from "@blueprintjs/icons";

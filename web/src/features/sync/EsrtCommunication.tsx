@@ -8,6 +8,7 @@ import {
   EsrtSyncOverviewDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { tabOf } from "@web/ui/tabs";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiKeys } from "./ApiKeys";
 import { DeliveryLog } from "./DeliveryLog";
@@ -63,12 +64,10 @@ function EsrtCommunication() {
         onRefresh={handleRefreshOverview}
         job={job}
       />
-      {/* `disabled={false}`: Blueprint's arrow keys move only between tabs marked aria-disabled="false" */}
+      {/* `tabOf` marks each tab `disabled={false}`: Blueprint's arrow keys move only between tabs marked aria-disabled="false" */}
       <Tabs id="esrt-sections" selectedTabId={tab} onChange={setTab} className="esrt-tabs" large>
         <Tab
-          id="log"
-          title="Delivery log"
-          disabled={false}
+          {...tabOf("log", "Delivery log")}
           panel={
             <DeliveryLog
               endpoints={overview?.endpoints ?? []}
@@ -78,9 +77,7 @@ function EsrtCommunication() {
           }
         />
         <Tab
-          id="endpoints"
-          title="Endpoints"
-          disabled={false}
+          {...tabOf("endpoints", "Endpoints")}
           panel={
             <Endpoints
               endpoints={overview?.endpoints}
@@ -90,7 +87,7 @@ function EsrtCommunication() {
             />
           }
         />
-        <Tab id="keys" title="API keys" disabled={false} panel={<ApiKeys />} />
+        <Tab {...tabOf("keys", "API keys")} panel={<ApiKeys />} />
       </Tabs>
     </section>
   );

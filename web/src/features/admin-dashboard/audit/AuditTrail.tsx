@@ -1,4 +1,5 @@
 import { useQuery } from "@apollo/client/react";
+import "@web/ui/toolbars.css";
 import "./audit.css";
 import { AnchorButton, Classes, FormGroup, InputGroup, Intent, NonIdealState } from "@blueprintjs/core";
 import { Download, History } from "@blueprintjs/icons";
@@ -100,24 +101,23 @@ export function AuditTrail({ targetUserId, actorId, compact = false }: AuditTrai
               onChange={(e) => set("action", e.currentTarget.value)}
             />
           </Field>
-          {actorId === undefined ? (
-            <UserIdField
-              id={ids.actor}
-              label="Actor (user id)"
-              value={form.actorId}
-              problem={problems.actorId}
-              onChange={(value) => set("actorId", value)}
-            />
-          ) : null}
-          {targetUserId === undefined ? (
-            <UserIdField
-              id={ids.target}
-              label="Target (user id)"
-              value={form.targetUserId}
-              problem={problems.targetUserId}
-              onChange={(value) => set("targetUserId", value)}
-            />
-          ) : null}
+          {(
+            [
+              ["actorId", ids.actor, "Actor (user id)", actorId],
+              ["targetUserId", ids.target, "Target (user id)", targetUserId],
+            ] as const
+          ).map(([name, id, label, fixed]) =>
+            fixed === undefined ? (
+              <UserIdField
+                key={name}
+                id={id}
+                label={label}
+                value={form[name]}
+                problem={problems[name]}
+                onChange={(value) => set(name, value)}
+              />
+            ) : null,
+          )}
           <DateRangeFields
             ids={ids}
             from={form.from}

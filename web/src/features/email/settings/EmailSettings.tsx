@@ -12,7 +12,7 @@ import {
   RadioGroup,
   Switch,
 } from "@blueprintjs/core";
-import { DataConnection, FloppyDisk, Lock } from "@blueprintjs/icons";
+import { DataConnection, Lock } from "@blueprintjs/icons";
 import {
   DEFAULT_SMTP_PORTS,
   emailSettingsSchema,
@@ -27,8 +27,7 @@ import {
   TestEmailConnectionDocument,
   UpdateEmailSettingsDocument,
 } from "@web/generated/graphql";
-import { runWithToast } from "@web/ui/mutationToast";
-import { SettingsScreen, useSettingsForm } from "@web/ui/SettingsScreen";
+import { SaveButton, settingsPage, useSettingsSave } from "@web/ui/SettingsScreen";
 import { useId, useState } from "react";
 import { Controller } from "react-hook-form";
 import { connectionInputOf, formValuesOf, portValueOf, settingsInputOf } from "./form";
@@ -39,39 +38,28 @@ import { connectionInputOf, formValuesOf, portValueOf, settingsInputOf } from ".
  * Reply-To, the team's address and the switch that keeps messages in the portal. Values set in the
  * environment are shown locked with the reason. Saved settings apply to the next message.
  */
-export function EmailSettingsPage() {
-  return <EmailSettingsScreen />;
-}
-
-function EmailSettingsScreen() {
-  return (
-    <SettingsScreen
-      className="email-settings-page"
-      title="Email Settings"
-      what="the email settings"
-      query={EmailSettingsDocument}
-      pick={(data) => data.emailSettings}
-    >
-      {(settings) => (
-        <>
-          <Callout
-            className="email-settings-summary"
-            intent={
-              settings.mode === "environment" || settings.mode === "settings"
-                ? Intent.PRIMARY
-                : Intent.WARNING
-            }
-            title="Where messages go"
-            compact
-          >
-            {settings.summary}
-          </Callout>
-          <EmailSettingsForm settings={settings} />
-        </>
-      )}
-    </SettingsScreen>
-  );
-}
+export const EmailSettingsPage = settingsPage({
+  className: "email-settings-page",
+  title: "Email Settings",
+  what: "the email settings",
+  query: EmailSettingsDocument,
+  pick: (data) => data.emailSettings,
+  children: (settings) => (
+    <>
+      <Callout
+        className="email-settings-summary"
+        intent={
+          settings.mode === "environment" || settings.mode === "settings" ? Intent.PRIMARY : Intent.WARNING
+        }
+        title="Where messages go"
+        compact
+      >
+        {settings.summary}
+      </Callout>
+      <EmailSettingsForm settings={settings} />
+    </>
+  ),
+});
 
 type TestResult = {
   ok: boolean;
@@ -108,16 +96,24 @@ function EmailSettingsForm({ settings }: { settings: EmailSettingsFieldsFragment
     team: useId(),
   };
   const [portText, setPortText] = useState(() => (settings.smtpPort ? String(settings.smtpPort) : ""));
-  const form = useSettingsForm({
+  const {
+    form,
+    submit: handleSave,
+    saving,
+  } = useSettingsSave({
     schema: emailSettingsSchema,
     settings,
     valuesOf: formValuesOf,
     onReset: (next) => setPortText(next.smtpPort ? String(next.smtpPort) : ""),
+    mutation: UpdateEmailSettingsDocument,
+    query: EmailSettingsDocument,
+    variablesOf: (values) => ({ input: settingsInputOf(values) }),
+    answerOf: (data) => data.updateEmailSettings,
+    success: "MutationUpdateEmailSettingsSuccess",
+    saved: (answer) => ({ title: "Email settings saved", description: answer.data.summary }),
+    failure: "Failed to save email settings",
   });
   const [result, setResult] = useState<TestResult | null>(null);
-  const [save, saving] = useMutation(UpdateEmailSettingsDocument, {
-    refetchQueries: [EmailSettingsDocument],
-  });
   const [test, testing] = useMutation(TestEmailConnectionDocument);
   const errors = form.formState.errors;
   const security = form.watch("smtpSecurity") ?? "starttls";
@@ -125,16 +121,6 @@ function EmailSettingsForm({ settings }: { settings: EmailSettingsFieldsFragment
   const smtpLock = lockOf("SMTP_URL");
   const fromLock = lockOf("MAIL_FROM");
   const teamLock = lockOf("TEAM_EMAIL");
-
-  const handleSave = form.handleSubmit((values) =>
-    runWithToast({
-      run: async () =>
-        (await save({ variables: { input: settingsInputOf(values) } })).data?.updateEmailSettings,
-      success: "MutationUpdateEmailSettingsSuccess",
-      saved: (answer) => ({ title: "Email settings saved", description: answer.data.summary }),
-      failure: "Failed to save email settings",
-    }),
-  );
 
   const handleTest = async () => {
     setResult(null);
@@ -342,13 +328,7 @@ function EmailSettingsForm({ settings }: { settings: EmailSettingsFieldsFragment
           />
         </fieldset>
         <div className="email-settings-actions">
-          <Button
-            type="submit"
-            intent={Intent.PRIMARY}
-            icon={<FloppyDisk />}
-            text="Save settings"
-            loading={saving.loading}
-          />
+          <SaveButton text="Save settings" loading={saving} />
           <span className={Classes.TEXT_MUTED}>
             Last changed {formatDateTime(settings.updatedAt)}
             {settings.updatedBy ? ` by ${settings.updatedBy}` : ""}. Saved settings apply to the next message.
