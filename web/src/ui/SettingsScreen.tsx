@@ -1,4 +1,4 @@
-import type { TypedDocumentNode } from "@apollo/client";
+import type { OperationVariables, TypedDocumentNode } from "@apollo/client";
 import { useMutation, useQuery } from "@apollo/client/react";
 import { Button, H1, Intent } from "@blueprintjs/core";
 import { FloppyDisk } from "@blueprintjs/icons";
@@ -93,8 +93,8 @@ export function useSettingsForm<TSettings, TInput extends FieldValues, TOutput>(
   onReset,
 }: SettingsFormProps<TSettings, TInput, TOutput>): UseFormReturn<TInput, unknown, TOutput> {
   const form = useForm<TInput, unknown, TOutput>({
-    // biome-ignore lint/suspicious/noExplicitAny: zodResolver's overloads do not take a generic schema
-    resolver: zodResolver(schema as any) as never,
+    // zodResolver's overloads do not take a generic schema: the page's schema is its form's
+    resolver: zodResolver(schema as unknown as Parameters<typeof zodResolver>[0]) as never,
     mode: "onChange",
     defaultValues: valuesOf(settings) as DefaultValues<TInput>,
   });
@@ -146,8 +146,9 @@ export function useSettingsSave<
   K extends string,
 >(props: SettingsSaveProps<TSettings, TInput, TOutput, TResult, TVars, A, K>) {
   const form = useSettingsForm(props);
-  // biome-ignore lint/suspicious/noExplicitAny: useMutation's options do not take generic variables
-  const [save, saving] = useMutation<TResult, any>(props.mutation, { refetchQueries: [props.query] });
+  const [save, saving] = useMutation<TResult, OperationVariables>(props.mutation, {
+    refetchQueries: [props.query],
+  });
   const submit = form.handleSubmit((values) =>
     runWithToast<A, K>({
       run: async () => {
