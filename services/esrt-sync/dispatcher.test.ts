@@ -212,12 +212,25 @@ describe("latest state wins", () => {
         for (const user of changed) latest.set(user.id, user.version);
       }
     }
+    // Every change made during the outage has reached the sync service (and each user reads as
+    // unsynced) before the Pro app returns. Waiting for "unsynced" alone let a user's last change
+    // still be on its way: its previous version was then delivered, acknowledged and read as synced
+    // a moment before the last one arrived, and the check below saw version 4 of 5.
+    const ids = users.map((u) => u.id);
     await waitFor(
-      async () =>
-        (await world.db.prisma.user.count({
-          where: { esrtSynced: false, id: { in: users.map((u) => u.id) } },
-        })) === 200,
-      "all unsynced",
+      async () => {
+        const states = await world.db.prisma.esrtUserState.findMany({
+          where: { userId: { in: ids } },
+          select: { userId: true, latestVersion: true },
+        });
+        const unsynced = await world.db.prisma.user.count({ where: { esrtSynced: false, id: { in: ids } } });
+        return (
+          unsynced === 200 &&
+          states.length === 200 &&
+          states.every((state) => state.latestVersion === latest.get(state.userId))
+        );
+      },
+      "every change known to the sync service, all unsynced",
       30_000,
     );
     await sleep(Math.max(0, 600 - (Date.now() - outageStarted)));
