@@ -1,7 +1,7 @@
 import { createAdmin, uniqueSuffix } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
 import { axeFindings } from "./support/axe";
-import { waitForToast } from "./support/portal";
+import { pressEscapeInOverlay, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // Security Settings in Chromium (issue 12), on a database of the file's own (the settings it saves
@@ -79,7 +79,7 @@ describe("security settings", () => {
     await page.keyboard.press("Enter");
     const dialog = page.getByRole("alertdialog");
     await dialog.getByText("Everyone else will have to sign in again. Continue?").waitFor();
-    await page.keyboard.press("Escape");
+    await pressEscapeInOverlay(page);
     await dialog.waitFor({ state: "detached" });
     expect(
       await suite.db().prisma.auditLog.count({ where: { action: "security.sessions_revoked_all" } }),

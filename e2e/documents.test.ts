@@ -5,7 +5,7 @@ import { createAdmin, createUser, uniqueSuffix } from "@services/shared/testing/
 import type { Locator, Page } from "playwright-core";
 import { downloadedFile } from "./support/browser";
 import { samplePdf } from "./support/documents";
-import { waitForToast } from "./support/portal";
+import { pressEscapeInOverlay, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // Documents in the browser (issue 9): a client drops two files on /documents and sees both finish
@@ -199,7 +199,7 @@ describe("documents in the browser", () => {
     await taxReturn.getByRole("button", { name: "Preview Tax return 2031" }).click();
     const preview = page.getByRole("dialog", { name: "Preview: Tax return 2031" });
     await expectPdfDrawn(preview, "Tax return 2031", `tax return ${suffix}`);
-    await page.keyboard.press("Escape");
+    await pressEscapeInOverlay(page);
     await preview.waitFor({ state: "detached" });
     await taxReturn.getByText(/1 download\b/).waitFor();
   });

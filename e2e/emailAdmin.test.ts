@@ -3,7 +3,7 @@ import { startTestSmtp, type TestSmtp } from "@services/email/testing";
 import { createAdmin } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
 import { axeFindings } from "./support/axe";
-import { waitForToast } from "./support/portal";
+import { pressEscapeInOverlay, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // Email templates and the delivery log in Chromium (issue 12): an admin edits the verification
@@ -105,7 +105,7 @@ describe("email templates and the delivery log in the browser", () => {
     const versions = page.getByRole("dialog").getByRole("table", { name: "Versions" });
     await versions.getByText("Before the first edit").waitFor();
     await versions.getByText("Edited").waitFor();
-    await page.keyboard.press("Escape");
+    await pressEscapeInOverlay(page);
     await page.getByRole("dialog").waitFor({ state: "detached" });
 
     // the delivery log shows the test as sent
@@ -124,7 +124,7 @@ describe("email templates and the delivery log in the browser", () => {
         "",
       "Hello Maria Lopez,",
     );
-    await page.keyboard.press("Escape");
+    await pressEscapeInOverlay(page);
     await dialog.waitFor({ state: "detached" });
 
     // the filters: failed shows none of it
@@ -161,7 +161,7 @@ describe("email templates and the delivery log in the browser", () => {
     await page.keyboard.press("Enter");
     await page.getByRole("dialog").getByText("No versions yet").waitFor();
     expect(await axeFindings(page)).toEqual([]);
-    await page.keyboard.press("Escape");
+    await pressEscapeInOverlay(page);
     await page.getByRole("dialog").waitFor({ state: "detached" });
 
     // the testing page: a failed message resent by keyboard, once
@@ -180,7 +180,7 @@ describe("email templates and the delivery log in the browser", () => {
     await testing.keyboard.press("Enter");
     await waitForToast(testing, "Message queued again");
     await waitForMail("bounced@client.test");
-    await testing.keyboard.press("Escape");
+    await pressEscapeInOverlay(testing);
     await dialog.waitFor({ state: "detached" });
     await waitForText(
       async () =>

@@ -9,7 +9,7 @@ import { changeAccessLevel, esrtSyncStateConsumer } from "@services/user";
 import type { Page } from "playwright-core";
 import { type ProAppSimulator, startProAppSimulator } from "../scripts/proAppSimulator";
 import { axeFindings } from "./support/axe";
-import { waitForToast } from "./support/portal";
+import { pressEscapeInOverlay, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // The Pro-app sync in Chromium (issue 10): an administrator adds an endpoint pointing at the Pro-app
@@ -191,7 +191,7 @@ describe("Pro-app sync in the browser", () => {
     const drawer = page.locator(".esrt-drawer");
     await drawer.getByText("Attempts").first().waitFor();
     expect(await axeFindings(page)).toEqual([]);
-    await page.keyboard.press("Escape");
+    await pressEscapeInOverlay(page);
     await drawer.waitFor({ state: "detached" });
     await expect(open.evaluate((el) => el === el.ownerDocument.activeElement)).resolves.toBe(true);
 
@@ -205,7 +205,7 @@ describe("Pro-app sync in the browser", () => {
     await page.keyboard.press("Enter");
     await page.getByRole("dialog").getByLabel("URL").waitFor();
     expect(await axeFindings(page)).toEqual([]);
-    await page.keyboard.press("Escape");
+    await pressEscapeInOverlay(page);
     await page.getByRole("dialog").waitFor({ state: "detached" });
 
     // a phone: no sideways scrolling, no violation

@@ -113,6 +113,15 @@ export async function chooseFromUserMenu(page: Page, item: string): Promise<void
 }
 
 /**
+ * Presses Escape in the open dialog, drawer or alert once focus is inside it: Blueprint moves focus
+ * into an overlay a frame after it shows and hears Escape only there.
+ */
+export async function pressEscapeInOverlay(page: Page): Promise<void> {
+  await page.waitForFunction("document.activeElement?.closest('.bp6-overlay-open') != null");
+  await page.keyboard.press("Escape");
+}
+
+/**
  * On /auth (already open), opens the Register tab, fills the fields given by their labels (in that
  * order) and presses Register; returns the form for the checks that follow.
  */
