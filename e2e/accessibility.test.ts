@@ -9,6 +9,7 @@ import {
 } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
 import { type AxeFinding, axeFindings } from "./support/axe";
+import { requestsDone } from "./support/browser";
 import { createStoredDocument, findInQueue } from "./support/documents";
 import type { PortalOptions } from "./support/portal";
 import { browserSuite } from "./support/suite";
@@ -44,7 +45,7 @@ const FINITE_ANIMATIONS_DONE = `document.getAnimations().every(
 async function settle(page: Page): Promise<void> {
   await page.locator("main h1").first().waitFor();
   await page.waitForFunction("document.querySelector('main .bp6-spinner') === null");
-  await page.waitForLoadState("networkidle");
+  await requestsDone(page);
   await page.waitForFunction(FINITE_ANIMATIONS_DONE);
 }
 

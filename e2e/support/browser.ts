@@ -1,7 +1,14 @@
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type Browser, type ConsoleMessage, chromium, type Download, type Page } from "playwright-core";
+import {
+  type Browser,
+  type ConsoleMessage,
+  chromium,
+  type Download,
+  type Page,
+  type Request,
+} from "playwright-core";
 
 /** Where Debian's Chromium lives unless CHROMIUM_PATH says otherwise. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -90,4 +97,33 @@ export function recordPageProblems(page: Page, expected: readonly RegExp[] = [])
   page.on("pageerror", (err: Error) => record(`exception: ${err.message}`));
   page.on("requestfailed", (req) => record(`request failed: ${req.url()} ${req.failure()?.errorText ?? ""}`));
   return { messages };
+}
+
+const inFlight = new WeakMap<Page, Set<Request>>();
+
+/** Counts the requests `page` has in flight, for {@link requestsDone}; call once as the page opens. */
+export function trackRequests(page: Page): void {
+  const pending = new Set<Request>();
+  inFlight.set(page, pending);
+  page.on("request", (req) => pending.add(req));
+  page.on("requestfinished", (req) => pending.delete(req));
+  page.on("requestfailed", (req) => pending.delete(req));
+}
+
+/**
+ * Resolves once `page` has no request in flight: at once when it has none (unlike Playwright's
+ * "networkidle", which always waits half a second of quiet). A page opened without
+ * {@link trackRequests} falls back to "networkidle".
+ * @throws when requests are still in flight after `timeoutMs`.
+ */
+export async function requestsDone(page: Page, timeoutMs = 15_000): Promise<void> {
+  const pending = inFlight.get(page);
+  if (!pending) return page.waitForLoadState("networkidle");
+  const deadline = Date.now() + timeoutMs;
+  while (pending.size > 0) {
+    if (Date.now() > deadline) {
+      throw new Error(`requests still in flight: ${[...pending].map((r) => r.url()).join(", ")}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

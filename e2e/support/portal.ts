@@ -1,6 +1,6 @@
 import { TEST_PASSWORD } from "@services/shared/testing/factories";
 import type { Browser, Locator, Page } from "playwright-core";
-import { type PageProblems, recordPageProblems } from "./browser";
+import { type PageProblems, recordPageProblems, trackRequests } from "./browser";
 import type { TestServer } from "./server";
 
 /** A fresh browser context (its own cookies) with one page, and what the page reported. */
@@ -35,6 +35,7 @@ export async function openPortal(
   // Generous enough for a loaded 2-core CI machine; a real failure still fails within the test's timeout.
   page.setDefaultTimeout(15_000);
   const problems = recordPageProblems(page, expected);
+  trackRequests(page);
   return { page, problems, close: () => context.close() };
 }
 
