@@ -7,7 +7,7 @@ import { logger } from "@services/shared/logger";
 import { unsealSetting } from "@services/shared/sealed";
 import { DELIVERIES_CHANNEL } from "./deliveries";
 import { parseRetryAfter, retryDelayMs } from "./schedule";
-import { acknowledgeInTx } from "./state";
+import { acknowledgeInTx, lockState } from "./state";
 import { sendWebhook, type WebhookOutcome } from "./webhookClient";
 
 // The dispatcher: claims due deliveries (FOR UPDATE SKIP LOCKED, under a lease) and sends them, a
@@ -188,6 +188,16 @@ async function recordOutcome(
           WHERE id = ${d.channel === "webhook" ? d.endpointId : null}::int AND EXISTS (SELECT 1 FROM done)
             AND ("consecutiveFailures" > 0 OR "failingSince" IS NOT NULL OR "lastSuccessAt" IS NULL
                  OR "lastSuccessAt" < now() - interval '1 second')
+        ), recovered AS (
+          -- the endpoint answers again after failing (the snapshot still shows its failures): what
+          -- waits on the retry schedule goes out now, not hours later; a Retry-After is still honoured
+          UPDATE esrt_deliveries SET "nextAttemptAt" = now(), "updatedAt" = now()
+          WHERE channel = 'webhook' AND "endpointId" = ${d.channel === "webhook" ? d.endpointId : null}::int
+            AND status = 'pending' AND "nextAttemptAt" > now()
+            AND "lastStatusCode" IS DISTINCT FROM 429 AND "lastStatusCode" IS DISTINCT FROM 503
+            AND EXISTS (SELECT 1 FROM done)
+            AND EXISTS (SELECT 1 FROM esrt_endpoints e WHERE e.id = esrt_deliveries."endpointId"
+                          AND e."consecutiveFailures" > 0)
         )
         SELECT id FROM done`;
       if (delivered.length === 0) return;
@@ -214,6 +224,11 @@ async function recordOutcome(
       VALUES (${d.id}, ${d.attempts}, ${result.startedAt}, ${result.statusCode}, ${result.latencyMs},
               ${result.error}, ${result.snippet})`;
     if (mine.length === 0) return;
+    // the user's sync state locked, as a new version's enqueue holds it: a version enqueued meanwhile
+    // is seen below and supersedes this one, and one enqueued after it supersedes the delivery put
+    // back to pending (without the lock, the two met on the one-waiting-delivery index and the
+    // outcome was lost until the lease ran out)
+    if (d.userId !== null) await lockState(tx, { userId: d.userId });
     if (d.channel === "webhook" && d.endpointId !== null) {
       await tx.$executeRaw`
         UPDATE esrt_endpoints SET "consecutiveFailures" = "consecutiveFailures" + 1,
