@@ -72,4 +72,11 @@ export async function createStoredDocument(
 export async function findInQueue(page: Page, title: string): Promise<void> {
   await page.getByRole("form", { name: "Filter documents" }).getByLabel("Search").fill(title);
   await page.getByRole("button", { name: title, exact: true }).waitFor();
+  // the search has applied (it waits for typing to pause): every row shown is the document's
+  await page
+    .getByRole("table", { name: "Documents" })
+    .locator("tbody tr")
+    .filter({ hasNotText: title })
+    .first()
+    .waitFor({ state: "detached" });
 }

@@ -118,7 +118,7 @@ export async function chooseFromUserMenu(page: Page, item: string): Promise<void
  * into an overlay a frame after it shows and hears Escape only there.
  */
 export async function pressEscapeInOverlay(page: Page): Promise<void> {
-  await page.waitForFunction("document.activeElement?.closest('.bp6-overlay-open') != null");
+  await page.locator(".bp6-overlay-open :focus").waitFor({ state: "attached" });
   await page.keyboard.press("Escape");
 }
 

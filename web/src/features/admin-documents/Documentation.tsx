@@ -98,11 +98,20 @@ function ReviewQueue() {
     sort,
     first: QUEUE_PAGE,
   };
-  const { data, loading, error, refetch, fetchMore } = useQuery(ReviewDocumentsDocument, {
+  const {
+    data: fresh,
+    previousData,
+    loading,
+    error,
+    refetch,
+    fetchMore,
+  } = useQuery(ReviewDocumentsDocument, {
     variables: { filter },
     skip: range === null,
     fetchPolicy: "cache-and-network",
   });
+  // while other filters load, the list shown so far stays (no spinner in its place, focus kept)
+  const data = fresh ?? (loading ? previousData : undefined);
   const page = range === null ? undefined : data?.documents;
   const shown = useMemo(() => page?.nodes ?? [], [page]);
   const counts = page?.counts;
@@ -263,7 +272,7 @@ function ReviewQueue() {
       </div>
       <div className="review-layout">
         <div className="review-list">
-          {error && !data ? (
+          {error && !fresh ? (
             <Callout intent={Intent.DANGER} title="Documents could not be loaded">
               {error.message}{" "}
               <Button
