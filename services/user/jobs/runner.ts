@@ -87,15 +87,18 @@ function failure(err: unknown, context: Record<string, unknown>): Outcome {
   return { outcome: "failed", message: "The change could not be saved; please try again" };
 }
 
-/** Applies a bulk change to one user through the single-change service functions. */
+/**
+ * Applies a bulk change to one user (`target`, read with the batch; the change itself reads it again
+ * under its lock) through the single-change service functions.
+ */
 async function applyBulk(
   db: Db,
   job: ClaimedJob,
   actor: { id: number; userType: UserType },
   userId: number,
+  target: User | undefined,
   afterChange?: AfterAccountChange,
 ): Promise<Outcome> {
-  const target = await db.prisma.user.findUnique({ where: { id: userId } });
   if (!target) return { outcome: "skipped", message: "User not found" };
   if (job.action === "resendVerification") {
     if (target.emailVerified) return { outcome: "skipped", message: "email already verified" };
@@ -173,8 +176,9 @@ async function applyImport(
 
 /**
  * Works a claimed job's pending items off in batches (the lease renewed after each), then marks it
- * done. An item's result is written after its change; a change made just before a worker stopped is
- * recognised by its audit row, so no user is changed twice.
+ * done. An item's result is written after its change (a bulk change's results with its batch); a
+ * change whose result a dying worker did not write is recognised by its audit row, so no user is
+ * changed twice.
  */
 export async function runUserJob(
   db: Db,
@@ -212,6 +216,17 @@ export async function runUserJob(
           }
         : null;
     const counts = { changed: 0, skipped: 0, failed: 0 };
+    // a bulk change reads its batch's users at once and records their outcomes at once; an import
+    // records each row as it goes (the user it created is named there)
+    const bulk = job.kind !== "import";
+    const targets = new Map<number, User>();
+    if (bulk && actor) {
+      const userIds = items.flatMap((item) => (item.userId === null ? [] : [item.userId]));
+      for (const user of await db.prisma.user.findMany({ where: { id: { in: userIds } } })) {
+        targets.set(user.id, user);
+      }
+    }
+    const outcomes: { position: number; outcome: Outcome }[] = [];
     let next = 0;
     // a few users at a time: each change is its own short transaction, so they do not wait on each other
     const lane = async () => {
@@ -229,10 +244,15 @@ export async function runUserJob(
                 ? await applyImport(db, job, actor, item.data)
                 : item.userId === null
                   ? { outcome: "skipped", message: "User not found" }
-                  : await applyBulk(db, job, actor, item.userId, afterChange);
+                  : await applyBulk(db, job, actor, item.userId, targets.get(item.userId), afterChange);
           } catch (err) {
             result = failure(err, { jobId: job.id, position: item.position });
           }
+        }
+        counts[result.outcome] += 1;
+        if (bulk) {
+          outcomes.push({ position: item.position, outcome: result });
+          continue;
         }
         await db.prisma.userJobItem.update({
           where: { jobId_position: { jobId: job.id, position: item.position } },
@@ -243,10 +263,19 @@ export async function runUserJob(
             ...(result.userId !== undefined ? { userId: result.userId } : {}),
           },
         });
-        counts[result.outcome] += 1;
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, lane));
+    if (outcomes.length > 0) {
+      // (a worker stopped before this line leaves the batch pending: its changes are recognised by
+      // their audit rows when the batch is worked again)
+      await db.prisma.$executeRaw`
+        UPDATE user_job_items AS i
+        SET outcome = v.outcome::"UserJobItemOutcome", message = v.message, "doneAt" = now()
+        FROM unnest(${outcomes.map((o) => o.position)}::int[], ${outcomes.map((o) => o.outcome.outcome)}::text[],
+                    ${outcomes.map((o) => o.outcome.message)}::text[]) AS v(position, outcome, message)
+        WHERE i."jobId" = ${job.id} AND i.position = v.position`;
+    }
     await db.prisma.userJob.update({
       where: { id: job.id },
       data: {
