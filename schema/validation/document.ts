@@ -92,6 +92,8 @@ export const DOCUMENT_MESSAGES = {
   bucketRequired: "Bucket is required for cloud storage",
   accessKeyRequired: "Access key is required for cloud storage",
   secretRequired: "Secret key is required for cloud storage",
+  // "Test connection" (issue 20)
+  privateEndpoint: "The storage endpoint may not be at a loopback or private address",
 } as const;
 
 /** 'xyz is not a file type the portal can verify' (storage settings). */

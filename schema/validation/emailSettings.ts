@@ -33,6 +33,12 @@ export const EMAIL_SETTINGS_MESSAGES = {
   passwordTooLong: `Password must be at most ${SMTP_PASSWORD_MAX} characters`,
   passwordNeedsUser: "Enter the user name that goes with the password",
   passwordRequired: "Password is required when a user name is set",
+  // "Test connection" (issue 20): the stored password goes only where it was saved for
+  storedPasswordOtherServer:
+    "Enter the password to test this server: the stored password is used only with the saved host, port and user name",
+  storedPasswordUnencrypted:
+    "Enter the password to test without encryption: the stored password is sent only as securely as it was saved for",
+  privateHost: "The SMTP server may not be at a loopback or private address",
   fromNameRequired: "From name is required",
   fromNameTooLong: `From name must be at most ${FROM_NAME_MAX} characters`,
   lineBreak: "Line breaks are not allowed here",

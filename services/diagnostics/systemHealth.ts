@@ -131,6 +131,8 @@ async function storageHealth(probes: SystemProbes): Promise<DependencyHealth> {
       const result = await testStorageConnection({
         db: probes.db,
         deadlineMs: STORAGE_TIMEOUT_MS,
+        // the stored store, which uploads use wherever it was saved
+        addressRule: false,
         input: {
           storageType: settings.storageType,
           maxFileSize: settings.maxFileSize,

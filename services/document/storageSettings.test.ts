@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer as createHttpServer } from "node:http";
 import { type AddressInfo, createServer, type Socket } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -24,6 +25,8 @@ import {
 } from "./storageSettings";
 
 // storage_config is one row every upload reads: these tests change it in a database of their own.
+// The S3-protocol servers run on loopback: CONNECTION_TEST_ALLOW_PRIVATE lets "Test connection"
+// reach them, except where the address rule itself is tested (issue 20).
 
 const SECRET = "s3cr3t-Wj4lrXUtnFEMI-K7MDENG";
 const original = config();
@@ -35,7 +38,7 @@ let dataDir: string;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), "storage-settings-"));
-  setConfig(parseConfig({ ...process.env, DATA_DIR: dataDir }));
+  setConfig(parseConfig({ ...process.env, DATA_DIR: dataDir, CONNECTION_TEST_ALLOW_PRIVATE: "1" }));
   isolated = await isolatedDb();
   db = isolated.db;
   server = await startS3rver();
@@ -243,22 +246,99 @@ describe("test connection", () => {
     expect(result.ok).toBe(true);
   });
 
-  it("names the store's error for a bucket that does not exist", async () => {
+  it("says in its own words that a bucket does not exist", async () => {
     const result = await testStorageConnection({ db, input: cloudInput({ cloudBucket: "no-such-bucket" }) });
-    expect(result.ok).toBe(false);
-    expect(result.message).toMatch(/^NoSuchBucket: The specified bucket does not exist/);
+    expect(result).toMatchObject({ ok: false, message: "The bucket does not exist" });
   });
 
-  it("names the store's error for unknown credentials, without the secret", async () => {
+  it("says in its own words that the store does not know the access key, without the secret", async () => {
     const result = await testStorageConnection({
       db,
       input: cloudInput({ cloudAccessKeyId: "AKIAWRONGKEY", cloudSecretAccessKey: SECRET }),
     });
-    expect(result.ok).toBe(false);
-    expect(result.message).toBe(
-      "InvalidAccessKeyId: The AWS Access Key Id you provided does not exist in our records.",
-    );
+    expect(result).toMatchObject({ ok: false, message: "The store does not know this access key" });
     expect(result.message).not.toContain(SECRET);
+  });
+
+  it("never repeats what a server that is not the store answers", async () => {
+    // an internal web server found by pointing the test at it: its status, never its words
+    const pages = new Map<number, string>([
+      [403, "<html><title>Jenkins</title>Forbidden: build-01.corp.example.net</html>"],
+      [
+        500,
+        '<?xml version="1.0"?><Error><Code>InternalError</Code><Message>db at 10.0.0.5 is down</Message></Error>',
+      ],
+      [200, "<html>router admin at 192.168.1.1</html>"],
+    ]);
+    const results: string[] = [];
+    for (const [status, body] of pages) {
+      const web = createHttpServer((_req, res) => {
+        res.writeHead(status, { "content-type": status === 500 ? "application/xml" : "text/html" });
+        res.end(body);
+      });
+      await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
+      const { port } = web.address() as AddressInfo;
+      try {
+        const result = await testStorageConnection({
+          db,
+          input: cloudInput({ cloudEndpoint: `http://127.0.0.1:${port}` }),
+        });
+        expect(result.ok).toBe(false);
+        results.push(result.message.replace(String(port), "PORT"));
+      } finally {
+        web.closeAllConnections();
+        await new Promise<void>((resolve) => web.close(() => resolve()));
+      }
+    }
+    expect(results).toEqual([
+      "The store refused the test (HTTP 403)",
+      "The store refused the test (HTTP 500)",
+      "The store gave back different bytes than were written",
+    ]);
+    expect(results.join(" ")).not.toMatch(/Jenkins|corp|10\.0\.0\.5|router|192\.168/);
+  });
+
+  it("refuses loopback, private and metadata endpoints when the development switch is off, connecting to none", async () => {
+    let connections = 0;
+    const counter = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => counter.listen(0, "127.0.0.1", resolve));
+    const { port } = counter.address() as AddressInfo;
+    const before = config();
+    setConfig({ ...before, CONNECTION_TEST_ALLOW_PRIVATE: false });
+    try {
+      for (const endpoint of [
+        `http://127.0.0.1:${port}`,
+        `http://localhost:${port}`,
+        `http://2130706433:${port}`,
+        `http://[::1]:${port}`,
+        `http://[::ffff:127.0.0.1]:${port}`,
+        `http://[::7f00:1]:${port}`,
+        "http://169.254.169.254",
+        "http://10.0.0.5:9000",
+        "https://[fd00::5]",
+      ]) {
+        await expect(
+          testStorageConnection({ db, input: cloudInput({ cloudEndpoint: endpoint }) }),
+        ).rejects.toMatchObject({
+          code: "VALIDATION_FAILED",
+          message: DOCUMENT_MESSAGES.privateEndpoint,
+          details: { errors: { cloudEndpoint: [DOCUMENT_MESSAGES.privateEndpoint] } },
+        });
+      }
+      // a guarded client refuses a name that resolves inside when it connects (DNS rebinding)
+      const guarded = createS3Storage(
+        { ...server.settings, endpoint: `http://localhost:${port}` },
+        { allowPrivate: () => false },
+      );
+      await expect(guarded.delete("portal-probe/x")).rejects.toMatchObject({ name: "PrivateAddressError" });
+    } finally {
+      setConfig(before);
+      counter.close();
+    }
+    expect(connections).toBe(0);
   });
 
   it("says the connection was refused when nothing listens, within seconds", async () => {

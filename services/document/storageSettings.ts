@@ -8,7 +8,13 @@ import {
   type StorageSettings,
   storageSettingsSchema,
 } from "@schema/validation/document";
+import {
+  PrivateAddressError,
+  privateAddressesAllowed,
+  resolveAllowedAddress,
+} from "@services/shared/addressSafety";
 import { audit } from "@services/shared/audit";
+import { config } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import type { StorageConfig } from "@services/shared/generated/prisma/client";
@@ -177,17 +183,37 @@ export async function uploadPolicy(db: Db): Promise<UploadPolicy> {
   };
 }
 
+/** Whether "Test connection" may reach loopback and private addresses (CONNECTION_TEST_ALLOW_PRIVATE). */
+function testPrivateAllowed(): boolean {
+  return privateAddressesAllowed(config().CONNECTION_TEST_ALLOW_PRIVATE);
+}
+
+function privateEndpoint(): AppError {
+  return new AppError("VALIDATION_FAILED", DOCUMENT_MESSAGES.privateEndpoint, {
+    details: { errors: { cloudEndpoint: [DOCUMENT_MESSAGES.privateEndpoint] } },
+  });
+}
+
 /**
  * "Test connection": writes a probe object (portal-probe/<uuid>) with the given settings, reads it
- * back, compares and deletes it, within about 8 s. An empty secret uses the stored one. Failures are
- * answered, not thrown: a plain message (connection refused, the store's error name and message).
- * @throws AppError VALIDATION_FAILED with the schema's message, or when no secret is given or stored.
+ * back, compares and deletes it, within about 8 s. An empty secret uses the stored one. The cloud
+ * endpoint must be at a public address unless CONNECTION_TEST_ALLOW_PRIVATE (development) allows
+ * loopback and private ones; every connection of the test is judged again when it is opened.
+ * Failures are answered, not thrown, in a fixed sentence (connection refused, the bucket does not
+ * exist...): what the store says is never repeated.
+ * @throws AppError VALIDATION_FAILED with the schema's message, when no secret is given or stored,
+ * or 'The storage endpoint may not be at a loopback or private address'.
  */
 export async function testStorageConnection(props: {
   db: Db;
   input: unknown;
   /** the overall deadline (default 8 s) */
   deadlineMs?: number;
+  /**
+   * false for the stored settings (the testing tools' health probe): the store uploads already
+   * use, at whatever address it was saved; default true (a form's settings)
+   */
+  addressRule?: boolean;
 }): Promise<StorageTestResult> {
   const deadlineMs = props.deadlineMs ?? TEST_DEADLINE_MS;
   const input = parse(storageSettingsSchema, props.input);
@@ -197,7 +223,17 @@ export async function testStorageConnection(props: {
   let where: string;
   if (input.storageType === "cloud") {
     const settings = await cloudSettingsFor(props.db, input);
-    storage = createS3Storage(settings);
+    const guarded = props.addressRule !== false;
+    if (guarded) {
+      try {
+        const lookup = resolveAllowedAddress(new URL(settings.endpoint).hostname, testPrivateAllowed());
+        await withTimeout(lookup, deadlineMs, () => new DeadlineError());
+      } catch (err) {
+        if (err instanceof PrivateAddressError) throw privateEndpoint();
+        return { ok: false, message: failureMessage(err, input, deadlineMs), latencyMs: elapsed() };
+      }
+    }
+    storage = createS3Storage(settings, guarded ? { allowPrivate: testPrivateAllowed } : {});
     where = `bucket ${settings.bucket}`;
   } else {
     storage = localDocumentStorage();
@@ -297,18 +333,43 @@ function origin(endpoint: string | undefined): string {
   }
 }
 
-function oneLine(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+/**
+ * The store's refusals the portal words itself, by the S3 error code (the code picks a sentence;
+ * nothing the store says is repeated).
+ */
+const S3_REFUSALS: Record<string, string> = {
+  NoSuchBucket: "The bucket does not exist",
+  InvalidAccessKeyId: "The store does not know this access key",
+  SignatureDoesNotMatch: "The store refused the secret key",
+  AccessDenied: "The store denied access to the bucket",
+  InvalidBucketName: "The bucket name is not valid for this store",
+  PermanentRedirect: "The bucket is at another endpoint or in another region",
+  AuthorizationHeaderMalformed: "The bucket is in another region",
+  IllegalLocationConstraintException: "The bucket is in another region",
+  RequestTimeTooSkewed: "The store refused the test: this machine's clock is off",
+  ServiceUnavailable: "The store is unavailable; try again later",
+  SlowDown: "The store is unavailable; try again later",
+};
+
+/** The HTTP status of an error the SDK built from a store's answer. */
+function httpStatus(err: unknown): number | undefined {
+  if (typeof err !== "object" || err === null) return undefined;
+  const metadata = Reflect.get(err, "$metadata");
+  const status =
+    typeof metadata === "object" && metadata !== null ? Reflect.get(metadata, "httpStatusCode") : undefined;
+  return typeof status === "number" ? status : undefined;
 }
 
-/** A failure of the probe in words: never a stack, never the secret. */
+/** A failure of the probe in a fixed sentence: never a stack, never the secret, never the store's words. */
 function failureMessage(err: unknown, input: StorageSettings, deadlineMs: number): string {
   const target = input.storageType === "cloud" ? origin(input.cloudEndpoint) : "local storage";
   if (err instanceof DeadlineError) {
     return `Could not connect to ${target}: no answer within ${deadlineMs / 1000} s`;
   }
   if (err instanceof ProbeError) return err.message;
+  if (err instanceof PrivateAddressError || (err instanceof Error && err.name === "PrivateAddressError")) {
+    return DOCUMENT_MESSAGES.privateEndpoint;
+  }
   const code = networkCode(err);
   if (code) return `Could not connect to ${target}: ${NETWORK_CODES[code]}`;
   const syscallCode = typeof err === "object" && err !== null ? Reflect.get(err, "code") : undefined;
@@ -316,15 +377,13 @@ function failureMessage(err: unknown, input: StorageSettings, deadlineMs: number
     // a file system error: its code, not its message (which names paths)
     return `Could not write to ${target}: ${syscallCode}`;
   }
-  if (err instanceof Error) {
-    const name = err.name;
-    if (name === "TimeoutError" || name === "RequestTimeout") {
-      return `Could not connect to ${target}: no answer in time`;
-    }
-    const secret = input.cloudSecretAccessKey;
-    const text = oneLine(secret ? err.message.split(secret).join("***") : err.message);
-    if (name && name !== "Error") return `${name}: ${text || "the store refused the request"}`;
-    return `The store refused the test: ${text || "no reason given"}`;
+  if (input.storageType !== "cloud") return `Could not write to ${target}`;
+  if (err instanceof Error && (err.name === "TimeoutError" || err.name === "RequestTimeout")) {
+    return `Could not connect to ${target}: no answer in time`;
   }
-  return "The store refused the test";
+  const name = err instanceof Error ? err.name : undefined;
+  if (name && Object.hasOwn(S3_REFUSALS, name)) return S3_REFUSALS[name] as string;
+  const status = httpStatus(err);
+  if (status !== undefined && status >= 300) return `The store refused the test (HTTP ${status})`;
+  return `${target} did not answer as an S3-compatible store`;
 }

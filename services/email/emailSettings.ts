@@ -6,14 +6,26 @@ import {
   type SmtpSecurityName,
   smtpConnectionSchema,
 } from "@schema/validation/emailSettings";
+import {
+  PrivateAddressError,
+  privateAddressesAllowed,
+  resolveAllowedAddress,
+} from "@services/shared/addressSafety";
 import { audit } from "@services/shared/audit";
 import { config } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import type { EmailSettings as EmailSettingsRow } from "@services/shared/generated/prisma/client";
 import { SealError, sealSetting, unsealSetting } from "@services/shared/sealed";
+import { withTimeout } from "@services/shared/timeout";
 import { parse, type SettingsUpdateProps } from "@services/shared/validation";
-import { type SmtpServer, type SmtpTarget, type SmtpVerification, verifySmtp } from "./mailTransport";
+import {
+  type SmtpServer,
+  type SmtpTarget,
+  type SmtpVerification,
+  unreachableSmtp,
+  verifySmtp,
+} from "./mailTransport";
 import type { StoredSmtpServer } from "./sendDueEmails";
 
 // The email settings (issue 12, /admin/email-settings, manageEmails, checked by the caller): the SMTP
@@ -302,12 +314,52 @@ export async function currentSmtpTarget(db: Db): Promise<SmtpTarget | Error | nu
   return server instanceof Error ? server : { server };
 }
 
+/** Whether "Test connection" may reach loopback and private addresses (CONNECTION_TEST_ALLOW_PRIVATE). */
+function testPrivateAllowed(): boolean {
+  return privateAddressesAllowed(config().CONNECTION_TEST_ALLOW_PRIVATE);
+}
+
+function refusedForTest(field: "smtpHost" | "smtpPassword", message: string): AppError {
+  return new AppError("VALIDATION_FAILED", message, { details: { errors: { [field]: [message] } } });
+}
+
+function hostNotFound(): Error {
+  return Object.assign(new Error("the lookup did not answer"), { code: "EAI_AGAIN" });
+}
+
+/**
+ * The stored password, when the form's server may have it: the saved host (case aside), port and
+ * user name, and a security no weaker than saved (none only when saved as none).
+ * @throws AppError VALIDATION_FAILED when no password is stored, or when the form names another
+ * server or asks for plain text where the saved server is encrypted.
+ */
+function storedPasswordFor(row: EmailSettingsRow, input: SmtpConnection): string {
+  if (!row.smtpPasswordSealed) throw passwordRequired();
+  const savedPort = row.smtpPort ?? DEFAULT_SMTP_PORTS[row.smtpSecurity];
+  const formPort = input.smtpPort ?? DEFAULT_SMTP_PORTS[input.smtpSecurity];
+  const sameServer =
+    row.smtpHost !== null &&
+    row.smtpHost.toLowerCase() === input.smtpHost?.toLowerCase() &&
+    savedPort === formPort &&
+    row.smtpUser === input.smtpUser;
+  if (!sameServer) throw refusedForTest("smtpPassword", EMAIL_SETTINGS_MESSAGES.storedPasswordOtherServer);
+  if (input.smtpSecurity === "none" && row.smtpSecurity !== "none") {
+    throw refusedForTest("smtpPassword", EMAIL_SETTINGS_MESSAGES.storedPasswordUnencrypted);
+  }
+  return row.smtpPasswordSealed;
+}
+
 /**
  * "Test connection": connects to the SMTP server the form names (SMTP_URL's when the environment
- * sets it) and signs in as the sender would, answering the server's own replies (a 535 for a wrong
- * password). An empty password uses the stored one. Each step waits at most `timeoutMs` (default
- * 10 s). Failures are answered, not thrown.
- * @throws AppError VALIDATION_FAILED with the schema's message, or when the form names no host.
+ * sets it) and signs in as the sender would, answering in fixed sentences (a 535 for a wrong
+ * password; never the server's text). An empty password uses the stored one, but only for the
+ * saved host, port and user, at the saved security or better. The form's host must resolve to a
+ * public address unless CONNECTION_TEST_ALLOW_PRIVATE (development) allows loopback and private
+ * ones; the connection goes to the address judged. Each step waits at most `timeoutMs` (default
+ * 10 s). Failures to connect are answered, not thrown.
+ * @throws AppError VALIDATION_FAILED with the schema's message, when the form names no host, when
+ * the stored password may not be used (see above), or 'The SMTP server may not be at a loopback or
+ * private address'.
  */
 export async function testEmailConnection(props: {
   db: Db;
@@ -315,32 +367,39 @@ export async function testEmailConnection(props: {
   timeoutMs?: number;
 }): Promise<SmtpVerification> {
   const smtpUrl = config().SMTP_URL;
-  let target: SmtpTarget;
-  if (smtpUrl) {
-    target = { url: smtpUrl };
-  } else {
-    const input: SmtpConnection = parse(smtpConnectionSchema, props.input);
-    if (!input.smtpHost) {
-      throw new AppError("VALIDATION_FAILED", "Enter the SMTP host to test", {
-        details: { errors: { smtpHost: ["Enter the SMTP host to test"] } },
-      });
-    }
-    let passwordSealed: string | null = null;
-    if (input.smtpUser && !input.smtpPassword) {
-      passwordSealed = (await settingsRow(props.db)).smtpPasswordSealed;
-      if (!passwordSealed) throw passwordRequired();
-    }
-    const server = settingsSmtpServer({
-      host: input.smtpHost,
-      port: input.smtpPort ?? null,
-      security: input.smtpSecurity,
-      user: input.smtpUser ?? null,
-      passwordSealed,
+  // the environment's server is the operator's: no address rule
+  if (smtpUrl) return verifySmtp({ url: smtpUrl }, props.timeoutMs);
+  const input: SmtpConnection = parse(smtpConnectionSchema, props.input);
+  if (!input.smtpHost) {
+    throw new AppError("VALIDATION_FAILED", "Enter the SMTP host to test", {
+      details: { errors: { smtpHost: ["Enter the SMTP host to test"] } },
     });
-    if (server instanceof Error) {
-      return { ok: false, message: server.message, responseCode: null, replies: [], latencyMs: 0 };
-    }
-    target = { server: input.smtpPassword ? { ...server, password: input.smtpPassword } : server };
   }
-  return verifySmtp(target, props.timeoutMs);
+  const passwordSealed =
+    input.smtpUser && !input.smtpPassword ? storedPasswordFor(await settingsRow(props.db), input) : null;
+  const server = settingsSmtpServer({
+    host: input.smtpHost,
+    port: input.smtpPort ?? null,
+    security: input.smtpSecurity,
+    user: input.smtpUser ?? null,
+    passwordSealed,
+  });
+  if (server instanceof Error) {
+    return { ok: false, message: server.message, responseCode: null, latencyMs: 0 };
+  }
+  const target: SmtpTarget = {
+    server: input.smtpPassword ? { ...server, password: input.smtpPassword } : server,
+  };
+  let address: string;
+  try {
+    const lookup = resolveAllowedAddress(input.smtpHost, testPrivateAllowed());
+    // a resolver that never answers is "host not found" within the test's step time
+    address = (await withTimeout(lookup, props.timeoutMs ?? 10_000, () => hostNotFound())).address;
+  } catch (err) {
+    if (err instanceof PrivateAddressError) {
+      throw refusedForTest("smtpHost", EMAIL_SETTINGS_MESSAGES.privateHost);
+    }
+    return unreachableSmtp(target, err, props.timeoutMs);
+  }
+  return verifySmtp({ server: { ...target.server, address } }, props.timeoutMs);
 }

@@ -1,4 +1,4 @@
-import { format } from "node:util";
+import { isIP } from "node:net";
 import { config } from "@services/shared/config";
 import { withTimeout } from "@services/shared/timeout";
 import nodemailer, { type SendMailOptions } from "nodemailer";
@@ -79,6 +79,11 @@ export interface SmtpServer {
   /** signs in when set */
   user?: string;
   password?: string;
+  /**
+   * the address to connect to, already judged by the address rules ("Test connection"); `host`
+   * is then the name TLS verifies the certificate for and messages show
+   */
+  address?: string;
 }
 
 /** Where an SMTP transport connects: an `smtp://` or `smtps://` URL (SMTP_URL), or a server of the settings. */
@@ -87,9 +92,10 @@ export type SmtpTarget = { url: string } | { server: SmtpServer };
 /** nodemailer's connection options of a target. */
 function connectionOptions(target: SmtpTarget) {
   if ("url" in target) return { url: target.url };
-  const { host, port, security, user, password } = target.server;
+  const { host, port, security, user, password, address } = target.server;
   return {
-    host,
+    host: address ?? host,
+    ...(address && !isIP(host) ? { servername: host } : {}),
     port,
     secure: security === "tls",
     requireTLS: security === "starttls",
@@ -172,15 +178,13 @@ export function smtpResponseCode(err: unknown): number | undefined {
   return undefined;
 }
 
-/** What "Test connection" found: the server's own answer, in words for the administrator. */
+/** What "Test connection" found, in words of the portal's own (never the server's text). */
 export interface SmtpVerification {
   ok: boolean;
-  /** one line: what happened, with the server's answer when it gave one */
+  /** one sentence: what happened, from a fixed set (the server's reply code, not its text) */
   message: string;
   /** the SMTP reply code of a refusal (535: wrong user name or password), when the server gave one */
   responseCode: number | null;
-  /** the server's replies in order (greeting, EHLO, AUTH...), as it sent them */
-  replies: string[];
   latencyMs: number;
 }
 
@@ -189,6 +193,7 @@ const NETWORK_WORDS: Record<string, string> = {
   ECONNRESET: "the connection was reset",
   ENOTFOUND: "host not found",
   EAI_AGAIN: "host not found",
+  EDNS: "host not found",
   EHOSTUNREACH: "host unreachable",
   ENETUNREACH: "network unreachable",
   CERT_HAS_EXPIRED: "its TLS certificate has expired",
@@ -196,34 +201,46 @@ const NETWORK_WORDS: Record<string, string> = {
   SELF_SIGNED_CERT_IN_CHAIN: "its TLS certificate is self-signed",
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: "its TLS certificate cannot be verified",
   ERR_TLS_CERT_ALTNAME_INVALID: "its TLS certificate is for another host",
+  // nodemailer's own codes
+  ETLS: "the connection could not be encrypted",
+  EPROTOCOL: "it did not answer as an SMTP server",
+  ECONNECTION: "the connection was closed",
+  ESOCKET: "the connection failed",
 };
 
 function field(err: unknown, name: string): unknown {
   return typeof err === "object" && err !== null ? Reflect.get(err, name) : undefined;
 }
 
-function oneLine(value: string, max = 300): string {
-  const line = value.replace(/\s+/g, " ").trim();
-  return line.length > max ? `${line.slice(0, max - 3)}...` : line;
+/**
+ * A refusal by its reply code, in a sentence of the portal's own: what a server says beside its
+ * code is never repeated (a "Test connection" pointed at another kind of server would show its
+ * banner).
+ */
+function refusal(code: number, label: string): string {
+  if (code === 535 || code === 534)
+    return `The server at ${label} refused the user name or password (${code})`;
+  if (code === 530) return `The server at ${label} requires signing in first (${code})`;
+  if (code >= 400 && code < 500) return `The server at ${label} refused the test for now (${code})`;
+  return `The server at ${label} refused the test (${code})`;
 }
 
 /**
- * A failed verification in words: the server's reply when it gave one, else what the network said.
- * A timeout before the server said anything is "no greeting", whichever of nodemailer's timers
- * (greeting or socket, both `timeoutMs`) fired first.
+ * A failed verification in a fixed sentence: the reply code when the server refused, else what
+ * the network said. A timeout before the server said anything is "no greeting", whichever of
+ * nodemailer's timers (greeting or socket, both `timeoutMs`) fired first.
  */
 function verificationFailure(err: unknown, label: string, timeoutMs: number, greeted: boolean): string {
-  const response = field(err, "response");
-  if (typeof response === "string" && response.trim() !== "") {
-    return `The server at ${label} answered: ${oneLine(response)}`;
-  }
-  const code = field(err, "code");
+  const code = smtpResponseCode(err);
+  if (code !== undefined && code >= 400 && code < 600) return refusal(code, label);
+  const errCode = field(err, "code");
   const message = err instanceof Error ? err.message : String(err);
-  if (code === "ETIMEDOUT" || err instanceof SmtpDeadline) {
+  if (errCode === "ETIMEDOUT" || err instanceof SmtpDeadline) {
     const what = !greeted || /greeting/i.test(message) ? "no greeting" : "no answer";
     return `Could not connect to ${label}: ${what} within ${timeoutMs / 1000} s`;
   }
-  for (const candidate of [field(err, "originalCode"), code, field(field(err, "cause"), "code")]) {
+  // the most precise first: the network's own code, then nodemailer's
+  for (const candidate of [field(err, "originalCode"), field(field(err, "cause"), "code"), errCode]) {
     if (typeof candidate === "string" && candidate in NETWORK_WORDS) {
       return `Could not connect to ${label}: ${NETWORK_WORDS[candidate]}`;
     }
@@ -231,27 +248,35 @@ function verificationFailure(err: unknown, label: string, timeoutMs: number, gre
   for (const [known, words] of Object.entries(NETWORK_WORDS)) {
     if (message.includes(known)) return `Could not connect to ${label}: ${words}`;
   }
-  return `Could not connect to ${label}: ${oneLine(message) || "no reason given"}`;
+  return `Could not connect to ${label}: the test failed`;
 }
 
 class SmtpDeadline extends Error {}
+
+/** A verification that failed before a connection was tried (the host did not resolve). */
+export function unreachableSmtp(target: SmtpTarget, err: unknown, timeoutMs = 10_000): SmtpVerification {
+  return {
+    ok: false,
+    message: verificationFailure(err, targetLabel(target), timeoutMs, false),
+    responseCode: null,
+    latencyMs: 0,
+  };
+}
 
 /**
  * "Test connection" (issue 12): connects to the SMTP server as the sender would (TLS as set), says
  * EHLO, signs in when a user is set, and says QUIT (nodemailer's verify()). Every step is bounded by
  * `timeoutMs` (default 10 s) and the whole by a little more, so a server that accepts the connection
- * and stays silent fails fast. Answers the server's own replies; never throws.
+ * and stays silent fails fast. Answers in fixed sentences (issue 20: the server's text is never
+ * repeated, only its reply code); never throws.
  */
 export async function verifySmtp(target: SmtpTarget, timeoutMs = 10_000): Promise<SmtpVerification> {
-  const replies: string[] = [];
+  let greeted = false;
   const ignore = () => undefined;
-  // nodemailer logs each reply of the server (tnx "server") when transactionLog is on; the client's
-  // lines (tnx "client", an AUTH among them) are not kept
-  const keepReplies = (entry: { tnx?: string } | undefined, message: string, ...args: unknown[]) => {
-    if (entry?.tnx !== "server") return;
-    for (const line of format(message, ...args).split(/\r?\n/)) {
-      if (line.trim() !== "" && replies.length < 40) replies.push(oneLine(line));
-    }
+  // nodemailer logs each reply of the server (tnx "server") when transactionLog is on: only
+  // whether one came is kept (a silent server is "no greeting")
+  const notice = (entry: { tnx?: string } | undefined) => {
+    if (entry?.tnx === "server") greeted = true;
   };
   const transporter = nodemailer.createTransport({
     ...connectionOptions(target),
@@ -259,31 +284,36 @@ export async function verifySmtp(target: SmtpTarget, timeoutMs = 10_000): Promis
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,
     transactionLog: true,
-    logger: { trace: ignore, debug: keepReplies, info: ignore, warn: ignore, error: ignore, fatal: ignore },
+    logger: { trace: ignore, debug: notice, info: ignore, warn: ignore, error: ignore, fatal: ignore },
   });
   const label = targetLabel(target);
+  const signsIn = "server" in target ? Boolean(target.server.user) : hasUser(target.url);
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
     await withTimeout(transporter.verify(), timeoutMs + 2000, () => new SmtpDeadline("no answer"));
-    const last = replies.at(-1);
     return {
       ok: true,
-      message: `Connected to ${label}${last ? `; the server answered: ${last}` : ""}`,
+      message: `Connected to ${label}${signsIn ? " and signed in" : ""}`,
       responseCode: null,
-      replies,
       latencyMs: elapsed(),
     };
   } catch (err) {
-    const code = smtpResponseCode(err) ?? null;
     return {
       ok: false,
-      message: verificationFailure(err, label, timeoutMs, replies.length > 0),
-      responseCode: code,
-      replies,
+      message: verificationFailure(err, label, timeoutMs, greeted),
+      responseCode: smtpResponseCode(err) ?? null,
       latencyMs: elapsed(),
     };
   } finally {
     transporter.close();
+  }
+}
+
+function hasUser(url: string): boolean {
+  try {
+    return new URL(url).username !== "";
+  } catch {
+    return false;
   }
 }

@@ -330,6 +330,9 @@ describe("latest state wins", () => {
           SESSION_SECRET: config().SESSION_SECRET ?? "",
           DATA_DIR: config().DATA_DIR,
           ESRT_NATS: "false",
+          // the receiver is on loopback: the development switches, as this process has them
+          ESRT_ALLOW_HTTP: "true",
+          ESRT_ALLOW_PRIVATE: "true",
         },
         stdio: ["ignore", "pipe", "pipe"],
       },

@@ -1,13 +1,18 @@
-import type { LookupAddress, LookupOptions } from "node:dns";
-import { lookup as dnsLookup } from "node:dns";
+import {
+  guardedLookup,
+  isLocalhostName,
+  isPublicAddress,
+  privateAddressesAllowed,
+} from "@services/shared/addressSafety";
 import { config } from "@services/shared/config";
 import { AppError } from "@services/shared/errors";
 import ipaddr from "ipaddr.js";
 
 // What a webhook endpoint may be (issue 10, Safety): https, and not an address inside the machine or
 // its private network (SSRF), unless settings allow it for development and tests. The address rule
-// is checked when an endpoint is saved and again on every connection (the lookup below), so a name
-// that later resolves to a private address (DNS rebinding) is refused too.
+// (services/shared/addressSafety.ts, shared with the SMTP and storage connection tests) is checked
+// when an endpoint is saved and again on every connection (the lookup below), so a name that later
+// resolves to a private address (DNS rebinding) is refused too.
 
 /** Whether http URLs are allowed: ESRT_ALLOW_HTTP, or development when it is unset. */
 export function httpAllowed(): boolean {
@@ -17,19 +22,7 @@ export function httpAllowed(): boolean {
 
 /** Whether loopback and private addresses are allowed: ESRT_ALLOW_PRIVATE, or development when unset. */
 export function privateAllowed(): boolean {
-  const cfg = config();
-  return cfg.ESRT_ALLOW_PRIVATE ?? cfg.NODE_ENV === "development";
-}
-
-/** Whether an address is public unicast (not loopback, private, link-local, unique-local, reserved...). */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === "ipv6") {
-    const v6 = parsed as ipaddr.IPv6;
-    if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address();
-  }
-  return parsed.range() === "unicast";
+  return privateAddressesAllowed(config().ESRT_ALLOW_PRIVATE);
 }
 
 export const ENDPOINT_URL_MESSAGES = {
@@ -58,45 +51,24 @@ export function checkEndpointUrl(raw: string): string {
     throw new AppError("VALIDATION_FAILED", ENDPOINT_URL_MESSAGES.https);
   if (url.username || url.password)
     throw new AppError("VALIDATION_FAILED", ENDPOINT_URL_MESSAGES.credentials);
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (!privateAllowed()) {
-    if (ipaddr.isValid(host) && !isPublicAddress(host)) {
-      throw new AppError("VALIDATION_FAILED", ENDPOINT_URL_MESSAGES.private);
-    }
-    if (host === "localhost" || host.endsWith(".localhost")) {
-      throw new AppError("VALIDATION_FAILED", ENDPOINT_URL_MESSAGES.private);
-    }
+  if (literalAddressRefused(url.hostname) || (!privateAllowed() && isLocalhostName(url.hostname))) {
+    throw new AppError("VALIDATION_FAILED", ENDPOINT_URL_MESSAGES.private);
   }
   if (url.href.length > 2000) throw new AppError("VALIDATION_FAILED", "The URL is at most 2000 characters");
   return url.href;
 }
 
-/** Raised by {@link safeLookup} for a name that resolves to a refused address. */
-export class PrivateAddressError extends Error {
-  constructor(host: string) {
-    super(`${host} resolves to a loopback or private address`);
-    this.name = "PrivateAddressError";
-  }
+/**
+ * Whether a URL's host is a literal address the rule refuses (a host name is judged when it is
+ * resolved, by {@link safeLookup}).
+ */
+export function literalAddressRefused(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "");
+  return !privateAllowed() && ipaddr.isValid(host) && !isPublicAddress(host);
 }
-
-type LookupCallback = (
-  err: NodeJS.ErrnoException | null,
-  address: string | LookupAddress[],
-  family?: number,
-) => void;
 
 /**
- * A dns.lookup for http.request that refuses loopback and private addresses unless allowed: the
- * address checked is the one connected to.
+ * A dns.lookup for http.request that refuses loopback and private addresses unless allowed
+ * (ESRT_ALLOW_PRIVATE): the address checked is the one connected to.
  */
-export function safeLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, []);
-    const list = addresses as LookupAddress[];
-    const allowed = privateAllowed() ? list : list.filter((a) => isPublicAddress(a.address));
-    if (allowed.length === 0) return callback(new PrivateAddressError(hostname), []);
-    if (options.all) return callback(null, allowed);
-    const first = allowed[0] as LookupAddress;
-    callback(null, first.address, first.family);
-  });
-}
+export const safeLookup = guardedLookup(privateAllowed);

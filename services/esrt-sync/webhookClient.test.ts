@@ -88,3 +88,33 @@ describe("webhook requests", () => {
     expect(connections).toBe(opened + 1);
   });
 });
+
+describe("the address rule at delivery", () => {
+  it("refuses an endpoint whose literal address is internal, saved before the rule (issue 20), connecting to nothing", async () => {
+    const port = (server.address() as AddressInfo).port;
+    setConfig({ ...before, ESRT_ALLOW_HTTP: true, ESRT_ALLOW_PRIVATE: false });
+    try {
+      for (const target of [`http://127.0.0.1:${port}/hooks`, `http://[::ffff:127.0.0.1]:${port}/hooks`]) {
+        const outcome = await sendWebhook({
+          url: target,
+          messageId: "msg_refused",
+          body: "{}",
+          secrets: [secret],
+          timeoutMs: 2000,
+        });
+        expect(outcome).toMatchObject({
+          statusCode: null,
+          error: expect.stringMatching(/is a loopback or private address$/),
+        });
+      }
+      // a name is judged when it is resolved
+      expect(await send(1)).toMatchObject({
+        statusCode: null,
+        error: "localhost resolves to a loopback or private address",
+      });
+    } finally {
+      setConfig({ ...before, ESRT_ALLOW_HTTP: true, ESRT_ALLOW_PRIVATE: true });
+    }
+    expect(connections).toBe(0);
+  });
+});

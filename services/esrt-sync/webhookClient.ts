@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { Webhook } from "standardwebhooks";
-import { safeLookup } from "./urlSafety";
+import { literalAddressRefused, safeLookup } from "./urlSafety";
 
 // One webhook request, per the Standard Webhooks specification: the headers webhook-id (stable
 // across retries), webhook-timestamp (seconds) and webhook-signature ("v1,<base64 HMAC-SHA256>",
@@ -70,6 +70,17 @@ export async function sendWebhook(props: {
   const url = new URL(props.url);
   const secure = url.protocol === "https:";
   const transport = secure ? https : http;
+  // a literal address is connected to without a lookup: judged here (an endpoint saved before a
+  // rule tightened, or while the switch was on)
+  if (literalAddressRefused(url.hostname)) {
+    return {
+      statusCode: null,
+      snippet: null,
+      retryAfter: null,
+      error: `${url.hostname} is a loopback or private address`,
+      latencyMs: 0,
+    };
+  }
   return new Promise<WebhookOutcome>((resolve) => {
     let settled = false;
     const finish = (outcome: Omit<WebhookOutcome, "latencyMs">) => {

@@ -68,6 +68,11 @@ const envSchema = z.object({
   SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(50).default(5),
   SMTP_MAX_MESSAGES: z.coerce.number().int().min(1).max(10_000).default(100),
   EMAIL_SEND_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
+  /**
+   * "Test connection" of the email and storage settings may reach loopback and private addresses
+   * (unset: only when NODE_ENV=development; services/shared/addressSafety.ts)
+   */
+  CONNECTION_TEST_ALLOW_PRIVATE: bool.optional(),
 
   ADMIN_EMAIL: z.string().email().optional(),
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),

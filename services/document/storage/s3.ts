@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { unlink } from "node:fs/promises";
+import http from "node:http";
+import https from "node:https";
 import type { Readable } from "node:stream";
 import {
   DeleteObjectCommand,
@@ -13,6 +15,7 @@ import {
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import { guardedLookup } from "@services/shared/addressSafety";
 import { create as contentDisposition } from "content-disposition";
 import {
   type DownloadTarget,
@@ -39,6 +42,12 @@ export interface CloudSettings {
 export interface S3StorageOptions {
   /** lifetime of a presigned download URL in seconds; at most (and by default) 60 */
   urlExpiresInSeconds?: number;
+  /**
+   * connections go only to public addresses unless this answers true at the time of the lookup
+   * (services/shared/addressSafety.ts; a literal address in the endpoint is not looked up: the
+   * caller judges it). Unset: any address (the stored settings).
+   */
+  allowPrivate?: () => boolean;
 }
 
 const PART_SIZE = 8 * 1024 * 1024;
@@ -50,16 +59,28 @@ const MAX_CACHED_CLIENTS = 8;
 
 const clients = new Map<string, S3Client>();
 
-function fingerprint(settings: CloudSettings): string {
+function fingerprint(settings: CloudSettings, guarded: boolean): string {
   const { endpoint, region, forcePathStyle, accessKeyId, secretAccessKey } = settings;
   return createHash("sha256")
-    .update(JSON.stringify([endpoint, region, forcePathStyle, accessKeyId, secretAccessKey]))
+    .update(JSON.stringify([endpoint, region, forcePathStyle, accessKeyId, secretAccessKey, guarded]))
     .digest("hex");
 }
 
-/** One S3 client per distinct settings (connections are pooled by the client); the oldest is dropped. */
-function clientFor(settings: CloudSettings): S3Client {
-  const id = fingerprint(settings);
+/** The agents of a client whose connections follow the address rule. */
+function guardedAgents(allowPrivate: () => boolean) {
+  const lookup = guardedLookup(allowPrivate);
+  return {
+    httpAgent: new http.Agent({ keepAlive: true, lookup }),
+    httpsAgent: new https.Agent({ keepAlive: true, lookup }),
+  };
+}
+
+/**
+ * One S3 client per distinct settings (connections are pooled by the client), guarded or not; the
+ * oldest is dropped.
+ */
+function clientFor(settings: CloudSettings, allowPrivate?: () => boolean): S3Client {
+  const id = fingerprint(settings, allowPrivate !== undefined);
   const cached = clients.get(id);
   if (cached) return cached;
   // The SDK warns once per process that releases after January 2027 will need Node 22; the lockfile
@@ -72,7 +93,11 @@ function clientFor(settings: CloudSettings): S3Client {
     credentials: { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey },
     // fail fast: a store that does not answer is reported within seconds, not minutes
     maxAttempts: 2,
-    requestHandler: { connectionTimeout: CONNECTION_TIMEOUT_MS, requestTimeout: SOCKET_IDLE_TIMEOUT_MS },
+    requestHandler: {
+      connectionTimeout: CONNECTION_TIMEOUT_MS,
+      requestTimeout: SOCKET_IDLE_TIMEOUT_MS,
+      ...(allowPrivate ? guardedAgents(allowPrivate) : {}),
+    },
     // checksums only where S3 requires them: S3-compatible stores (and s3rver) do not all read the
     // aws-chunked CRC32 trailers newer SDKs send by default
     requestChecksumCalculation: "WHEN_REQUIRED",
@@ -97,7 +122,7 @@ function isNotFound(err: unknown): boolean {
  * same settings.
  */
 export function createS3Storage(settings: CloudSettings, options: S3StorageOptions = {}): StoragePort {
-  const client = clientFor(settings);
+  const client = clientFor(settings, options.allowPrivate);
   const Bucket = settings.bucket;
   const expiresIn = Math.min(options.urlExpiresInSeconds ?? MAX_URL_SECONDS, MAX_URL_SECONDS);
   const backend: StorageBackendName = "cloud";

@@ -26,6 +26,8 @@ export interface TestSmtp {
   to(address: string): ReceivedMail[];
   /** connections accepted since the server was created */
   readonly connections: number;
+  /** every AUTH attempt received (user name and password as sent), accepted or not */
+  readonly auths: readonly { username: string; password: string }[];
   /** connections open now */
   readonly openConnections: number;
   /** messages the server is receiving now (DATA begun, not yet accepted) */
@@ -54,6 +56,8 @@ export interface TestSmtpOptions {
    * refused with 535, as a real server answers a wrong password
    */
   auth?: { user: string; pass: string };
+  /** offers AUTH (PLAIN, LOGIN) over the plain connection and refuses whatever it receives (535) */
+  recordAuth?: boolean;
 }
 
 /**
@@ -69,6 +73,8 @@ export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<Test
   const cut = new Set((options.cutFirstDataTo ?? []).map((a) => a.toLowerCase()));
   const open = new Set<string>();
   let connections = 0;
+  const auths: { username: string; password: string }[] = [];
+  const offersAuth = options.auth !== undefined || options.recordAuth === true;
   let receiving = 0;
   let peakReceiving = 0;
   let server: SMTPServer | undefined;
@@ -79,11 +85,12 @@ export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<Test
 
   const create = () => {
     const next: SMTPServer = new SMTPServer({
-      authOptional: options.auth === undefined,
-      disabledCommands: options.auth ? ["STARTTLS"] : ["STARTTLS", "AUTH"],
+      authOptional: !offersAuth,
+      disabledCommands: offersAuth ? ["STARTTLS"] : ["STARTTLS", "AUTH"],
       allowInsecureAuth: true,
       authMethods: ["PLAIN", "LOGIN"],
       onAuth(auth, _session, callback) {
+        auths.push({ username: auth.username ?? "", password: auth.password ?? "" });
         if (options.auth && auth.username === options.auth.user && auth.password === options.auth.pass) {
           callback(null, { user: auth.username });
           return;
@@ -168,6 +175,7 @@ export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<Test
     get connections() {
       return connections;
     },
+    auths,
     get openConnections() {
       return open.size;
     },

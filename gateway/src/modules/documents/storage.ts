@@ -120,7 +120,7 @@ builder.mutationField("testStorageConnection", (t) =>
   t.field({
     type: StorageTestResultRef,
     description:
-      "Writes, reads back and deletes a probe object with the given settings (the stored secret if none).",
+      "Writes, reads back and deletes a probe object with the given settings (the stored secret if none) and answers what came of it in the portal's words. An endpoint at a loopback or private address is refused outside development.",
     authScopes: { manageConfig: true },
     errors: { types: [AppError] },
     args: { input: t.arg({ type: StorageSettingsInput, required: true }) },

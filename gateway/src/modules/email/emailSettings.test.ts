@@ -15,7 +15,10 @@ import { unsealSetting } from "@services/shared/sealed";
 
 // The email settings fields (issue 12) on a database of their own, with real SMTP servers
 // (smtp-server) for "Test connection": one that requires a user name and password and answers a
-// wrong one with 535, and a TCP server that accepts connections and never says a word.
+// wrong one with 535, one that records every AUTH it receives (issue 20: the stored password goes
+// only to the saved server), a TCP server that accepts connections and never says a word, and ones
+// that answer as another kind of server. The servers are on loopback: CONNECTION_TEST_ALLOW_PRIVATE
+// lets the tests reach them, except where the address rule itself is tested.
 
 const PASSWORD = "Smtp-Secret-Pass-9c1e5b7f3a";
 const OTHER_PASSWORD = "Another-Smtp-Secret-42x";
@@ -23,7 +26,12 @@ let smtp: TestSmtp;
 const bodies: string[] = [];
 
 const harness = isolatedAppFixture({
-  settings: { SMTP_URL: undefined, MAIL_FROM: undefined, TEAM_EMAIL: undefined },
+  settings: {
+    SMTP_URL: undefined,
+    MAIL_FROM: undefined,
+    TEAM_EMAIL: undefined,
+    CONNECTION_TEST_ALLOW_PRIVATE: true,
+  },
   beforeClose: async () => {
     await smtp.stop();
   },
@@ -218,30 +226,34 @@ describe("email settings over GraphQL", () => {
     expect(bodies.filter((body) => body.includes(row.smtpPasswordSealed ?? "-"))).toEqual([]);
   });
 
-  it("tests the connection: the server's own answer, 535 for a wrong password, the stored password when none is typed", async () => {
+  it("tests the connection: in the portal's words, 535 for a wrong password, the stored password when none is typed", async () => {
     const admin = await signIn("mainAdmin");
     const ok = await gql(TEST, admin, { input: connectionInput() });
-    expect(ok.data?.testEmailConnection).toMatchObject({
+    expect(ok.data?.testEmailConnection).toEqual({
       __typename: "MutationTestEmailConnectionSuccess",
       data: {
         ok: true,
         responseCode: null,
-        message: expect.stringMatching(/^Connected to 127\.0\.0\.1:\d+; the server answered: 235 /),
+        message: `Connected to 127.0.0.1:${port()} and signed in`,
+        replies: [],
+        latencyMs: expect.any(Number),
       },
     });
-    expect(ok.data?.testEmailConnection.data.replies[0]).toMatch(/^220 /);
 
+    // a wrong password: the reply code, in a sentence of the portal's (not the server's text)
     const wrong = await gql(TEST, admin, { input: connectionInput({ smtpPassword: OTHER_PASSWORD }) });
     expect(wrong.data?.testEmailConnection.data).toMatchObject({
       ok: false,
       responseCode: 535,
-      message: `The server at 127.0.0.1:${port()} answered: 535 Authentication credentials invalid`,
+      message: `The server at 127.0.0.1:${port()} refused the user name or password (535)`,
+      replies: [],
     });
 
-    // the stored password, when the form leaves it empty
+    // the stored password, when the form leaves it empty and names the saved server
     await gql(UPDATE, admin, { input: settingsInput() });
     const stored = await gql(TEST, admin, { input: connectionInput({ smtpPassword: null }) });
     expect(stored.data?.testEmailConnection.data).toMatchObject({ ok: true });
+    expect(smtp.auths.at(-1)).toEqual({ username: "mailer", password: PASSWORD });
 
     // nobody listening
     const closed = await freePort();
@@ -260,6 +272,125 @@ describe("email settings over GraphQL", () => {
       message: "Enter the SMTP host to test",
     });
     expect(bodies.filter((body) => body.includes(PASSWORD) || body.includes(OTHER_PASSWORD))).toEqual([]);
+  });
+
+  it("never sends the stored password to a server other than the saved one, nor in plain text where it was saved encrypted", async () => {
+    const admin = await signIn("mainAdmin");
+    await gql(UPDATE, admin, { input: settingsInput() });
+    const recorder = await startTestSmtp({ recordAuth: true });
+    const recorderPort = Number(new URL(recorder.url).port);
+    try {
+      const refused = async (input: Record<string, unknown>, message: string) => {
+        const res = await gql(TEST, admin, { input });
+        expect([input, res.data?.testEmailConnection]).toEqual([
+          input,
+          { __typename: "AppError", code: "VALIDATION_FAILED", message },
+        ]);
+      };
+      // another port (a server of the form's choosing), another host name, another user
+      await refused(
+        connectionInput({ smtpPort: recorderPort, smtpPassword: null }),
+        M.storedPasswordOtherServer,
+      );
+      await refused(
+        connectionInput({ smtpHost: "localhost", smtpPort: recorderPort, smtpPassword: null }),
+        M.storedPasswordOtherServer,
+      );
+      await refused(
+        connectionInput({ smtpUser: "someone-else", smtpPassword: null }),
+        M.storedPasswordOtherServer,
+      );
+      expect(recorder.connections).toBe(0);
+      expect(recorder.auths).toEqual([]);
+
+      // saved with STARTTLS: the same server without encryption may not have it
+      await harness.db.prisma.emailSettings.update({ where: { id: 1 }, data: { smtpSecurity: "starttls" } });
+      const before = smtp.connections;
+      await refused(
+        connectionInput({ smtpSecurity: "none", smtpPassword: null }),
+        M.storedPasswordUnencrypted,
+      );
+      expect(smtp.connections).toBe(before);
+      await harness.db.prisma.emailSettings.update({ where: { id: 1 }, data: { smtpSecurity: "none" } });
+
+      // a password typed in the form goes where the form says (the administrator's own)
+      const typed = await gql(TEST, admin, {
+        input: connectionInput({ smtpPort: recorderPort, smtpPassword: OTHER_PASSWORD }),
+      });
+      expect(typed.data?.testEmailConnection.data).toMatchObject({ ok: false, responseCode: 535 });
+      expect(recorder.auths).toEqual([{ username: "mailer", password: OTHER_PASSWORD }]);
+    } finally {
+      await recorder.stop();
+    }
+    expect(bodies.filter((body) => body.includes(PASSWORD))).toEqual([]);
+  });
+
+  it("refuses loopback, private and metadata addresses when the development switch is off, connecting to none", async () => {
+    const admin = await signIn("mainAdmin");
+    const original = config();
+    setConfig({ ...original, CONNECTION_TEST_ALLOW_PRIVATE: false });
+    const before = smtp.connections;
+    try {
+      for (const smtpHost of [
+        "127.0.0.1",
+        "localhost",
+        "10.0.0.25",
+        "192.168.1.10",
+        "169.254.169.254",
+        "::1",
+        "::ffff:7f00:1",
+        "::7f00:1",
+        "fd00::25",
+      ]) {
+        const res = await gql(TEST, admin, {
+          input: connectionInput({ smtpHost, smtpPassword: OTHER_PASSWORD }),
+        });
+        expect([smtpHost, res.data?.testEmailConnection]).toEqual([
+          smtpHost,
+          { __typename: "AppError", code: "VALIDATION_FAILED", message: M.privateHost },
+        ]);
+      }
+    } finally {
+      setConfig(original);
+    }
+    expect(smtp.connections).toBe(before);
+  });
+
+  it("answers a server of another kind, or one that refuses, in fixed sentences without its words", async () => {
+    const banners = [
+      // an SSH server found on a port scan
+      "SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3 internal-build-host\r\n",
+      // an SMTP server whose greeting names the inside of a network, and refuses
+      "554 5.7.1 mx-internal.corp.example.net ESMTP Postfix: no service for you\r\n",
+    ];
+    const results: string[] = [];
+    for (const banner of banners) {
+      const sockets = new Set<net.Socket>();
+      const talker = net.createServer((socket) => {
+        sockets.add(socket);
+        socket.on("error", () => undefined);
+        socket.write(banner);
+      });
+      const talkerPort = await freePort();
+      await new Promise<void>((resolve) => talker.listen(talkerPort, "127.0.0.1", resolve));
+      try {
+        const result = await testEmailConnection({
+          db: harness.db,
+          input: { smtpHost: "127.0.0.1", smtpPort: talkerPort, smtpSecurity: "none" },
+          timeoutMs: 1500,
+        });
+        expect(result.ok).toBe(false);
+        results.push(result.message.replace(String(talkerPort), "PORT"));
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await new Promise<void>((resolve) => talker.close(() => resolve()));
+      }
+    }
+    expect(results).toEqual([
+      "Could not connect to 127.0.0.1:PORT: it did not answer as an SMTP server",
+      "The server at 127.0.0.1:PORT refused the test (554)",
+    ]);
+    expect(results.join(" ")).not.toMatch(/OpenSSH|internal|corp|Postfix/);
   });
 
   it("gives up on a server that accepts the connection and never answers, within the timeout", async () => {

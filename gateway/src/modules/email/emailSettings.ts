@@ -63,12 +63,17 @@ const EmailSettingsRef = builder.objectRef<EmailSettingsView>("EmailSettings").i
 });
 
 const SmtpTestResultRef = builder.objectRef<SmtpVerification>("SmtpTestResult").implement({
-  description: "The outcome of an SMTP connection test, with the server's own replies.",
+  description:
+    "The outcome of an SMTP connection test, in the portal's own words: the server's reply code, never its text.",
   fields: (t) => ({
     ok: t.exposeBoolean("ok"),
     message: t.exposeString("message"),
     responseCode: t.exposeInt("responseCode", { nullable: true }),
-    replies: t.exposeStringList("replies"),
+    replies: t.stringList({
+      description: "always empty: what the server says is not repeated",
+      deprecationReason: "The server's own replies are no longer shown; read message and responseCode.",
+      resolve: () => [],
+    }),
     latencyMs: t.exposeInt("latencyMs"),
   }),
 });
@@ -90,13 +95,16 @@ const EmailSettingsInput = builder.inputType("EmailSettingsInput", {
 });
 
 const SmtpConnectionInput = builder.inputType("SmtpConnectionInput", {
-  description: "The SMTP server to test; an empty smtpPassword uses the stored one.",
+  description:
+    "The SMTP server to test; an empty smtpPassword uses the stored one, for the saved host, port and user only.",
   fields: (t) => ({
     smtpHost: t.string(),
     smtpPort: t.int(),
     smtpSecurity: t.field({ type: SmtpSecurityEnum }),
     smtpUser: t.string(),
-    smtpPassword: t.string({ description: "write-only; empty uses the stored one" }),
+    smtpPassword: t.string({
+      description: "write-only; empty uses the stored one (saved host, port and user only)",
+    }),
   }),
 });
 
@@ -135,7 +143,7 @@ builder.mutationField("testEmailConnection", (t) =>
   t.field({
     type: SmtpTestResultRef,
     description:
-      "Connects and signs in to the SMTP server (SMTP_URL's when set) and answers the server's replies (manageEmails).",
+      "Connects and signs in to the SMTP server (SMTP_URL's when set) and answers what came of it (manageEmails). The stored password is used only for the saved server; a host at a loopback or private address is refused outside development.",
     authScopes: { manageEmails: true },
     errors: { types: [AppError] },
     args: { input: t.arg({ type: SmtpConnectionInput, required: true }) },

@@ -34,7 +34,7 @@ import { connectionInputOf, formValuesOf, portValueOf, settingsInputOf } from ".
 
 /**
  * Email Settings (spec §2, manageEmails; issue 12): the SMTP server (host, port, security, user and a
- * write-only password) with "Test connection" showing the server's own answer, the sender, the
+ * write-only password) with "Test connection" answering in the portal's words, the sender, the
  * Reply-To, the team's address and the switch that keeps messages in the portal. Values set in the
  * environment are shown locked with the reason. Saved settings apply to the next message.
  */
@@ -64,7 +64,6 @@ export const EmailSettingsPage = settingsPage({
 type TestResult = {
   ok: boolean;
   message: string;
-  replies: readonly string[];
   latencyMs: number | null;
 };
 
@@ -140,11 +139,10 @@ function EmailSettingsForm({ settings }: { settings: EmailSettingsFieldsFragment
         setResult({
           ok: false,
           message: answer?.__typename === "AppError" ? answer.message : "The test could not run",
-          replies: [],
           latencyMs: null,
         });
     } catch {
-      setResult({ ok: false, message: "The test could not run", replies: [], latencyMs: null });
+      setResult({ ok: false, message: "The test could not run", latencyMs: null });
     }
   };
 
@@ -263,15 +261,6 @@ function EmailSettingsForm({ settings }: { settings: EmailSettingsFieldsFragment
               >
                 {result.message}
                 {result.latencyMs !== null ? ` (${result.latencyMs} ms)` : ""}
-                {result.replies.length > 0 && (
-                  <ol className="email-settings-replies" aria-label="The server's replies">
-                    {result.replies.map((reply, i) => (
-                      // replies repeat (two 250 lines): their place is their identity
-                      // biome-ignore lint/suspicious/noArrayIndexKey: a fixed list, never reordered
-                      <li key={i}>{reply}</li>
-                    ))}
-                  </ol>
-                )}
               </Callout>
             )}
           </div>
