@@ -64,6 +64,34 @@ describe("docker-compose.yml", () => {
     }
   });
 
+  it("starts only with its secrets given: no default session secret or database password", () => {
+    const raw = fs.readFileSync(path.join(root, "docker-compose.yml"), "utf8");
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (!(name === "gateway" || name.endsWith("-worker"))) continue;
+      expect(service.environment?.SESSION_SECRET).toMatch(/^\$\{SESSION_SECRET:\?[^}]+\}$/);
+      expect(service.environment?.DATABASE_URL).toMatch(
+        /^postgresql:\/\/portal:\$\{POSTGRES_PASSWORD:\?[^}]+\}@/,
+      );
+    }
+    expect(compose.services.postgres?.environment?.POSTGRES_PASSWORD).toMatch(/^\$\{POSTGRES_PASSWORD:\?/);
+    // no fallback value for a secret anywhere in the file
+    expect(raw).not.toMatch(/\$\{(SESSION_SECRET|POSTGRES_PASSWORD):-/);
+  });
+
+  // (PostgreSQL numbers its releases major.minor)
+  it("pins every image to a release, and the Dockerfile's Node too", () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (service.build !== undefined) continue;
+      expect({ name, image: service.image }).toEqual({
+        name,
+        image: expect.stringMatching(/^[\w./-]+:v?\d+\.\d+(\.\d+)?(-[\w.]+)?$/),
+      });
+    }
+    const froms = [...fs.readFileSync(path.join(root, "Dockerfile"), "utf8").matchAll(/^FROM (\S+)/gm)];
+    expect(froms.length).toBeGreaterThan(0);
+    for (const [, image] of froms) expect(image).toMatch(/^node:24\.\d+\.\d+-/);
+  });
+
   it("is valid for docker compose where a compose client exists", () => {
     const probe = spawnSync("docker", ["compose", "version"], { encoding: "utf8" });
     if (probe.status !== 0) {
@@ -71,10 +99,20 @@ describe("docker-compose.yml", () => {
       expect(probe.status).not.toBe(0);
       return;
     }
+    const file = path.join(root, "docker-compose.yml");
+    const secrets = {
+      ...process.env,
+      SESSION_SECRET: "x".repeat(32),
+      POSTGRES_PASSWORD: "portal",
+      PRO_APP_URL: "https://pro.example.com",
+    };
     expect(() =>
-      execFileSync("docker", ["compose", "-f", path.join(root, "docker-compose.yml"), "config", "-q"], {
-        stdio: "pipe",
-      }),
+      execFileSync("docker", ["compose", "-f", file, "config", "-q"], { stdio: "pipe", env: secrets }),
     ).not.toThrow();
+    // without the session secret it refuses to start
+    const { SESSION_SECRET: _unset, ...without } = secrets;
+    expect(() =>
+      execFileSync("docker", ["compose", "-f", file, "config", "-q"], { stdio: "pipe", env: without }),
+    ).toThrow();
   });
 });
