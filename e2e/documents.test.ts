@@ -299,9 +299,9 @@ describe("documents in the browser", () => {
 
     await page.reload();
     await page.getByRole("heading", { name: "No documents yet" }).waitFor();
-    const kept = await page.evaluate(() =>
-      Object.keys(window.localStorage).filter((key) => key.startsWith("tus::portal-doc-")),
-    );
+    const kept = (await page.evaluate(
+      'Object.keys(localStorage).filter((key) => key.startsWith("tus::portal-doc-"))',
+    )) as string[];
     expect(kept).toEqual([]);
     await expect(page.getByText("Unfinished uploads").count()).resolves.toBe(0);
   });
