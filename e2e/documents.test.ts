@@ -5,14 +5,15 @@ import { createAdmin, createUser, uniqueSuffix } from "@services/shared/testing/
 import type { Locator, Page } from "playwright-core";
 import { downloadedFile } from "./support/browser";
 import { samplePdf } from "./support/documents";
-import { pressEscapeInOverlay, waitForToast } from "./support/portal";
+import { pressEscapeInOverlay, signInThroughApi, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // Documents in the browser (issue 9): a client drops two files on /documents and sees both finish
 // as Pending; an administrator rejects one with a reason and approves the other; the client reads
 // the reason and resubmits, the administrator approves; the client downloads and the count rises;
 // an administrator sends a report the client finds under "From the team"; the storage settings
-// refuse an empty type list and 999,999 bytes; a prospect is sent to /prospect-landing.
+// refuse an empty type list and 999,999 bytes; a file refused for its content is not offered as an
+// unfinished upload after a reload; a prospect is sent to /prospect-landing.
 
 const suite = browserSuite();
 const { signedIn } = suite;
@@ -272,6 +273,37 @@ describe("documents in the browser", () => {
       __typename: "AppError",
       message: expect.stringContaining("Maximum file size must be at least 1,000,000 bytes"),
     });
+  });
+
+  it("forgets a file refused for its content: after a reload no unfinished upload is offered", async () => {
+    const client = await createUser(suite.db(), { userType: "client" });
+    // the browser logs the refusal (422) of the upload's last PATCH
+    const { page } = await suite.open([/status of 422 .*\/api\/uploads\//]);
+    await signInThroughApi(page, suite.server(), client.username);
+    await page.goto(`${suite.server().url}/documents`);
+    await page.getByRole("heading", { name: "No documents yet" }).waitFor();
+    // a ".pdf" whose bytes are text: the upload is created, then refused when its content is checked
+    await page.getByLabel("Choose files to upload").setInputFiles({
+      name: "Statement.pdf",
+      mimeType: "application/pdf",
+      buffer: Buffer.from("These are the notes of a statement, not a PDF document.\n".repeat(40)),
+    });
+    await page.getByRole("button", { name: "Upload Statement.pdf" }).click();
+    const row = page.locator('[data-upload-file="Statement.pdf"]');
+    await row.getByText(/Failed$/).waitFor();
+    await row
+      .getByRole("alert")
+      .getByText(/not a PDF document/)
+      .waitFor();
+    expect(await suite.db().prisma.upload.count({ where: { userId: client.id } })).toBe(0);
+
+    await page.reload();
+    await page.getByRole("heading", { name: "No documents yet" }).waitFor();
+    const kept = (await page.evaluate(
+      'Object.keys(localStorage).filter((key) => key.startsWith("tus::portal-doc-"))',
+    )) as string[];
+    expect(kept).toEqual([]);
+    await expect(page.getByText("Unfinished uploads").count()).resolves.toBe(0);
   });
 
   it("sends a prospect opening /documents to /prospect-landing with the 'Access Restricted' toast", async () => {

@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { FIRST_PAGE_JS_GOAL_BYTES, measurePageWeight } from "./support/pageWeight";
@@ -60,5 +60,16 @@ describe("the build", () => {
     }
     expect(missing).toEqual([]);
     expect([...files].filter((name) => /\.(ttf|eot|woff2?)$|blueprint-icons/.test(name))).toEqual([]);
+  });
+
+  it("writes no source map, nor a reference to one (production serves none)", () => {
+    const all = readdirSync(WEB_DIST, { recursive: true, encoding: "utf8" });
+    expect(all.filter((name) => /\.map(\.(br|gz))?$/.test(name))).toEqual([]);
+    const scripts = all.filter((name) => name.endsWith(".js"));
+    expect(scripts.length).toBeGreaterThan(0);
+    const referencing = scripts.filter((name) =>
+      readFileSync(path.join(WEB_DIST, name), "utf8").includes("//# sourceMappingURL="),
+    );
+    expect(referencing).toEqual([]);
   });
 });

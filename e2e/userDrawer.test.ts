@@ -8,8 +8,8 @@ import { browserSuite } from "./support/suite";
 
 // One user in the administrator's drawer, in Chromium (issue 11): a promotion reaches the user's open
 // session (a prospect opens /documents without signing in again); a deactivation signs the user's
-// open page out and their login then names the support phone; a userAdmin is offered no admin type
-// and is refused one through GraphQL; a long history shows 50 more at each "Show more"; an invited
+// open page out and their login then names the support phone; a userAdmin is offered no admin type,
+// is refused one through GraphQL and is shown no mainAdmin's sessions; a long history shows 50 more at each "Show more"; an invited
 // user who has not set a password gets a new invitation; the drawer
 // passes axe, works by keyboard and at 375 px.
 
@@ -126,6 +126,14 @@ describe("the user drawer in the browser", () => {
     });
     const row = await db.prisma.user.findUniqueOrThrow({ where: { id: client.id } });
     expect(row.userType).toBe("client");
+
+    // a mainAdmin's sessions (addresses, devices) are not a userAdmin's to see
+    const mainAdmin = await createAdmin(db);
+    await page.goto(`${suite.server().url}/admin/user-management?user=${mainAdmin.id}`);
+    const adminDrawer = drawerOf(page, mainAdmin);
+    await adminDrawer.getByRole("tab", { name: "Sessions" }).click();
+    await adminDrawer.getByText("Only a main administrator may see an administrator's sessions.").waitFor();
+    await expect(adminDrawer.getByRole("button", { name: "Revoke all sessions" }).count()).resolves.toBe(0);
   });
 
   it("shows a user's newest 50 notes, and 50 more at each 'Show more' until all are shown", async () => {

@@ -204,8 +204,8 @@ export default defineConfig({
   build: {
     outDir: "dist",
     emptyOutDir: true,
-    // Maps are written for debugging but not referenced by the bundle a browser loads.
-    sourcemap: "hidden",
+    // No source maps: the built app is what production serves, and it serves none (issue 20).
+    sourcemap: false,
     // Small assets become separate files: data: URIs would need a looser CSP for scripts and fonts.
     assetsInlineLimit: 0,
     rolldownOptions: {

@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import type { RedisClient } from "@services/shared/redis";
 import { testDb } from "@services/shared/testing/db";
 import type { Express } from "express";
@@ -300,6 +302,69 @@ describe("web app", () => {
       await request(bare.app).get("/healthz").expect(200);
     } finally {
       await bare.stop();
+    }
+  });
+});
+
+describe("production mode", () => {
+  const TOKEN = "metrics-token-0123456789abcdef";
+  const production = (overrides: Partial<ReturnType<typeof testConfig>> = {}) =>
+    testConfig({ NODE_ENV: "production", SESSION_SECRET: "p".repeat(32), ...overrides });
+  let prod: Awaited<ReturnType<typeof buildTestApp>>;
+
+  beforeAll(async () => {
+    // a build that left its source maps behind (an older build, or one made by hand)
+    writeFileSync(path.join(web.dir, "assets", "x-abc123.js.map"), '{"version":3,"sources":["src/App.tsx"]}');
+    writeFileSync(path.join(web.dir, "index.js.map"), '{"version":3,"sources":["src/main.tsx"]}');
+    const cfg = production({ METRICS_TOKEN: TOKEN });
+    prod = await buildTestApp({ config: cfg, sessionStore: redisSessionStore(redis, cfg), webDist: web.dir });
+  });
+
+  afterAll(async () => {
+    await prod.stop();
+  });
+
+  it("serves no source map, however it is asked for, and still the app's files", async () => {
+    for (const mapPath of [
+      "/assets/x-abc123.js.map",
+      "/assets/x-abc123.js%2Emap",
+      "/assets/x-abc123.js.MAP",
+      "/index.js.map",
+    ]) {
+      const res = await request(prod.app).get(mapPath);
+      expect([mapPath, res.status]).toEqual([mapPath, 404]);
+      expect(res.text).not.toContain("sources");
+    }
+    await request(prod.app).get("/assets/x-abc123.js").expect(200);
+    // outside production a source map on disk is still served (for debugging a local build)
+    await request(app).get("/assets/x-abc123.js.map").expect(200);
+  });
+
+  it("answers /metrics 401 without the bearer token or with a wrong one, and 200 with it", async () => {
+    for (const authorization of [undefined, "Bearer wrong-token-0123456789abcdef", `Basic ${TOKEN}`, TOKEN]) {
+      const req = request(prod.app).get("/metrics");
+      const res = await (authorization ? req.set("Authorization", authorization) : req);
+      expect([authorization, res.status]).toEqual([authorization, 401]);
+      expect(res.headers["www-authenticate"]).toBe('Bearer realm="metrics"');
+      expect(res.text).not.toContain("http_request_duration_seconds");
+    }
+    const res = await request(prod.app).get("/metrics").set("Authorization", `Bearer ${TOKEN}`).expect(200);
+    expect(res.text).toContain("http_request_duration_seconds");
+  });
+
+  it("keeps /metrics off in production without METRICS_TOKEN", async () => {
+    const cfg = production();
+    const open = await buildTestApp({
+      config: cfg,
+      sessionStore: redisSessionStore(redis, cfg),
+      webDist: web.dir,
+    });
+    try {
+      const res = await request(open.app).get("/metrics").set("Authorization", "Bearer anything-at-all-here");
+      expect(res.status).toBe(404);
+      expect(res.text).not.toContain("process_cpu");
+    } finally {
+      await open.stop();
     }
   });
 });

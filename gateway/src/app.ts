@@ -17,7 +17,7 @@ import type { GraphQLContext } from "./graphql/context";
 import { graphqlOriginGuard } from "./graphql/originGuard";
 import { createGraphQLServer } from "./graphql/server";
 import { apiNotFound, errorHandler } from "./http/errorHandler";
-import { createMetrics } from "./http/metrics";
+import { createMetrics, metricsAccess } from "./http/metrics";
 import { type ReadinessChecks, readinessHandler } from "./http/readiness";
 import { redisGrace } from "./http/redisGrace";
 import { requestContext } from "./http/requestContext";
@@ -129,7 +129,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     res.json({ status: "ok" });
   });
   app.get("/readyz", readinessHandler(deps.readiness));
-  app.get("/metrics", async (_req: Request, res: Response) => {
+  // a bearer token (METRICS_TOKEN) guards the figures; in production they are off without one
+  app.get("/metrics", metricsAccess(cfg), async (_req: Request, res: Response) => {
     res.setHeader("Content-Type", metrics.registry.contentType);
     res.setHeader("Cache-Control", "no-store");
     res.send(await metrics.registry.metrics());
@@ -236,7 +237,10 @@ export async function createApp(deps: AppDeps): Promise<App> {
     }),
   );
 
-  app.use(compressed, webAppRouter(deps.webDist ?? DEFAULT_WEB_DIST));
+  app.use(
+    compressed,
+    webAppRouter(deps.webDist ?? DEFAULT_WEB_DIST, { sourceMaps: cfg.NODE_ENV !== "production" }),
+  );
   app.use(apiNotFound);
   app.use(errorHandler());
 

@@ -60,6 +60,8 @@ describe("parseConfig", () => {
   it("never echoes a secret in its message", () => {
     expect(() => parseConfig({ ADMIN_PASSWORD: "abc" })).toThrow(/ADMIN_PASSWORD: must be at least 8/);
     expect(() => parseConfig({ ADMIN_PASSWORD: "abc" })).not.toThrow(/"abc"/);
+    expect(() => parseConfig({ METRICS_TOKEN: "abc" })).toThrow(/METRICS_TOKEN: must be at least 16/);
+    expect(() => parseConfig({ METRICS_TOKEN: "abc" })).not.toThrow(/"abc"/);
   });
 
   it("names every bad variable at once", () => {

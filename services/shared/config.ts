@@ -123,6 +123,8 @@ const envSchema = z.object({
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(50).default(10),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(1).max(100).default(15),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5000),
+  /** the bearer token /metrics asks for (unset: open outside production, off in production) */
+  METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
   JSON_BODY_LIMIT: z
     .string()
     .regex(/^\d+(b|kb|mb)$/i, "must look like 100kb or 1mb")
@@ -195,7 +197,7 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
       result.error.issues.map((issue) => {
         const name = String(issue.path[0] ?? "environment");
         const given = raw[name];
-        const shown = given === undefined || /SECRET|PASSWORD/.test(name) ? "" : ` (got "${given}")`;
+        const shown = given === undefined || /SECRET|PASSWORD|TOKEN/.test(name) ? "" : ` (got "${given}")`;
         return `${name}: ${issue.message}${shown}`;
       }),
     );

@@ -33,3 +33,16 @@ export function assertMayGrant(actorType: UserType, ...types: UserType[]): void 
     throw new UserError("NOT_ALLOWED", ADMIN_TYPES_MESSAGE);
   }
 }
+
+/** Why a userAdmin is refused an administrator's sessions. */
+export const ADMIN_SESSIONS_MESSAGE = "Only a main administrator may see an administrator's sessions";
+
+/**
+ * Refuses to show `actorType` the open sessions (addresses, devices) of an account of `targetType`
+ * unless it may manage that account: a userAdmin sees the sessions of prospects, users and clients
+ * only; a mainAdmin sees everyone's (issue 20).
+ * @throws UserError NOT_ALLOWED with {@link ADMIN_SESSIONS_MESSAGE}.
+ */
+export function assertMaySeeSessions(actorType: UserType, targetType: UserType): void {
+  if (!mayGrantType(actorType, targetType)) throw new UserError("NOT_ALLOWED", ADMIN_SESSIONS_MESSAGE);
+}

@@ -38,7 +38,7 @@ export type { UserCard } from "./findUserByUniqueId";
 export { findUserByUniqueId } from "./findUserByUniqueId";
 export { FALLBACK_BRANDING, getPublicBranding } from "./getPublicBranding";
 export { getSecurityQuestions } from "./getSecurityQuestions";
-export { grantableTypes } from "./grants";
+export { ADMIN_SESSIONS_MESSAGE, assertMaySeeSessions, grantableTypes } from "./grants";
 export { importClients } from "./jobs/importClients";
 export { startUserJobRunner } from "./jobs/runner";
 export type { UserJobItemPage, UserJobItemView, UserJobView } from "./jobs/userJobs";

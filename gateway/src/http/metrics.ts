@@ -1,7 +1,9 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import { performance } from "node:perf_hooks";
+import type { Config } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
 import { logger } from "@services/shared/logger";
-import type { NextFunction, Request, Response } from "express";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 export interface MetricsDeps {
@@ -127,4 +129,39 @@ export function createMetrics(deps: MetricsDeps): HttpMetrics {
   };
 
   return { registry, observe, record };
+}
+
+const digest = (value: string): Buffer => createHash("sha256").update(value).digest();
+
+/** The token of an `Authorization: Bearer <token>` header, or null. */
+function bearerToken(req: Request): string | null {
+  const match = /^Bearer[ ]+(\S+)[ ]*$/i.exec(req.get("authorization") ?? "");
+  return match?.[1] ?? null;
+}
+
+/**
+ * Who may read /metrics (issue 20): with METRICS_TOKEN set, only a request bearing it
+ * (`Authorization: Bearer <token>`, compared in constant time), anyone else 401; without it, anyone
+ * outside production, and in production nobody (404: the endpoint is off until a token is set).
+ */
+export function metricsAccess(cfg: Pick<Config, "METRICS_TOKEN" | "NODE_ENV">): RequestHandler {
+  const token = cfg.METRICS_TOKEN;
+  if (!token) {
+    if (cfg.NODE_ENV !== "production") return (_req, _res, next) => next();
+    logger("metrics").warn("/metrics is off in production until METRICS_TOKEN is set");
+    return (_req, res) => {
+      res.status(404).type("text/plain").setHeader("Cache-Control", "no-store").send("Not found\n");
+    };
+  }
+  const expected = digest(token);
+  return (req, res, next) => {
+    const given = bearerToken(req);
+    if (given !== null && timingSafeEqual(digest(given), expected)) return next();
+    res
+      .status(401)
+      .type("text/plain")
+      .setHeader("Cache-Control", "no-store")
+      .setHeader("WWW-Authenticate", 'Bearer realm="metrics"')
+      .send("Unauthorized\n");
+  };
 }

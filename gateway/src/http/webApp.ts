@@ -121,18 +121,37 @@ function precompressedFiles(webDist: string): RequestHandler {
   };
 }
 
+/** A source map's path (`x.js.map`, `x.css.map`, or a compressed copy of one). */
+const SOURCE_MAP = /\.map(?:\.(?:br|gz))?$/i;
+
+/** Whether `urlPath` names a source map, as the static files would read it (percent-decoded). */
+function isSourceMap(urlPath: string): boolean {
+  let decoded = urlPath;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    // not decodable: the static files refuse it too
+  }
+  return SOURCE_MAP.test(decoded);
+}
+
 /**
  * Serves the built web app: hashed files under /assets/ cached for a year (immutable), other files
  * briefly, each as its precompressed brotli or gzip copy when the build wrote one and the client
  * accepts it, and index.html (no-cache) for every other GET so client-side routes, unknown ones
- * included, reach the React router. Answers 503 text while the build output is missing.
+ * included, reach the React router. Answers 503 text while the build output is missing. Without
+ * `sourceMaps` (production) a source map is never served, even one a build left behind: 404.
  */
-export function webAppRouter(webDist: string): Router {
+export function webAppRouter(webDist: string, options: { sourceMaps?: boolean } = {}): Router {
   const router = Router();
   const indexHtml = path.join(webDist, "index.html");
 
-  router.use((_req: Request, res: Response, next: NextFunction) => {
+  router.use((req: Request, res: Response, next: NextFunction) => {
     res.locals.metricsRoute = "static";
+    if (!options.sourceMaps && isSourceMap(req.path)) {
+      res.status(404).type("text/plain").send("Not found\n");
+      return;
+    }
     next();
   });
 

@@ -1,4 +1,10 @@
-import { uploadErrorMessage, uploadedDocument, uploadFingerprint, uploadMetadata } from "./upload";
+import {
+  uploadErrorMessage,
+  uploadedDocument,
+  uploadFingerprint,
+  uploadMetadata,
+  uploadRefusedForGood,
+} from "./upload";
 
 const file = { name: "Tax return.pdf", type: "application/pdf", size: 1234, lastModified: 1_700_000_000_000 };
 
@@ -43,6 +49,18 @@ describe("tus uploads", () => {
     expect(uploadFingerprint(file, { kind: "report", clientId: 3 }, "/api/uploads")).not.toBe(
       uploadFingerprint(file, { kind: "report", clientId: 4 }, "/api/uploads"),
     );
+  });
+
+  it("forgets an upload the server refused for good, and keeps one that may continue", () => {
+    for (const status of [400, 403, 404, 410, 413, 415, 422]) {
+      expect([status, uploadRefusedForGood(refused(status, "refused"))]).toEqual([status, true]);
+    }
+    for (const status of [401, 408, 409, 423, 429, 500, 503]) {
+      expect([status, uploadRefusedForGood(refused(status, "later"))]).toEqual([status, false]);
+    }
+    // a dropped connection has no answer: the upload may continue
+    expect(uploadRefusedForGood(new Error("tus: failed to upload chunk"))).toBe(false);
+    expect(uploadRefusedForGood(null)).toBe(false);
   });
 
   it("shows the server's own message when it refuses an upload", () => {

@@ -3,7 +3,8 @@ import { defaultOptions, type PreviousUpload, Upload } from "tus-js-client";
 // Resumable uploads to the portal's tus endpoint (issue 9, contract REST notes: tus 1.0 at
 // /api/uploads). tus-js-client keeps each upload's URL in localStorage under a fingerprint of the
 // file and what it is for, so the same file added again after a dropped connection or a page reload
-// continues where it stopped; the entry is removed once the upload has finished.
+// continues where it stopped; the entry is removed once the upload has finished, or once the server
+// refused it for good (its content, size or type): such an upload can never be continued.
 
 /** What an upload is for: a new document, the resubmission of a rejected one, or a report for a client. */
 export type UploadPurpose =
@@ -104,6 +105,33 @@ export function uploadErrorMessage(error: unknown): string {
   return GENERIC_FAILURE;
 }
 
+/**
+ * Refusals after which the same upload may still continue: signed out (sign in again), a timeout, an
+ * offset or lock conflict, too many requests. Any other 4xx ends it for good.
+ */
+const PASSING_REFUSALS = new Set([401, 408, 409, 423, 429]);
+
+/**
+ * Whether the server refused an upload for good (its content, size or type, or the upload is gone:
+ * 4xx but a passing one), so that it can never be continued: it is then forgotten in this browser
+ * and not offered again as unfinished.
+ */
+export function uploadRefusedForGood(error: unknown): boolean {
+  const status = (error as UploadErrorLike | null)?.originalResponse?.getStatus();
+  return status !== undefined && status >= 400 && status < 500 && !PASSING_REFUSALS.has(status);
+}
+
+/** Forgets every upload of `fingerprint` this browser kept for resuming (never throws). */
+async function forgetUploads(fingerprint: string): Promise<void> {
+  const storage = defaultOptions.urlStorage;
+  try {
+    const kept = await storage.findUploadsByFingerprint(fingerprint);
+    await Promise.all(kept.map((u) => storage.removeUpload(u.urlStorageKey)));
+  } catch {
+    // storage unavailable (private mode): nothing was kept
+  }
+}
+
 /** A JSON error body's `message`, or the text itself. */
 function readableBody(body: string): string {
   if (!body.startsWith("{")) return body;
@@ -139,6 +167,7 @@ export function uploadedDocument(body: string): UploadedDocument | null {
  */
 export function startUpload(request: UploadRequest, callbacks: UploadCallbacks): UploadHandle {
   const { file, purpose, endpoint } = request;
+  const fingerprint = uploadFingerprint(file, purpose, endpoint);
   // starting: looking for an earlier upload of the same file; done: finished, failed or cancelled
   let state: "starting" | "running" | "paused" | "done" = "starting";
   const upload = new Upload(file, {
@@ -146,7 +175,7 @@ export function startUpload(request: UploadRequest, callbacks: UploadCallbacks):
     chunkSize: UPLOAD_CHUNK_SIZE,
     retryDelays: UPLOAD_RETRY_DELAYS,
     metadata: uploadMetadata(request),
-    fingerprint: (f: File) => Promise.resolve(uploadFingerprint(f, purpose, endpoint)),
+    fingerprint: () => Promise.resolve(fingerprint),
     storeFingerprintForResuming: true,
     removeFingerprintOnSuccess: true,
     onProgress: (sent, total) => callbacks.onProgress(sent, total),
@@ -156,7 +185,10 @@ export function startUpload(request: UploadRequest, callbacks: UploadCallbacks):
     },
     onError: (error) => {
       state = "done";
-      callbacks.onError(uploadErrorMessage(error));
+      const message = uploadErrorMessage(error);
+      // a refused upload can never finish: it is not offered as unfinished after a reload
+      const forgotten = uploadRefusedForGood(error) ? forgetUploads(fingerprint) : Promise.resolve();
+      void forgotten.then(() => callbacks.onError(message));
     },
   });
   const ready = upload

@@ -391,12 +391,12 @@ describe("the CSV export", () => {
     expect(res.headers["content-disposition"]).toMatch(/attachment; filename="audit-\d{4}-\d{2}-\d{2}\.csv"/);
     const lines = res.text.trim().split("\n");
     expect(lines[0]).toBe(
-      "time,action,actorId,actor,targetType,targetId,target,before,after,ip,requestId,details",
+      '"time","action","actorId","actor","targetType","targetId","target","before","after","ip","requestId","details"',
     );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://x"") Evil"`);
-    expect(lines[1]).toContain(",'+cmd,'@SUM(A1),");
-    expect(lines[1]).not.toMatch(/,[=+@-]/);
+    expect(lines[1]).toContain(`,"'+cmd","'@SUM(A1)",`);
+    expect(lines[1]).not.toMatch(/[,;]"?[=+@-]/);
     const all = await request(harness.app).get("/api/admin/audit/export.csv").set("Cookie", cookie);
     expect(all.status).toBe(200);
     expect(all.text).toContain("login_sha256");

@@ -3,7 +3,7 @@ import { builder, PUBLIC } from "@gateway/graphql/builder";
 import type { PermissionCheckResult } from "@schema/api/user";
 
 export const PermissionCheckRef = builder.objectRef<PermissionCheckResult>("PermissionCheck").implement({
-  description: "Spec §3, Permission check result.",
+  description: "Whether the caller is an administrator and holds the permissions asked about.",
   fields: (t) => ({
     isAdmin: t.exposeBoolean("isAdmin"),
     hasPermissions: t.exposeBoolean("hasPermissions"),

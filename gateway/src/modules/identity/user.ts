@@ -87,7 +87,7 @@ const RegisterInput = builder.inputType("RegisterInput", {
 builder.mutationField("register", (t) =>
   t.field({
     type: UserRef,
-    description: "Creates an account and signs it in (spec §4).",
+    description: "Creates an account and signs it in.",
     authScopes: PUBLIC,
     errors: { types: [AppError] },
     args: { input: t.arg({ type: RegisterInput, required: true }) },

@@ -24,12 +24,13 @@ function brandingFields<S extends PublicBranding>(t: PothosSchemaTypes.ObjectFie
 }
 
 const BrandingRef = builder.objectRef<PublicBranding>("Branding").implement({
-  description: "The public branding (DECISIONS.md, Branding).",
+  description:
+    "The public branding every page shows: the product title, logo, support phone, consultation email and business hours.",
   fields: brandingFields,
 });
 
 const BrandingSettingsRef = builder.objectRef<BrandingSettingsView>("BrandingSettings").implement({
-  description: "The branding as its administrators edit it, with who changed it last and when (issue 12).",
+  description: "The branding as its administrators edit it, with who changed it last and when.",
   fields: (t) => ({
     ...brandingFields(t),
     updatedAt: t.field({ type: "DateTime", resolve: (s) => s.updatedAt }),
@@ -38,7 +39,8 @@ const BrandingSettingsRef = builder.objectRef<BrandingSettingsView>("BrandingSet
 });
 
 const BrandingInput = builder.inputType("BrandingInput", {
-  description: "The branding form (schema/validation/branding.ts checks every field).",
+  description:
+    "The branding form: a title of up to 100 characters, a logo at an https:// address or a path on the portal, a phone number, an email address and business hours of up to 100 characters; each field is checked as the form checks it.",
   fields: (t) => ({
     title: t.string({ required: true }),
     logoUrl: t.string({ required: true }),

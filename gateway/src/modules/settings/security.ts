@@ -18,7 +18,7 @@ import { clientIp, restampSession, revokeSessions } from "../identity/session";
 // read-only, and "Sign out everyone else".
 
 const SessionTimingsRef = builder.objectRef<typeof SESSION_TIMINGS>("SessionTimings").implement({
-  description: "The spec's session timings (spec §4, §9); read-only.",
+  description: "The session timings (idle timeout, its warning and the checks); read-only.",
   fields: (t) => ({
     idleTimeoutMinutes: t.exposeInt("idleTimeoutMinutes"),
     idleWarningMinutes: t.exposeInt("idleWarningMinutes"),
@@ -50,7 +50,7 @@ const SecuritySettingsRef = builder.objectRef<SecuritySettingsView>("SecuritySet
 });
 
 const PasswordPolicyRef = builder.objectRef<{ minLength: number }>("PasswordPolicy").implement({
-  description: "What a new password must meet beyond the spec's digit and special-character rules.",
+  description: "What a new password must meet beyond the digit and special character every password needs.",
   fields: (t) => ({ minLength: t.exposeInt("minLength") }),
 });
 
@@ -65,7 +65,8 @@ const SignOutResultRef = builder
   });
 
 const SecuritySettingsInput = builder.inputType("SecuritySettingsInput", {
-  description: "The security settings form (schema/validation/security.ts bounds every number).",
+  description:
+    "The security settings form; each number must lie within its bounds (a minimum password length of 8 to 64, for one).",
   fields: (t) => ({
     requireVerifiedEmail: t.boolean({ required: true }),
     revealUnknownAccounts: t.boolean({ required: true }),
@@ -79,7 +80,7 @@ const SecuritySettingsInput = builder.inputType("SecuritySettingsInput", {
 
 dbQuery("securitySettings", {
   type: SecuritySettingsRef,
-  description: "The security settings and the spec's session timings (manage:config).",
+  description: "The security settings and the session timings (manage:config).",
   authScopes: { manageConfig: true },
   read: getSecuritySettings,
 });

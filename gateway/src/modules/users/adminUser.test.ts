@@ -223,6 +223,41 @@ describe("the permission matrix", () => {
   });
 });
 
+describe("who sees a user's sessions", () => {
+  const SESSIONS = `query($id: Int!) { adminUser(id: $id) { id sessions { id device ip } } }`;
+
+  it("shows an administrator's sessions (addresses, devices) to a mainAdmin only", async () => {
+    const mainAdmin = await createAdmin(h.db);
+    const otherMain = await createAdmin(h.db);
+    const userAdmin = await createAdmin(h.db, { userType: "userAdmin" });
+    const otherUserAdmin = await createAdmin(h.db, { userType: "userAdmin" });
+    const client = await createUser(h.db, { userType: "client" });
+    for (const signedIn of [otherMain, otherUserAdmin, client])
+      await signIn(signedIn.username, SAFARI_IPHONE);
+    const asUserAdmin = await signIn(userAdmin.username);
+    const asMainAdmin = await signIn(mainAdmin.username);
+
+    for (const target of [otherMain, otherUserAdmin, userAdmin]) {
+      const refused = await gql(SESSIONS, { id: target.id }, asUserAdmin);
+      expect(refused.data?.adminUser ?? null).toBeNull();
+      expect(refused.errors?.[0]).toMatchObject({
+        message: "Only a main administrator may see an administrator's sessions",
+        extensions: { code: "FORBIDDEN" },
+      });
+      expect(JSON.stringify(refused)).not.toContain("Safari");
+    }
+    const clientSessions = await gql(SESSIONS, { id: client.id }, asUserAdmin);
+    expect(clientSessions.errors).toBeUndefined();
+    expect(clientSessions.data?.adminUser).toMatchObject({ sessions: [{ device: "Safari on iOS" }] });
+
+    for (const target of [otherMain, otherUserAdmin, client]) {
+      const shown = await gql(SESSIONS, { id: target.id }, asMainAdmin);
+      expect([target.userType, shown.errors]).toEqual([target.userType, undefined]);
+      expect(shown.data?.adminUser).toMatchObject({ sessions: [{ device: "Safari on iOS" }] });
+    }
+  });
+});
+
 describe("the drawer's detail", () => {
   it("shows the notes the user sent, their appointments, documents and sessions", async () => {
     const admin = await createAdmin(h.db, { userType: "userAdmin" });

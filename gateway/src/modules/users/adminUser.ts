@@ -16,6 +16,7 @@ import { listDocuments } from "@services/document";
 import { AppError } from "@services/shared/errors";
 import {
   type AccountActionResult,
+  assertMaySeeSessions,
   changeAccessLevel,
   changeUserStatus,
   changeUserType,
@@ -145,11 +146,12 @@ builder.objectFields(UserRef, (t) => ({
   }),
   sessions: t.field({
     type: [UserSessionRef],
-    description: "The user's open sessions, most recently active first (manage:users).",
+    description:
+      "The user's open sessions, most recently active first (manage:users; an administrator's only for a mainAdmin).",
     authScopes: SCOPE,
     resolve: (u, _args, ctx) =>
       runIdentity(async () => {
-        managerOf(ctx);
+        assertMaySeeSessions(managerOf(ctx).userType, u.userType);
         return listUserSessions({ store: ctx.identity.store, sessions: ctx.identity.sessions, userId: u.id });
       }),
   }),

@@ -127,11 +127,11 @@ describe("userDirectory", () => {
 });
 
 describe("GET /api/admin/users/export.csv", () => {
-  it("exports the filtered users' public fields, with formula cells escaped, and audits it", async () => {
+  it("exports the filtered users' public fields, every cell quoted and formulas escaped, and audits it", async () => {
     const cookie = await cookieOf("userAdmin");
     const sub = `exp${uniqueSuffix()}`;
     const evil = await createUser(h.db, {
-      companyName: sub,
+      companyName: `${sub};=1+1`,
       firstName: '=HYPERLINK("http://evil.test","click")',
       lastName: "+Sum",
       phone: "-1",
@@ -152,6 +152,9 @@ describe("GET /api/admin/users/export.csv", () => {
     expect(first.firstName).toBe(`'=HYPERLINK("http://evil.test","click")`);
     expect(first.lastName).toBe("'+Sum");
     expect(first.phone).toBe("'-1");
+    // a spreadsheet splitting on ";" finds no formula: the cell is quoted and the formula escaped
+    expect(first.companyName).toBe(`${sub};'=1+1`);
+    expect(all.body as string).toContain(`"${sub};'=1+1"`);
     expect(first.email).toBe(evil.email);
     expect(Object.keys(first)).toEqual(
       expect.arrayContaining(["uniqueId", "username", "userType", "userStatus", "accessLevel", "createdAt"]),

@@ -4,7 +4,7 @@ import { handle } from "@gateway/http/handle";
 import { parseInput } from "@gateway/input";
 import { IMPORT_MAX_BYTES } from "@schema/validation/userAdmin";
 import { importClients } from "@services/user";
-import express, { type Request, type Response, Router } from "express";
+import express, { type NextFunction, type Request, type Response, Router } from "express";
 import { z } from "zod";
 import { clientIp, type IdentityDeps } from "../identity/session";
 
@@ -22,15 +22,32 @@ const importBodySchema = z.object({
 });
 
 /**
+ * Refuses a caller without manage:users (401 signed out, 403 otherwise) before the body is read: the
+ * import's large body is parsed for an administrator only.
+ */
+function manageUsersFirst(_req: Request, res: Response, next: NextFunction): void {
+  try {
+    requirePermitted(res, "manage:users");
+  } catch (err) {
+    // the refusal goes out at once; Node drops whatever of the body is still on its way
+    next(err);
+    return;
+  }
+  next();
+}
+
+/**
  * POST /api/admin/users/import (manage:users), JSON `{ csv, dryRun }`: checks a CSV file of clients
  * and answers the report of every row's errors; unless dryRun, also the job that creates the
- * accepted rows as clients and invites them (its progress: the userBulkJob GraphQL query).
+ * accepted rows as clients and invites them (its progress: the userBulkJob GraphQL query). The
+ * caller is authorised before its body (up to about 4 MB) is read.
  */
 export function userImportRouter(deps: IdentityDeps): Router {
   const router = Router();
   router.post(
     "/",
     csrfGuard(deps.config),
+    manageUsersFirst,
     express.json({ limit: BODY_LIMIT }),
     handle(async (req: Request, res: Response) => {
       const user = requirePermitted(res, "manage:users");

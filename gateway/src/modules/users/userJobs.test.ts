@@ -1,3 +1,5 @@
+import { request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { isolatedAppFixture, postGraphql, sessionFor } from "@gateway/testing/fixtures";
 import { createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import request from "supertest";
@@ -24,6 +26,50 @@ function postImport(cookie: string, body: unknown) {
     .post("/api/admin/users/import")
     .set("Cookie", cookie)
     .send(body as object);
+}
+
+/**
+ * The status the import answers a POST that declares `length` bytes of JSON and sends only its first
+ * kilobyte; fails when no answer comes within 5 seconds (the server waits for the rest).
+ */
+async function answerToPartialImport(cookie: string, length: number): Promise<number> {
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = harness.app.listen(0, "127.0.0.1", (err?: Error) =>
+      err ? reject(err) : resolve(listening),
+    );
+  });
+  const { port } = server.address() as AddressInfo;
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    "Content-Length": String(length),
+  };
+  if (cookie) headers.Cookie = cookie;
+  const req = httpRequest({
+    host: "127.0.0.1",
+    port,
+    path: "/api/admin/users/import",
+    method: "POST",
+    headers,
+  });
+  try {
+    return await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("no answer before the body was sent")), 5000);
+      req.on("response", (res) => {
+        clearTimeout(timer);
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", (err) => {
+        clearTimeout(timer);
+        reject(err);
+      });
+      req.write(`{"csv": "${"x".repeat(1024)}`);
+    });
+  } finally {
+    req.destroy();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 }
 
 const CREATE = `mutation ($input: NewUserInput!) { createUser(input: $input) {
@@ -62,6 +108,23 @@ describe("who may create users, run bulk jobs and import", () => {
       const res = await postImport(cookie, { csv: "firstName", dryRun: true });
       expect(res.status).toBe(who === "anonymous" ? 401 : 403);
       expect(await harness.db.prisma.userJob.count()).toBe(0);
+    },
+  );
+
+  it.each(["anonymous", "client", "user"] as const)(
+    "%s is refused the import before its body is read",
+    async (who) => {
+      const cookie = who === "anonymous" ? "" : (await signIn(who)).cookie;
+      const status = who === "anonymous" ? 401 : 403;
+      // a 4 MB body of which only the first kilobyte is ever sent: the answer comes without the rest
+      expect(await answerToPartialImport(cookie, 4 * 1024 * 1024)).toBe(status);
+      // the whole body, not even JSON: refused for who asks, not for what it holds (never parsed)
+      const junk = await request(harness.app)
+        .post("/api/admin/users/import")
+        .set("Cookie", cookie)
+        .set("Content-Type", "application/json")
+        .send(`{"csv": "${"x".repeat(3 * 1024 * 1024)}`);
+      expect(junk.status).toBe(status);
     },
   );
 

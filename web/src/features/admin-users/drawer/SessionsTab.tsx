@@ -11,12 +11,12 @@ import { ConfirmDialog } from "@web/ui/ConfirmDialog";
 import { LoadError } from "@web/ui/LoadError";
 import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { type JSX, useState } from "react";
-import { formatWhen } from "./userDrawer";
+import { ADMIN_SESSIONS_MESSAGE, formatWhen } from "./userDrawer";
 
 /** Props of the sessions tab. */
 export interface SessionsTabProps {
   userId: number;
-  /** whether the signed-in administrator may change this account */
+  /** whether the signed-in administrator may change this account (and so see its sessions) */
   editable: boolean;
   onChanged(): void;
 }
@@ -26,8 +26,23 @@ type Revoking = { kind: "one"; id: string; device: string } | { kind: "all" };
 /**
  * The user's open sessions: the device and address each was granted to, when it signed in and was
  * last active; revoke one, or all. A revoked session ends at once: its next request is signed out.
+ * An account the administrator may not manage (an administrator, for a userAdmin) shows none: the
+ * server refuses them too.
  */
 export function SessionsTab({ userId, editable, onChanged }: SessionsTabProps) {
+  if (!editable) {
+    return (
+      <NonIdealState
+        className="user-drawer-sessions"
+        title="Sessions not shown"
+        description={ADMIN_SESSIONS_MESSAGE}
+      />
+    );
+  }
+  return <SessionsList userId={userId} onChanged={onChanged} />;
+}
+
+function SessionsList({ userId, onChanged }: Omit<SessionsTabProps, "editable">) {
   const q = useQuery(AdminUserSessionsDocument, { variables: { id: userId }, fetchPolicy: "network-only" });
   const [revoking, setRevoking] = useState<Revoking | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -103,7 +118,6 @@ export function SessionsTab({ userId, editable, onChanged }: SessionsTabProps) {
                     size="small"
                     text="Revoke"
                     aria-label={`Revoke the session on ${s.device}, last seen ${formatWhen(s.lastSeenAt)}`}
-                    disabled={!editable}
                     onClick={() => {
                       setProblem(null);
                       setRevoking({ kind: "one", id: s.id, device: s.device });
@@ -125,7 +139,7 @@ export function SessionsTab({ userId, editable, onChanged }: SessionsTabProps) {
         <Button
           text="Revoke all sessions"
           intent={Intent.DANGER}
-          disabled={!editable || sessions.length === 0}
+          disabled={sessions.length === 0}
           onClick={() => {
             setProblem(null);
             setRevoking({ kind: "all" });

@@ -35,6 +35,9 @@ export function mayManage(current: UserType, grantable: readonly UserType[]): bo
   return grantable.includes(current);
 }
 
+/** Why a userAdmin sees no sessions of an administrator (the server's refusal, in the same words). */
+export const ADMIN_SESSIONS_MESSAGE = "Only a main administrator may see an administrator's sessions.";
+
 /** The profile form's fields, in order, with their labels. */
 export const PROFILE_FIELDS = [
   { name: "username", label: "Username", autoComplete: "off", required: true },
