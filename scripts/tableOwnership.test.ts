@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import {
+  crossRelationsOf,
   KNOWN_CROSSINGS,
   modelsOf,
   ownershipViolations,
@@ -55,6 +56,78 @@ describe("table ownership", () => {
       "services/appointment/x.ts users: service appointment touches the user service's table",
       "services/document/y.ts users: service document touches the user service's table",
       "services/email/z.ts appointments: service email touches the appointment service's table",
+    ]);
+  });
+
+  it("knows each model's relations, and which lead out of a service", () => {
+    const appointment = models.find((m) => m.name === "Appointment");
+    expect(appointment?.relations).toEqual([{ field: "user", model: "User" }]);
+    expect(crossRelationsOf("appointment", models).map((r) => r.relation)).toEqual(["Appointment.user"]);
+    expect(crossRelationsOf("document", models).map((r) => r.relation)).toEqual(["Document.user"]);
+    expect(
+      crossRelationsOf("user", models)
+        .map((r) => r.relation)
+        .sort(),
+    ).toEqual(["User.appointments", "User.documents"]);
+  });
+
+  it("fails on a service reading another service's table through a Prisma relation", () => {
+    const problems = ownershipViolations(
+      [
+        file(
+          "services/appointment/include.ts",
+          "await tx.appointment.findMany({ where: { status: 'pending' }, include: { user: true } });",
+        ),
+        file(
+          "services/appointment/nestedSelect.ts",
+          "await tx.appointment.findUnique({ where: { id }, select: { id: true, user: { select: { email: true } } } });",
+        ),
+        file(
+          "services/appointment/filter.ts",
+          "await db.prisma.appointment.count({ where: { AND: [{ user: { userType: 'client' } }] } });",
+        ),
+        file(
+          "services/document/constant.ts",
+          [
+            "export const INCLUDE = {",
+            "  versions: true,",
+            "  user: { select: { id: true, email: true } },",
+            "} as const satisfies Prisma.DocumentInclude;",
+          ].join("\n"),
+        ),
+        file(
+          "services/document/shorthand.ts",
+          "const include = { history: true, user: true };\nawait db.prisma.document.findMany({ include });",
+        ),
+        file(
+          "services/user/count.ts",
+          "await q.user.findMany({ select: { _count: { select: { documents: true } } } });",
+        ),
+        // its own relations, a foreign key's column and objects that are no query are fine
+        file(
+          "services/document/own.ts",
+          "await tx.document.findMany({ select: { userId: true }, include: { versions: { orderBy: { version: 'asc' } } } });",
+        ),
+        file(
+          "services/appointment/payload.ts",
+          "const user = await findUserContact(tx, id); return { ...row, user };",
+        ),
+        file(
+          "services/user/ownRelation.ts",
+          "await tx.user.findUnique({ where: { id }, include: { securityQuestions: true } });",
+        ),
+      ],
+      models,
+    );
+    const through = (f: string, table: string, room: string, relation: string) =>
+      `${f} ${table}: service ${room} reads the user service's table through the relation ${relation}`;
+    expect(problems).toEqual([
+      through("services/appointment/include.ts", "users", "appointment", "Appointment.user"),
+      through("services/appointment/nestedSelect.ts", "users", "appointment", "Appointment.user"),
+      through("services/appointment/filter.ts", "users", "appointment", "Appointment.user"),
+      through("services/document/constant.ts", "users", "document", "Document.user"),
+      through("services/document/shorthand.ts", "users", "document", "Document.user"),
+      "services/user/count.ts documents: service user reads the document service's table through the relation User.documents",
     ]);
   });
 

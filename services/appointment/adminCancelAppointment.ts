@@ -28,7 +28,7 @@ export async function adminCancelAppointment(
   const { reason } = parsed.data;
   return changeLockedAppointment(props, async (tx, row, now) => {
     assertUpcoming(row, now, CANCEL_REFUSALS);
-    const updated = await updateAppointment(tx, row.id, { status: "cancelled", cancelReason: reason });
+    const updated = await updateAppointment(tx, row, { status: "cancelled", cancelReason: reason });
     await emit(
       tx,
       {

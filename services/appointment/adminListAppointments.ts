@@ -4,7 +4,7 @@ import type { Db } from "@services/shared/db";
 import { DateTime } from "luxon";
 import { z } from "zod";
 import { AppointmentError } from "./errors";
-import { type AppointmentView, presentAppointment } from "./present";
+import { type AppointmentView, presentAppointment, withUsers } from "./present";
 
 export const APPOINTMENT_SORTS = [
   "dateTime",
@@ -55,9 +55,8 @@ export async function adminListAppointments(props: { db: Db; filters: unknown })
         lt: f.to ? day(f.to).plus({ days: 1 }).toJSDate() : undefined,
       },
     },
-    include: { user: true },
     orderBy: field === "dateTime" ? [{ dateTime: direction }] : [{ [field]: direction }, { dateTime: "asc" }],
     take: LIST_LIMIT,
   });
-  return rows.map(presentAppointment);
+  return (await withUsers(props.db, rows)).map(presentAppointment);
 }

@@ -86,7 +86,7 @@ export async function bookAppointment(props: {
         }
         const seat = await freeSeat(tx, input.dateTime, capacity);
         if (seat === null) throw new AppointmentError("SLOT_TAKEN", SLOT_TAKEN_MESSAGE);
-        const row = await tx.appointment.create({
+        const created = await tx.appointment.create({
           data: {
             seat,
             userId,
@@ -98,8 +98,9 @@ export async function bookAppointment(props: {
             sequence: 0,
             reminderSentAt: reminderSentAtFor(input.dateTime, now),
           },
-          include: { user: true },
         });
+        // the client's contact is the one read above, in this transaction
+        const row = { ...created, user };
         await emit(
           tx,
           { type: "appointment.scheduled", payload: eventFields(row) },

@@ -18,7 +18,7 @@ export async function cancelMyAppointment(
       throw new AppointmentError("APPOINTMENT_NOT_FOUND", APPOINTMENT_NOT_FOUND_MESSAGE);
     }
     assertUpcoming(row, now, CANCEL_REFUSALS);
-    const updated = await updateAppointment(tx, row.id, { status: "cancelled" });
+    const updated = await updateAppointment(tx, row, { status: "cancelled" });
     await emit(
       tx,
       {

@@ -24,17 +24,20 @@ export function assertUpcoming(
   if (row.dateTime.getTime() <= now.getTime()) throw new AppointmentError("NOT_CHANGEABLE", messages.past);
 }
 
-/** Writes a change to an appointment, raising its sequence (calendars replace the invitation). */
-export function updateAppointment(
+/**
+ * Writes a change to a locked appointment, raising its sequence (calendars replace the invitation);
+ * the answer keeps the client's contact read when the row was locked, in the same transaction.
+ */
+export async function updateAppointment(
   tx: Tx,
-  id: number,
+  row: AppointmentWithUser,
   data: Omit<Prisma.AppointmentUpdateInput, "sequence">,
 ): Promise<AppointmentWithUser> {
-  return tx.appointment.update({
-    where: { id },
+  const updated = await tx.appointment.update({
+    where: { id: row.id },
     data: { ...data, sequence: { increment: 1 } },
-    include: { user: true },
   });
+  return { ...updated, user: row.user };
 }
 
 /**

@@ -18,7 +18,7 @@ export async function confirmAppointment(
       cancelled: "A cancelled appointment cannot be confirmed.",
       past: "A past appointment cannot be confirmed.",
     });
-    const updated = await updateAppointment(tx, row.id, { status: "confirmed" });
+    const updated = await updateAppointment(tx, row, { status: "confirmed" });
     await emit(
       tx,
       {

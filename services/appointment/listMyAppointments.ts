@@ -1,5 +1,5 @@
 import type { Db } from "@services/shared/db";
-import { type AppointmentView, presentAppointment } from "./present";
+import { type AppointmentView, presentAppointment, withUsers } from "./present";
 
 /**
  * The signed-in user's upcoming appointments (pending or confirmed, after `now`), soonest first.
@@ -13,8 +13,7 @@ export async function listMyAppointments(props: {
   const now = props.now ?? new Date();
   const rows = await props.db.prisma.appointment.findMany({
     where: { userId: props.userId, status: { in: ["pending", "confirmed"] }, dateTime: { gt: now } },
-    include: { user: true },
     orderBy: { dateTime: "asc" },
   });
-  return rows.map(presentAppointment);
+  return (await withUsers(props.db, rows)).map(presentAppointment);
 }

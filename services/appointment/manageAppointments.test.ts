@@ -1,7 +1,7 @@
 import { APPOINTMENT_MESSAGES, BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
 import type { Db } from "@services/shared/db";
 import { outboxEventsOf } from "@services/shared/events/testing/world";
-import { testDb } from "@services/shared/testing/db";
+import { countingModelCalls, testDb } from "@services/shared/testing/db";
 import { createAdmin, createUser } from "@services/shared/testing/factories";
 import { DateTime } from "luxon";
 import { adminCancelAppointment } from "./adminCancelAppointment";
@@ -168,6 +168,42 @@ describe("administration", () => {
     await expect(adminListAppointments({ db, filters: { status: "done" } })).rejects.toMatchObject({
       code: "INVALID_APPOINTMENT",
     });
+  });
+});
+
+describe("the client of each appointment", () => {
+  it("comes from one read of the user service per list, never one per appointment", async () => {
+    const ann = await createUser(db, { userType: "client", firstName: "Ann", companyName: "Lee & Co" });
+    const bob = await createUser(db, { userType: "client", firstName: "Bob" });
+    const book = async (userId: number, time: string) =>
+      bookAppointment({
+        db,
+        actor: { id: userId, manages: false },
+        input: { appointmentType: "phone", dateTime: pacific("2031-07-14", time) },
+        now: NOW,
+      });
+    const made = [await book(ann.id, "09:00"), await book(bob.id, "10:00"), await book(ann.id, "11:00")];
+    const clientOf = (u: typeof ann) => ({
+      firstName: u.firstName,
+      lastName: u.lastName,
+      email: u.email,
+      companyName: u.companyName,
+    });
+    expect(made.map((a) => a.client)).toEqual([clientOf(ann), clientOf(bob), clientOf(ann)]);
+    const counting = countingModelCalls(db, "user");
+    const listed = await adminListAppointments({
+      db: counting.db,
+      filters: { from: "2031-07-14", to: "2031-07-14" },
+    });
+    expect(listed.map((a) => [a.id, a.client])).toEqual([
+      [made[0]?.id, clientOf(ann)],
+      [made[1]?.id, clientOf(bob)],
+      [made[2]?.id, clientOf(ann)],
+    ]);
+    expect(counting.calls).toEqual(["findMany"]);
+    const mine = await listMyAppointments({ db: counting.db, userId: ann.id, now: NOW });
+    expect(mine.map((a) => a.client)).toEqual([clientOf(ann), clientOf(ann)]);
+    expect(counting.calls).toEqual(["findMany", "findMany"]);
   });
 });
 

@@ -1,7 +1,8 @@
 import type { AppointmentStatusName, AppointmentTypeName } from "@schema/validation/appointment";
 import { idSchema } from "@schema/validation/primitives";
-import type { Tx } from "@services/shared/db";
-import type { Appointment, User } from "@services/shared/generated/prisma/client";
+import type { Db, Tx } from "@services/shared/db";
+import type { Appointment } from "@services/shared/generated/prisma/client";
+import { findUserContacts, type UserContact } from "@services/user";
 import { APPOINTMENT_NOT_FOUND_MESSAGE, AppointmentError } from "./errors";
 
 /** An appointment as answers show it (dates as UTC ISO strings), with its client's name and email. */
@@ -20,7 +21,27 @@ export interface AppointmentView {
   client: { firstName: string; lastName: string; email: string; companyName: string | null };
 }
 
-export type AppointmentWithUser = Appointment & { user: User };
+/** An appointment row with its client's contact, read through the user service's face. */
+export type AppointmentWithUser = Appointment & { user: UserContact };
+
+/**
+ * Rows with their clients' contacts, read in one query through the user service's face (the users
+ * table is the user service's; docs/DECISIONS.md, Services own their tables), in the rows' order.
+ * A row whose user is gone is left out: it is being deleted with its user (the foreign key cascades).
+ */
+export async function withUsers(
+  client: Tx | Db,
+  rows: readonly Appointment[],
+): Promise<AppointmentWithUser[]> {
+  const contacts = await findUserContacts(
+    client,
+    rows.map((row) => row.userId),
+  );
+  return rows.flatMap((row) => {
+    const user = contacts.get(row.userId);
+    return user ? [{ ...row, user }] : [];
+  });
+}
 
 /** Who acts on an appointment, as the gateway resolved them. */
 export interface AppointmentActor {
@@ -81,8 +102,8 @@ export async function lockAppointment(tx: Tx, id: number): Promise<AppointmentWi
   const locked = await tx.$queryRaw<
     { id: number }[]
   >`SELECT id FROM appointments WHERE id = ${id} FOR UPDATE`;
-  const row =
-    locked.length > 0 ? await tx.appointment.findUnique({ where: { id }, include: { user: true } }) : null;
+  const found = locked.length > 0 ? await tx.appointment.findUnique({ where: { id } }) : null;
+  const [row] = found ? await withUsers(tx, [found]) : [];
   if (!row) throw new AppointmentError("APPOINTMENT_NOT_FOUND", APPOINTMENT_NOT_FOUND_MESSAGE);
   return row;
 }

@@ -1,7 +1,7 @@
 import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
 import { logger } from "@services/shared/logger";
-import { eventFields } from "./present";
+import { eventFields, withUsers } from "./present";
 
 /** A reminder goes out this long before an appointment starts. */
 export const REMINDER_LEAD_MS = 24 * 60 * 60 * 1000;
@@ -38,11 +38,13 @@ export async function claimDueReminders(props: { db: Db; now?: Date; batchSize?:
         FOR UPDATE SKIP LOCKED)
       RETURNING id`;
     if (claimed.length === 0) return 0;
-    const rows = await tx.appointment.findMany({
-      where: { id: { in: claimed.map((c) => c.id) } },
-      include: { user: true },
-      orderBy: { dateTime: "asc" },
-    });
+    const rows = await withUsers(
+      tx,
+      await tx.appointment.findMany({
+        where: { id: { in: claimed.map((c) => c.id) } },
+        orderBy: { dateTime: "asc" },
+      }),
+    );
     for (const row of rows) {
       await emit(
         tx,

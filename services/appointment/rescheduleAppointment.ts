@@ -56,7 +56,7 @@ export async function rescheduleAppointment(props: {
         if (seat === null) throw new AppointmentError("SLOT_TAKEN", SLOT_TAKEN_MESSAGE);
         // a new time deserves its own reminder: the sweep claims it 24 hours before (at once when
         // the new time is already that close)
-        const updated = await updateAppointment(tx, row.id, { dateTime, seat, reminderSentAt: null });
+        const updated = await updateAppointment(tx, row, { dateTime, seat, reminderSentAt: null });
         await emit(
           tx,
           {

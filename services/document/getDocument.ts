@@ -1,7 +1,7 @@
 import { idSchema } from "@schema/validation/primitives";
 import type { Db } from "@services/shared/db";
 import { canRead, type DocumentActor } from "./actor";
-import { DOCUMENT_INCLUDE, type DocumentView, presentDocument } from "./present";
+import { DOCUMENT_INCLUDE, type DocumentView, presentDocument, withOwners } from "./present";
 
 /**
  * One document with its owner, versions and history, for its owner (a client-only user) or a
@@ -20,5 +20,6 @@ export async function getDocument(props: {
     include: DOCUMENT_INCLUDE,
   });
   if (!row || !canRead(props.actor, row.userId)) return null;
-  return presentDocument(row);
+  const [withOwner] = await withOwners(props.db, [row]);
+  return withOwner ? presentDocument(withOwner) : null;
 }

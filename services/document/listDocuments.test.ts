@@ -1,6 +1,6 @@
 import { DOCUMENT_SORTS } from "@schema/validation/document";
 import type { Db } from "@services/shared/db";
-import { testDb } from "@services/shared/testing/db";
+import { countingModelCalls, testDb } from "@services/shared/testing/db";
 import { createDocument, createUser } from "@services/shared/testing/factories";
 import type { DocumentActor } from "./actor";
 import { documentClients } from "./documentClients";
@@ -303,5 +303,33 @@ describe("documentClients", () => {
     await expect(documentClients({ db, actor: team, first: 0 })).rejects.toMatchObject({
       code: "VALIDATION_FAILED",
     });
+  });
+});
+
+describe("each document's owner", () => {
+  it("comes from one read of the user service per page, never one per document", async () => {
+    const ann = await createUser(db, { userType: "client", firstName: "Ann", companyName: "Lee & Co" });
+    const bob = await createUser(db, { userType: "client", firstName: "Bob" });
+    const title = `Owners ${Date.now()}`;
+    for (const owner of [ann, bob, ann]) await createDocument(db, { userId: owner.id, title });
+    const ownerOf = (u: typeof ann) => ({
+      id: u.id,
+      username: u.username,
+      firstName: u.firstName,
+      lastName: u.lastName,
+      email: u.email,
+      companyName: u.companyName,
+    });
+    const counting = countingModelCalls(db, "user");
+    const page = await listDocuments({
+      db: counting.db,
+      actor: team,
+      scope: "all",
+      filter: { search: title, sort: "createdAt_asc" },
+    });
+    expect(page.nodes.map((d) => d.owner)).toEqual([ownerOf(ann), ownerOf(bob), ownerOf(ann)]);
+    expect(counting.calls).toEqual(["findMany"]);
+    const one = await getDocument({ db, actor: team, documentId: page.nodes[1]?.id ?? 0 });
+    expect(one?.owner).toEqual(ownerOf(bob));
   });
 });

@@ -7,7 +7,7 @@ import type { Prisma } from "@services/shared/generated/prisma/client";
 import { parse } from "@services/shared/validation";
 import { z } from "zod";
 import type { DocumentActor } from "./actor";
-import { DOCUMENT_INCLUDE, type DocumentView, presentDocument } from "./present";
+import { DOCUMENT_INCLUDE, type DocumentView, presentDocument, withOwners } from "./present";
 
 // The documents list (spec §5; DECISIONS.md "Documents"): one use case for the owner's own list
 // (myDocuments) and the team's list of all documents (read:all_documents). Keyset pagination over
@@ -172,7 +172,7 @@ export async function listDocuments(props: {
   const page = rows.slice(0, filter.first);
   const last = page.at(-1);
   return {
-    nodes: page.map(presentDocument),
+    nodes: (await withOwners(props.db, page)).map(presentDocument),
     endCursor: last ? encodeCursor(filter.sort, last) : null,
     hasNextPage: rows.length > filter.first,
     totalCount: filter.status ? counts[filter.status] : counts.total,

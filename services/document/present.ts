@@ -1,28 +1,18 @@
 import { type DocumentStatusName, PREVIEWABLE_MIME_TYPES } from "@schema/validation/document";
 import { idSchema } from "@schema/validation/primitives";
-import type { Tx } from "@services/shared/db";
+import type { Db, Tx } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import type { DocumentAction, Prisma } from "@services/shared/generated/prisma/client";
-import type { ClientSummary } from "@services/user";
+import { type ClientSummary, findUserContacts } from "@services/user";
 
 export const DOCUMENT_NOT_FOUND_MESSAGE = "Document not found";
 
 /**
- * What a document row is loaded with for an answer: its owner's public fields (never the password
- * hash), its versions and its history, oldest first. One query with the row (Prisma batches the
- * relations of a page of rows into one query each), so a list never asks per row.
+ * What a document row is loaded with for an answer: its versions and its history, oldest first
+ * (Prisma batches the relations of a page of rows into one query each, so a list never asks per
+ * row). Its owner comes from the user service's face ({@link withOwners}), never by relation.
  */
 export const DOCUMENT_INCLUDE = {
-  user: {
-    select: {
-      id: true,
-      username: true,
-      firstName: true,
-      lastName: true,
-      email: true,
-      companyName: true,
-    },
-  },
   versions: { orderBy: { version: "asc" } },
   history: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
 } as const satisfies Prisma.DocumentInclude;
@@ -32,6 +22,39 @@ export type DocumentRow = Prisma.DocumentGetPayload<{ include: typeof DOCUMENT_I
 
 /** The client a document belongs to. */
 export type DocumentOwnerView = ClientSummary;
+
+/** A document row with its owner, as {@link presentDocument} takes it. */
+export type DocumentWithOwner = DocumentRow & { owner: DocumentOwnerView };
+
+/**
+ * Rows with their owners' contacts (never the password hash), read in one query through the
+ * user service's face (the users table is the user service's; docs/DECISIONS.md, Services own their
+ * tables), in the rows' order. A row whose owner is gone is left out: it is being deleted with its
+ * owner (the foreign key cascades).
+ */
+export async function withOwners(
+  client: Tx | Db,
+  rows: readonly DocumentRow[],
+): Promise<DocumentWithOwner[]> {
+  const contacts = await findUserContacts(
+    client,
+    rows.map((row) => row.userId),
+  );
+  return rows.flatMap((row) => {
+    const owner = contacts.get(row.userId);
+    return owner ? [{ ...row, owner }] : [];
+  });
+}
+
+/**
+ * One document presented with its owner (read through the user service's face in `client`).
+ * @throws AppError NOT_FOUND 'Document not found' when its owner is gone (the document goes with them).
+ */
+export async function presentDocumentWithOwner(client: Tx | Db, row: DocumentRow): Promise<DocumentView> {
+  const [withOwner] = await withOwners(client, [row]);
+  if (!withOwner) throw new AppError("NOT_FOUND", DOCUMENT_NOT_FOUND_MESSAGE);
+  return presentDocument(withOwner);
+}
 
 export interface DocumentHistoryView {
   version: number;
@@ -108,17 +131,17 @@ export function isPreviewable(mimeType: string | null): boolean {
 const iso = (date: Date | null): string | null => (date ? date.toISOString() : null);
 
 /** The answer shape of a document row with its owner, versions and history. */
-export function presentDocument(row: DocumentRow): DocumentView {
+export function presentDocument(row: DocumentWithOwner): DocumentView {
   return {
     id: row.id,
     userId: row.userId,
     owner: {
-      id: row.user.id,
-      username: row.user.username,
-      firstName: row.user.firstName,
-      lastName: row.user.lastName,
-      email: row.user.email,
-      companyName: row.user.companyName,
+      id: row.owner.id,
+      username: row.owner.username,
+      firstName: row.owner.firstName,
+      lastName: row.owner.lastName,
+      email: row.owner.email,
+      companyName: row.owner.companyName,
     },
     title: row.title,
     description: row.description,
@@ -178,7 +201,7 @@ export function documentEventFields(row: {
 }
 
 /**
- * Loads a document with its owner, versions and history, locking its row for the rest of the
+ * Loads a document with its versions and history, locking its row for the rest of the
  * transaction (a decision, a deletion and a resubmission of one document take turns). An id outside
  * the database's range names no document and never reaches the database.
  * @throws AppError NOT_FOUND 'Document not found'.

@@ -13,7 +13,7 @@ import {
   type DocumentView,
   documentEventFields,
   lockDocument,
-  presentDocument,
+  presentDocumentWithOwner,
 } from "./present";
 
 // Review (spec §5, DECISIONS.md "Documents"): approve:documents approves a pending document or
@@ -114,10 +114,9 @@ export async function approveDocument(
   props: { db: Db; actor: DocumentActor; documentId: number } & RequestOrigin,
 ): Promise<DocumentView> {
   assertReviewer(props.actor);
-  const row = await props.db.prisma.$transaction((tx) =>
-    decide(tx, { ...props, decision: { status: "approved" } }),
+  return props.db.prisma.$transaction(async (tx) =>
+    presentDocumentWithOwner(tx, await decide(tx, { ...props, decision: { status: "approved" } })),
   );
-  return presentDocument(row);
 }
 
 /**
@@ -138,10 +137,9 @@ export async function rejectDocument(
     });
   }
   const { reason } = parsed.data;
-  const row = await props.db.prisma.$transaction((tx) =>
-    decide(tx, { ...props, decision: { status: "rejected", reason } }),
+  return props.db.prisma.$transaction(async (tx) =>
+    presentDocumentWithOwner(tx, await decide(tx, { ...props, decision: { status: "rejected", reason } })),
   );
-  return presentDocument(row);
 }
 
 const bulkIdsSchema = z

@@ -1,5 +1,6 @@
 import { config } from "@services/shared/config";
 import type { Tx } from "@services/shared/db";
+import { findStoredBranding } from "@services/user";
 import type { EmailTemplateParts } from "./renderEmail";
 
 /** What every email of the portal needs besides its own variables. */
@@ -29,8 +30,6 @@ export function publicUrl(): string {
 }
 
 interface ContextRow {
-  title: string | null;
-  supportPhone: string | null;
   teamAddress: string | null;
   templates: unknown;
 }
@@ -43,20 +42,20 @@ function isTemplateRow(value: unknown): value is EmailTemplateParts & { key: str
 
 /**
  * Reads the context of an email inside the consumer's transaction, with the templates of
- * `templateKeys` (the ones the consumer is about to queue), in one round trip: a consumer's
- * transaction reads this for every event it handles. The product name and support phone come from
- * branding_config, read-only: branding is platform configuration that every part of the portal
- * shows, and reading it at send time means an email always carries the current title (user events
- * do not carry it). The email service writes only its own tables.
+ * `templateKeys` (the ones the consumer is about to queue): a consumer's transaction reads this for
+ * every event it handles, in two round trips. The email service's own rows (its settings and the
+ * templates) come in one; the product name and support phone come from the user service's face
+ * (findStoredBranding: branding_config is the user service's table), read at send time so an email
+ * always carries the current title (user events do not carry it).
  * @throws when the database refuses the reads.
  */
 export async function loadMailContext(tx: Tx, templateKeys: readonly string[] = []): Promise<MailContext> {
+  const branding = await findStoredBranding(tx);
   const [row] = await tx.$queryRaw<ContextRow[]>`
-    SELECT b.title, b."supportPhone", s."teamAddress",
+    SELECT s."teamAddress",
       (SELECT coalesce(json_agg(json_build_object('key', t.key, 'subject', t.subject, 'html', t.html, 'text', t.text)), '[]')
        FROM email_templates AS t WHERE t.key = ANY(${[...templateKeys]}::text[])) AS templates
     FROM (SELECT 1) AS one
-    LEFT JOIN LATERAL (SELECT title, "supportPhone" FROM branding_config ORDER BY id LIMIT 1) AS b ON true
     LEFT JOIN email_settings AS s ON s.id = 1`;
   const templates = new Map<string, EmailTemplateParts | null>(templateKeys.map((key) => [key, null]));
   for (const template of Array.isArray(row?.templates) ? row.templates : []) {
@@ -65,8 +64,8 @@ export async function loadMailContext(tx: Tx, templateKeys: readonly string[] = 
     }
   }
   return {
-    productName: row?.title ?? FALLBACK_PRODUCT,
-    supportPhone: row?.supportPhone ?? "",
+    productName: branding?.title ?? FALLBACK_PRODUCT,
+    supportPhone: branding?.supportPhone ?? "",
     teamAddress: config().TEAM_EMAIL ?? row?.teamAddress ?? FALLBACK_TEAM,
     publicUrl: publicUrl(),
     templates,

@@ -8,7 +8,9 @@ import { Prisma } from "./generated/prisma/client";
 
 // Reading the audit log (issue 11): the audit view's pages, its CSV export and the dashboard's recent
 // activity. Newest first, in keyset pages over (createdAt, id), so a page never repeats or skips an
-// entry while new ones are written. Actor and target names come from users, for display only.
+// entry while new ones are written. Actor and target names are for display only and come from the
+// user service, which owns the users table: the caller passes its face's findUserNames as
+// `userNames` (services/shared sits below every service and imports none), read once per page.
 
 /** One audit entry as the admin reads it. */
 export interface AuditEntryView {
@@ -27,6 +29,12 @@ export interface AuditEntryView {
   after: unknown;
   metadata: unknown;
 }
+
+/**
+ * The display names of users by id, each null when the user has none; an id with no user is absent.
+ * The user service's findUserNames (`(ids) => findUserNames(db, ids)`).
+ */
+export type UserNames = (userIds: readonly number[]) => Promise<ReadonlyMap<number, string | null>>;
 
 export interface AuditPage {
   nodes: AuditEntryView[];
@@ -104,8 +112,18 @@ export function parseAuditFilter(input: unknown): AuditFilter {
   return parsed.data;
 }
 
+type AuditRow = Omit<AuditEntryView, "actorName" | "targetName">;
+
+/** The user id an entry targets: a user's id (1 to 9 digits) when its target is a user, else null. */
+function targetUserId(row: Pick<AuditRow, "targetType" | "targetId">): number | null {
+  return row.targetType === "user" && row.targetId !== null && /^[0-9]{1,9}$/.test(row.targetId)
+    ? Number(row.targetId)
+    : null;
+}
+
 async function readEntries(
   db: Db,
+  userNames: UserNames,
   where: Prisma.Sql,
   after: Cursor | null,
   limit: number,
@@ -113,20 +131,36 @@ async function readEntries(
   const keyset = after
     ? Prisma.sql`AND (a."createdAt", a.id) < (${after.createdAt}::timestamptz, ${after.id}::int)`
     : Prisma.empty;
-  return db.prisma.$queryRaw<AuditEntryView[]>`
-    SELECT a.id, a."createdAt", a.action, a."actorId",
-           NULLIF(trim(concat_ws(' ', actor."firstName", actor."lastName")), '') AS "actorName",
-           a."targetType", a."targetId",
-           NULLIF(trim(concat_ws(' ', target."firstName", target."lastName")), '') AS "targetName",
+  const rows = await db.prisma.$queryRaw<AuditRow[]>`
+    SELECT a.id, a."createdAt", a.action, a."actorId", a."targetType", a."targetId",
            a.ip, a."requestId", a.before, a.after, a.metadata
     FROM audit_logs a
-    LEFT JOIN users actor ON actor.id = a."actorId"
-    -- CASE: the cast runs only on a user's id (AND leaves the order of evaluation open)
-    LEFT JOIN users target ON target.id = CASE WHEN a."targetType" = 'user' AND a."targetId" ~ '^[0-9]{1,9}$'
-                                               THEN a."targetId"::int END
     WHERE ${where} ${keyset}
     ORDER BY a."createdAt" DESC, a.id DESC
     LIMIT ${limit}`;
+  const ids = new Set<number>();
+  for (const row of rows) {
+    if (row.actorId !== null) ids.add(row.actorId);
+    const target = targetUserId(row);
+    if (target !== null) ids.add(target);
+  }
+  const names = ids.size > 0 ? await userNames([...ids]) : new Map<number, string | null>();
+  const nameOf = (id: number | null) => (id === null ? null : (names.get(id) ?? null));
+  return rows.map((row) => ({
+    id: row.id,
+    createdAt: row.createdAt,
+    action: row.action,
+    actorId: row.actorId,
+    actorName: nameOf(row.actorId),
+    targetType: row.targetType,
+    targetId: row.targetId,
+    targetName: nameOf(targetUserId(row)),
+    ip: row.ip,
+    requestId: row.requestId,
+    before: row.before,
+    after: row.after,
+    metadata: row.metadata,
+  }));
 }
 
 /**
@@ -137,6 +171,7 @@ async function readEntries(
  */
 export async function listAuditEntries(props: {
   db: Db;
+  userNames: UserNames;
   filter?: unknown;
   first?: number;
   after?: string;
@@ -147,7 +182,13 @@ export async function listAuditEntries(props: {
   if (!page.success) throw new AppError("VALIDATION_FAILED", page.error.issues[0]?.message ?? "Invalid page");
   const { first, after } = page.data;
   const where = auditWhere(filter, hiddenAuditPrefixes(props.readerPermissions));
-  const rows = await readEntries(props.db, where, after ? parseCursor(after) : null, first + 1);
+  const rows = await readEntries(
+    props.db,
+    props.userNames,
+    where,
+    after ? parseCursor(after) : null,
+    first + 1,
+  );
   const nodes = rows.slice(0, first);
   const last = nodes.at(-1);
   return { nodes, endCursor: last ? cursorOf(last) : null, hasNextPage: rows.length > first };
@@ -159,6 +200,7 @@ export async function listAuditEntries(props: {
  */
 export async function* auditEntriesInBatches(props: {
   db: Db;
+  userNames: UserNames;
   filter: AuditFilter;
   readerPermissions: readonly string[];
   batchSize?: number;
@@ -167,7 +209,7 @@ export async function* auditEntriesInBatches(props: {
   const where = auditWhere(props.filter, hiddenAuditPrefixes(props.readerPermissions));
   let after: Cursor | null = null;
   for (;;) {
-    const rows = await readEntries(props.db, where, after, size);
+    const rows = await readEntries(props.db, props.userNames, where, after, size);
     if (rows.length > 0) yield rows;
     const last = rows.at(-1);
     if (!last || rows.length < size) return;

@@ -1,5 +1,5 @@
 import type { PublicBranding } from "@schema/api/user";
-import type { Db } from "@services/shared/db";
+import type { Db, Tx } from "@services/shared/db";
 
 /** The seed's branding (services/user/seedUserDefaults.ts DEFAULT_BRANDING), for a database without the row. */
 export const FALLBACK_BRANDING: PublicBranding = {
@@ -24,4 +24,21 @@ export async function getPublicBranding(props: { db: Db }): Promise<PublicBrandi
     consultationEmail: row?.consultationEmail || FALLBACK_BRANDING.consultationEmail,
     businessHours: row?.businessHours || FALLBACK_BRANDING.businessHours,
   };
+}
+
+/** The product title and support phone as stored, without the seed defaults' fallbacks. */
+export interface StoredBranding {
+  title: string;
+  supportPhone: string | null;
+}
+
+/**
+ * The product title and support phone of the branding row as saved, or null when the seed has not
+ * made it: for the email service, which reads them at send time (in its consumer's transaction, so
+ * an email carries the current title) and applies fallbacks of its own. Never locks the row.
+ * @throws Prisma errors.
+ */
+export async function findStoredBranding(client: Tx | Db): Promise<StoredBranding | null> {
+  const q = "prisma" in client ? client.prisma : client;
+  return q.brandingConfig.findFirst({ orderBy: { id: "asc" }, select: { title: true, supportPhone: true } });
 }

@@ -36,7 +36,12 @@ export { isUserError, UserError, userErrorCodes } from "./errors";
 export { findSessionUser } from "./findSessionUser";
 export type { UserCard } from "./findUserByUniqueId";
 export { findUserByUniqueId } from "./findUserByUniqueId";
-export { FALLBACK_BRANDING, getPublicBranding } from "./getPublicBranding";
+export {
+  FALLBACK_BRANDING,
+  findStoredBranding,
+  getPublicBranding,
+  type StoredBranding,
+} from "./getPublicBranding";
 export { getSecurityQuestions } from "./getSecurityQuestions";
 export { ADMIN_SESSIONS_MESSAGE, assertMaySeeSessions, grantableTypes } from "./grants";
 export { importClients } from "./jobs/importClients";
@@ -87,6 +92,8 @@ export { updateNotes } from "./updateNotes";
 export {
   type ClientSummary,
   findUserContact,
+  findUserContacts,
+  findUserNames,
   searchActiveClients,
   type UserContact,
 } from "./userContacts";

@@ -2,9 +2,10 @@ import type { Db, Tx } from "@services/shared/db";
 import type { Prisma, UserStatus, UserType } from "@services/shared/generated/prisma/client";
 
 // The user facts other services may read, and the only way they read them (docs/DECISIONS.md, Who
-// reads the users table): a user's contact details, type and status, and the active clients a
-// reviewer may pick. The caller's transaction client may be passed so the read shares its snapshot;
-// none of these lock a user row.
+// reads the users table): a user's contact details, type and status (one user, or a page's users in
+// one query), users' display names (the audit view), and the active clients a reviewer may pick.
+// The caller's transaction client may be passed so the read shares its snapshot; none of these lock
+// a user row.
 
 /** What another service may know of a user. */
 export interface UserContact {
@@ -39,6 +40,39 @@ export type ClientSummary = Pick<
 export async function findUserContact(client: Tx | Db, userId: number): Promise<UserContact | null> {
   const q = "prisma" in client ? client.prisma : client;
   return q.user.findUnique({ where: { id: userId }, select: contactSelect });
+}
+
+/**
+ * The contact details of every user of `userIds` that exists, by id, in one query whatever the
+ * number of ids (duplicates are read once): for a list of another service's rows, never one read
+ * per row. An id with no user is absent from the map.
+ */
+export async function findUserContacts(
+  client: Tx | Db,
+  userIds: Iterable<number>,
+): Promise<Map<number, UserContact>> {
+  const ids = [...new Set(userIds)];
+  if (ids.length === 0) return new Map();
+  const q = "prisma" in client ? client.prisma : client;
+  const rows = await q.user.findMany({ where: { id: { in: ids } }, select: contactSelect });
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * The display name ("first last", trimmed of spaces; null when both are empty) of every user of
+ * `userIds` that exists, by id, in one query: what the audit view shows beside an actor or target.
+ */
+export async function findUserNames(
+  client: Tx | Db,
+  userIds: Iterable<number>,
+): Promise<Map<number, string | null>> {
+  const ids = [...new Set(userIds)];
+  if (ids.length === 0) return new Map();
+  const q = "prisma" in client ? client.prisma : client;
+  const rows = await q.$queryRaw<{ id: number; name: string | null }[]>`
+    SELECT id, NULLIF(trim(concat_ws(' ', "firstName", "lastName")), '') AS name
+    FROM users WHERE id = ANY(${ids}::int[])`;
+  return new Map(rows.map((row) => [row.id, row.name]));
 }
 
 function escapeLike(term: string): string {

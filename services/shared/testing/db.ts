@@ -122,3 +122,32 @@ export function registerIsolatedDb(scope: "all" | "each" = "all"): { readonly db
     },
   };
 }
+
+/**
+ * `db` with the calls of one Prisma delegate counted (`model`, e.g. "user"): each call of one of its
+ * methods (findMany, findUnique, ...) is pushed to `calls` by name. For tests that a list reads
+ * another service's rows once per list, never once per row. Transactions opened on the returned
+ * db are not counted.
+ */
+export function countingModelCalls(db: Db, model: string): { db: Db; calls: string[] } {
+  const calls: string[] = [];
+  const delegate: object = Reflect.get(db.prisma, model);
+  const counted = new Proxy(delegate, {
+    get(target, method) {
+      const value: unknown = Reflect.get(target, method);
+      if (typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        calls.push(String(method));
+        return Reflect.apply(value, target, args);
+      };
+    },
+  });
+  const prisma = new Proxy(db.prisma, {
+    get(target, prop) {
+      if (prop === model) return counted;
+      const value: unknown = Reflect.get(target, prop);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { db: { ...db, prisma }, calls };
+}

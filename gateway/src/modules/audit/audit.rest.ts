@@ -7,6 +7,7 @@ import { auditEntriesInBatches, parseAuditFilter } from "@services/shared/auditL
 import { csvWriter } from "@services/shared/csv";
 import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
+import { findUserNames } from "@services/user";
 import { type Request, type Response, Router } from "express";
 
 export const AUDIT_EXPORT_PATH = "/admin/audit/export.csv";
@@ -63,7 +64,12 @@ export function auditRouter(deps: { db: Db }): Router {
       res.setHeader("Content-Disposition", `attachment; filename="audit-${stamp}.csv"`);
       res.setHeader("Cache-Control", "no-store");
       // the first batch is read before anything is sent: a failure then is an ordinary error answer
-      const batches = auditEntriesInBatches({ db: deps.db, filter, readerPermissions });
+      const batches = auditEntriesInBatches({
+        db: deps.db,
+        userNames: (ids) => findUserNames(deps.db, ids),
+        filter,
+        readerPermissions,
+      });
       const first = await batches.next();
       const csv = csvWriter(COLUMNS);
       csv.pipe(res);

@@ -1,6 +1,7 @@
 import { isolatedAppFixture } from "@gateway/testing/fixtures";
 import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { audit } from "@services/shared/audit";
+import { listAuditEntries } from "@services/shared/auditLog";
 import {
   createAdmin,
   createAppointment,
@@ -9,6 +10,7 @@ import {
   randomBusinessSlot,
   TEST_PASSWORD,
 } from "@services/shared/testing/factories";
+import { findUserNames } from "@services/user";
 import request from "supertest";
 
 // The audit log (issue 11) on a database of its own: every kind of admin and security action writes
@@ -307,6 +309,44 @@ describe("the audit query", () => {
     expect(forUserAdmin.body.data.auditLog.nodes).toEqual([]);
     const forMain = await gql(AUDIT_LOG, admin.cookie, { filter: { actionPrefix: "storage." } });
     expect(forMain.body.data.auditLog.nodes.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the names of actors and targets", () => {
+  test("come from one read of the user service per page, for users only", async () => {
+    const ann = await createUser(harness.db, { firstName: "Ann", lastName: "Lee" });
+    const solo = await createUser(harness.db, { firstName: "", lastName: "Solo" });
+    const blank = await createUser(harness.db, { firstName: "", lastName: "" });
+    const gone = await createUser(harness.db, { firstName: "Gone", lastName: "User" });
+    const action = `naming.test_${Date.now()}`;
+    const entries: { actorId: number | null; targetType: string; targetId: string | number }[] = [
+      { actorId: ann.id, targetType: "user", targetId: solo.id },
+      // a document whose id is a user's: no name
+      { actorId: solo.id, targetType: "document", targetId: ann.id },
+      { actorId: blank.id, targetType: "user", targetId: `${ann.id}x` },
+      { actorId: gone.id, targetType: "user", targetId: gone.id },
+      { actorId: null, targetType: "user", targetId: ann.id },
+    ];
+    for (const entry of entries) await audit(harness.db.prisma, { action, ...entry });
+    await harness.db.prisma.user.delete({ where: { id: gone.id } });
+    const reads: number[][] = [];
+    const page = await listAuditEntries({
+      db: harness.db,
+      userNames: (ids) => {
+        reads.push([...ids].sort((a, b) => a - b));
+        return findUserNames(harness.db, ids);
+      },
+      filter: { action },
+      readerPermissions: [],
+    });
+    expect(page.nodes.map((e) => [e.actorName, e.targetName]).reverse()).toEqual([
+      ["Ann Lee", "Solo"],
+      ["Solo", null],
+      [null, null],
+      [null, null],
+      [null, "Ann Lee"],
+    ]);
+    expect(reads).toEqual([[ann.id, solo.id, blank.id, gone.id].sort((a, b) => a - b)]);
   });
 });
 

@@ -3,7 +3,14 @@ import type { GraphQLContext } from "@gateway/graphql/context";
 import { keysetPage } from "@gateway/graphql/keysetPage";
 import { runIdentity } from "@gateway/graphql/run";
 import { withoutNulls } from "@gateway/input";
-import { type AuditEntryView, type AuditPage, listAuditEntries } from "@services/shared/auditLog";
+import {
+  type AuditEntryView,
+  type AuditPage,
+  listAuditEntries,
+  type UserNames,
+} from "@services/shared/auditLog";
+import type { Db } from "@services/shared/db";
+import { findUserNames } from "@services/user";
 
 // The audit log (issue 11): any admin (mainAdmin or userAdmin) reads it, as the dashboard that shows
 // it is any admin's; entries of areas an admin has no permission for (configuration: manage:config,
@@ -49,6 +56,11 @@ const AuditFilterInput = builder.inputType("AuditFilter", {
   }),
 });
 
+/** The audit view's names of actors and targets: the user service's, which owns the users table. */
+export function auditUserNames(db: Db): UserNames {
+  return (ids) => findUserNames(db, ids);
+}
+
 /** The reader's permissions, for the areas of the log they may read. */
 export function readerPermissions(ctx: GraphQLContext): readonly string[] {
   return ctx.currentUser?.permissions ?? [];
@@ -69,6 +81,7 @@ builder.queryField("auditLog", (t) =>
       runIdentity(() =>
         listAuditEntries({
           db: ctx.db,
+          userNames: auditUserNames(ctx.db),
           filter: withoutNulls(args.filter),
           first: args.first ?? undefined,
           after: args.after ?? undefined,

@@ -9,7 +9,7 @@ import { type AuditEntryView, listAuditEntries } from "@services/shared/auditLog
 import type { Db } from "@services/shared/db";
 import { type EventFigures, eventFigures } from "@services/shared/events/figures";
 import { type DayCount, type UserFigures, userFigures } from "@services/user";
-import { AuditEntryRef } from "../audit/audit";
+import { AuditEntryRef, auditUserNames } from "../audit/audit";
 
 // The admin dashboard's figures (issue 11; any admin): each read through the owning service's own
 // read function, and for each figure the page that acts on it and whether this admin may open it
@@ -95,7 +95,7 @@ export async function adminDashboard(props: {
     syncHealth(db),
     emailFigures({ db, now }),
     eventFigures({ db }),
-    listAuditEntries({ db, first: 10, readerPermissions: props.permissions }),
+    listAuditEntries({ db, userNames: auditUserNames(db), first: 10, readerPermissions: props.permissions }),
   ]);
   const links = (Object.keys(DASHBOARD_LINKS) as Figure[]).map((figure) => {
     const link = DASHBOARD_LINKS[figure];
