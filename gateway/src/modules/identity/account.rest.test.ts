@@ -9,6 +9,7 @@ import {
   TEST_SECURITY_ANSWERS,
   uniqueSuffix,
 } from "@services/shared/testing/factories";
+import { updateUserProfile } from "@services/user";
 import request from "supertest";
 
 const tokens: string[] = [];
@@ -106,6 +107,54 @@ describe("password reset", () => {
       request(h.app).post("/api/login").send({ login: user.username, password: "New-Secret-77!" }),
     );
     expect(login.status).toBe(200);
+  });
+
+  it("ends an unused reset link once the password is changed another way", async () => {
+    const user = await createUser(h.db);
+    await call(request(h.app).post("/api/reset-password").send({ email: user.email }));
+    const token = await tokenFrom("user.password_reset_requested", user.id);
+    const cookie = await signIn(user.username);
+    const changed = await call(
+      request(h.app)
+        .post("/api/user/password")
+        .set("Cookie", cookie)
+        .send({ currentPassword: TEST_PASSWORD, newPassword: "Changed-Elsewhere-5!" }),
+    );
+    expect(changed.status).toBe(200);
+
+    const late = await call(
+      request(h.app).post("/api/reset-password/confirm").send({ token, password: "Attacker-Choice-6!" }),
+    );
+    expect(late.status).toBe(400);
+    expect(late.body.message).toBe("This reset link is invalid or has expired");
+    const login = await call(
+      request(h.app).post("/api/login").send({ login: user.username, password: "Changed-Elsewhere-5!" }),
+    );
+    expect(login.status).toBe(200);
+  });
+
+  it("ends an unused reset link once an administrator changes the account's email", async () => {
+    const user = await createUser(h.db);
+    const admin = await createAdmin(h.db);
+    await call(request(h.app).post("/api/reset-password").send({ email: user.email }));
+    const token = await tokenFrom("user.password_reset_requested", user.id);
+    await updateUserProfile({
+      db: h.db,
+      actor: { id: admin.id, userType: admin.userType },
+      userId: user.id,
+      profile: {
+        username: user.username,
+        email: `moved_${uniqueSuffix()}@example.test`,
+        firstName: user.firstName,
+        lastName: user.lastName,
+      },
+    });
+
+    const late = await call(
+      request(h.app).post("/api/reset-password/confirm").send({ token, password: "Attacker-Choice-6!" }),
+    );
+    expect(late.status).toBe(400);
+    expect(late.body.message).toBe("This reset link is invalid or has expired");
   });
 
   it("limits reset requests per email with 429", async () => {
