@@ -2,7 +2,9 @@ import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import type { User } from "@services/shared/generated/prisma/client";
 import type { RateLimiter } from "@services/shared/rateLimit";
+import { SECURITY_VERIFICATION_FAILED_MESSAGE, UserError } from "./errors";
 import { recordLogin } from "./loginUser";
+import { clearPinnedQuestion, pinnedQuestionIndex } from "./pendingQuestion";
 import { verifySecurityAnswers } from "./verifySecurityAnswers";
 
 /**
@@ -19,8 +21,8 @@ export async function answerSecurityQuestions(props: {
   answers: Parameters<typeof verifySecurityAnswers>[0]["answers"];
   /** the signed-in caller's id, if any */
   callerId: number | undefined;
-  /** the pending enhanced sign-in of this user in the caller's session, with the question it asked */
-  pending: { questionIndex: number } | null;
+  /** whether the caller's session passed the password of this user's pending enhanced sign-in */
+  pending: boolean;
   ip: string;
 }): Promise<{ kind: "signedIn"; user: User } | { kind: "verified" }> {
   const { db, limiter, pending } = props;
@@ -30,11 +32,15 @@ export async function answerSecurityQuestions(props: {
   const key = String(props.userId);
   await limiter.checkBackoff("securityAnswers", key);
   try {
+    // the question the pending sign-in asked, kept for the user (a session cannot pick another)
+    const asked = pending ? await pinnedQuestionIndex(db, props.userId) : undefined;
+    if (asked === null)
+      throw new UserError("SECURITY_VERIFICATION_FAILED", SECURITY_VERIFICATION_FAILED_MESSAGE);
     await verifySecurityAnswers({
       db,
       userId: props.userId,
       answers: props.answers,
-      requiredIndex: pending ? pending.questionIndex : undefined,
+      requiredIndex: asked,
       ip: props.ip,
     });
   } catch (err) {
@@ -43,6 +49,8 @@ export async function answerSecurityQuestions(props: {
   }
   await limiter.succeed(["securityAnswers", key]);
   if (!pending) return { kind: "verified" };
+  // answered: the next sign-in draws its question anew
+  await clearPinnedQuestion(db.prisma, props.userId);
   const user = await recordLogin({
     db,
     user: await db.prisma.user.findUniqueOrThrow({ where: { id: props.userId } }),

@@ -42,19 +42,16 @@ import {
 // limits, audit, the rule) and then starts, renews or ends the request's session and its cookies.
 // REST shims and GraphQL resolvers parse their input, call one of these and present the result.
 
-/** How long an enhanced sign-in may wait for its security answer. */
-const PENDING_SECURITY_MS = 10 * 60 * 1000;
-
 /** Grants `user` a new session and answers with the user. @throws when the store fails. */
 async function grant(deps: IdentityDeps, req: Request, res: Response, user: User): Promise<SafeUser> {
   await startSession(deps, req, res, user);
   return present(user);
 }
 
-/** The enhanced sign-in of `userId` pending in this session (asked under ten minutes ago), or null. */
-function pendingFor(req: Request, userId: number): { questionIndex: number } | null {
+/** Whether this session passed the password of `userId`'s enhanced sign-in, still pending. */
+function pendingFor(req: Request, userId: number): boolean {
   const pending = req.session?.pendingSecurity;
-  return pending?.userId === userId && Date.now() - pending.at < PENDING_SECURITY_MS ? pending : null;
+  return pending?.userId === userId && Date.now() < pending.until;
 }
 
 /**
@@ -78,11 +75,8 @@ export async function signIn(
   });
   rememberDevice(deps.config, req, res, outcome.user.id);
   if (outcome.kind === "challenge") {
-    req.session.pendingSecurity = {
-      userId: outcome.user.id,
-      questionIndex: outcome.question.index,
-      at: Date.now(),
-    };
+    // the question itself is kept for the user (services/user/pendingQuestion.ts), not here
+    req.session.pendingSecurity = { userId: outcome.user.id, until: outcome.until.getTime() };
     await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
     return { needsSecurityAnswer: true, userId: outcome.user.id, question: outcome.question };
   }
@@ -167,7 +161,7 @@ export async function readSecurityQuestions(
     db: deps.db,
     actor: callerOf(res),
     userId,
-    pendingSignIn: pendingFor(req, userId) !== null,
+    pendingSignIn: pendingFor(req, userId),
   });
 }
 
