@@ -30,7 +30,8 @@ export async function answerSecurityQuestions(props: {
     throw new AppError("UNAUTHENTICATED", "Security verification failed");
   }
   const key = String(props.userId);
-  await limiter.checkBackoff("securityAnswers", key);
+  // counted before the answers are checked, so that answers sent at once are held to the backoff
+  const attempt = await limiter.reserve("securityAnswers", key);
   try {
     // the question the pending sign-in asked, kept for the user (a session cannot pick another)
     const asked = pending ? await pinnedQuestionIndex(db, props.userId) : undefined;
@@ -44,7 +45,8 @@ export async function answerSecurityQuestions(props: {
       ip: props.ip,
     });
   } catch (err) {
-    await limiter.fail("securityAnswers", key);
+    // wrong answers keep their count; a failure of the service gives it back
+    if (!(err instanceof UserError && err.code === "SECURITY_VERIFICATION_FAILED")) await attempt.release();
     throw err;
   }
   await limiter.succeed(["securityAnswers", key]);
