@@ -71,6 +71,7 @@ export {
   OWN_QUESTIONS_FIRST_MESSAGE,
   passwordPolicy,
   SESSION_TIMINGS,
+  sessionAwaitsVerification,
   signInRateRules,
   signOutEveryoneElse,
   updateSecuritySettings,
