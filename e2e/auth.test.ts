@@ -1,3 +1,4 @@
+import { unseal } from "@services/shared/sealed";
 import { testDb } from "@services/shared/testing/db";
 import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import {
@@ -58,7 +59,7 @@ describe("/auth in the browser", () => {
     expect(portal.problems.messages).toEqual([]);
   });
 
-  it("registers a prospect, signs them in at once and welcomes them by first name", async () => {
+  it("registers a prospect, signs them in at once, welcomes them by first name and asks for the verification link first", async () => {
     portal = await suite.open();
     const { page } = portal;
     const suffix = uniqueSuffix();
@@ -83,6 +84,20 @@ describe("/auth in the browser", () => {
     const db = await testDb();
     const saved = await db.prisma.user.findFirstOrThrow({ where: { username: `ada_${suffix}` } });
     expect(saved).toMatchObject({ firstName: "Ada", userType: "prospect", emailVerified: false });
+
+    // "require a verified email" is on: until the emailed link is followed, the session can only
+    // verify (issue 20)
+    await page.getByRole("heading", { level: 1, name: "Verify your email" }).waitFor();
+    await page.getByText(`ada_${suffix}@example.test`, { exact: true }).waitFor();
+    const events = await db.prisma.outboxEvent.findMany({ where: { type: "user.registered" } });
+    const payload = events
+      .map((e) => (e.envelope as { payload: { userId: number; sealedToken: string } }).payload)
+      .find((p) => p.userId === saved.id);
+    const token = unseal(payload?.sealedToken ?? "");
+    await page.goto(`${suite.server().url}/auth?mode=verify-email&token=${token}`);
+    await waitForToast(page, "Email verified Your email has been successfully verified.");
+    await page.getByRole("link", { name: "Go to your dashboard" }).click();
+    await page.getByRole("heading", { level: 1, name: "Your console" }).waitFor();
     expect(portal.problems.messages).toEqual([]);
   });
 

@@ -104,6 +104,8 @@ describe("Pro-app sync in the browser", () => {
       "synced",
       10_000,
     );
+    // the emailed link followed (marked here, as the Pro app already has this version), the console opens
+    await suite.db().prisma.user.update({ where: { id: user.id }, data: { emailVerified: true } });
     await visitor.page.goto(`${suite.server().url}/dashboard`);
     await visitor.page.getByText("Synced with ESRT Pro").waitFor();
 

@@ -110,11 +110,19 @@ describe("the portal by keyboard alone", () => {
     await page.keyboard.press("Enter");
     await page.waitForURL(`${server.url}/dashboard`);
 
-    // Focus is on the new page's heading, not left on the body.
-    await page.getByRole("heading", { level: 1, name: "Your console" }).waitFor();
+    // Focus is on the new page's heading, not left on the body: the new account's email is to be
+    // verified first (issue 20), so the page says so.
+    await page.getByRole("heading", { level: 1, name: "Verify your email" }).waitFor();
     await focusReaches(page, "H1");
-    await expect(focused(page)).resolves.toMatchObject({ tag: "h1", text: "Your console" });
+    await expect(focused(page)).resolves.toMatchObject({ tag: "h1", text: "Verify your email" });
     await expect(page.title()).resolves.toBe("Dashboard – ESRT Portal");
+
+    // the emailed link followed (marked here), the console opens
+    await suite
+      .db()
+      .prisma.user.update({ where: { username: `keys_${suffix}` }, data: { emailVerified: true } });
+    await page.reload();
+    await page.getByRole("heading", { level: 1, name: "Your console" }).waitFor();
 
     // From the heading, Tab goes on to the console's tab list (the welcome overlay's button comes
     // before the heading in the page).

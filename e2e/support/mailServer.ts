@@ -6,6 +6,7 @@ import { seed } from "@services/seed";
 import { parseConfig, setConfig } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
 import { type Runtime, startRuntime } from "@services/shared/runtime";
+import { unseal } from "@services/shared/sealed";
 import { scratchDatabase } from "@services/shared/testing/db";
 import { type TestServer, WEB_DIST } from "./server";
 
@@ -18,7 +19,7 @@ export interface MailTestServer extends TestServer {
  * Starts, for one browser test file, a gateway serving the built web app on its own scratch
  * database, with the outbox relay and the email service's consumers and sender, on stream and
  * subject names of its own. No SMTP is configured, so every message is kept in `email_messages`,
- * marked captured, with its links.
+ * marked captured, its one-time links redacted ({@link emailedLink} finds their tokens).
  * @throws when a backing service does not answer or web/dist has not been built.
  */
 export async function startMailTestServer(suffix: string): Promise<MailTestServer> {
@@ -67,10 +68,19 @@ export async function startMailTestServer(suffix: string): Promise<MailTestServe
   }
 }
 
+/** The events whose email carries a link of each mode, with the link's token sealed in them. */
+const TOKEN_EVENTS: Record<string, string[]> = {
+  "verify-email": ["user.registered", "user.verification_requested"],
+  "reset-password": ["user.password_reset_requested"],
+  "set-password": ["user.invited"],
+};
+
 /**
- * The path and query of the newest link to `/auth?mode=<mode>&token=…` in the text part of the
- * newest message to `address`, as a person would follow it; waits for the message to be written.
- * @throws Error when no such message arrives within `timeoutMs`.
+ * The path and query of the newest link to `/auth?mode=<mode>&token=…` emailed to `address`, as a
+ * person would follow it; waits for the message to be written. The stored message holds its link
+ * with the token redacted (issue 20: no live one-time link at rest), so the token comes from the event
+ * that asked for the email, where it is sealed, as the sender itself puts it back.
+ * @throws Error when no such message arrives within `timeoutMs`, or the stored one holds a live token.
  */
 export async function emailedLink(
   db: Db,
@@ -78,20 +88,36 @@ export async function emailedLink(
   mode: string,
   timeoutMs = 15_000,
 ): Promise<string> {
-  const pattern = new RegExp(`https?://[^\\s"'<>]+(/auth\\?mode=${mode}&token=[A-Za-z0-9_%.-]+)`);
+  const pattern = new RegExp(`https?://[^\\s"'<>]+/auth\\?mode=${mode}&token=([A-Za-z0-9_%.-]+)`);
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const messages = await db.prisma.emailMessage.findMany({
       where: { toAddress: address },
       orderBy: { id: "desc" },
     });
-    for (const message of messages) {
-      const link = pattern.exec(message.text)?.[1];
-      if (link) return link;
+    const stored = messages.map((m) => pattern.exec(m.text)?.[1]).find((token) => token !== undefined);
+    if (stored !== undefined) {
+      if (stored !== "redacted") throw new Error(`the message to ${address} holds a live ${mode} link`);
+      return `/auth?mode=${mode}&token=${encodeURIComponent(await sealedTokenFor(db, address, mode))}`;
     }
     if (Date.now() > deadline) {
       throw new Error(`no email to ${address} with a ${mode} link (found ${messages.length} messages)`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The token of the newest event of `mode`'s kinds addressed to `address`, unsealed. */
+async function sealedTokenFor(db: Db, address: string, mode: string): Promise<string> {
+  const events = await db.prisma.outboxEvent.findMany({
+    where: { type: { in: TOKEN_EVENTS[mode] ?? [] } },
+    orderBy: { createdAt: "desc" },
+  });
+  for (const event of events) {
+    const payload = (event.envelope as { payload?: { email?: string; sealedToken?: string } }).payload;
+    if (payload?.email?.toLowerCase() === address.toLowerCase() && payload.sealedToken) {
+      return unseal(payload.sealedToken);
+    }
+  }
+  throw new Error(`no ${mode} event for ${address}`);
 }

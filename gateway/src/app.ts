@@ -32,7 +32,12 @@ import { documentsRouter } from "./modules/documents/documents.rest";
 import { UPLOADS_PATH, uploadsHandler } from "./modules/documents/uploads.rest";
 import { accountRouter } from "./modules/identity/account.rest";
 import { authRouter } from "./modules/identity/auth.rest";
-import { type IdentityDeps, loadSessionUser, sessionUser } from "./modules/identity/session";
+import {
+  awaitingVerification,
+  type IdentityDeps,
+  loadSessionUser,
+  sessionUser,
+} from "./modules/identity/session";
 import { createSessionIndex } from "./modules/identity/sessionIndex";
 import { brandingRouter } from "./modules/settings/branding.rest";
 import { passwordPolicyRouter } from "./modules/settings/passwordPolicy.rest";
@@ -231,6 +236,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
           requestId: String(req.id),
           identity,
           currentUser: user ? actorOf(user) : null,
+          awaitingVerification: awaitingVerification(res) !== null,
           probes,
         };
       },

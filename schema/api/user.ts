@@ -27,6 +27,11 @@ export interface SafeUser {
   securityLevel: "standard" | "enhanced";
   /** the permissions the user holds (the permission matrix of DECISIONS.md) */
   permissions: string[];
+  /**
+   * on the signed-in user's own answers: this session can only verify the email (the address is
+   * unverified while the security settings require a verified one); absent otherwise
+   */
+  needsVerification?: true;
 }
 
 /** Answer of POST /api/login for an enhanced-security user: one more step before the session. */

@@ -48,6 +48,8 @@ export interface EmailAttachmentSummary {
 export interface EmailMessageDetail extends EmailMessageSummary {
   html: string;
   text: string;
+  /** whether it carried a one-time link (verification, reset, invitation): not resent once failed */
+  oneTimeLink: boolean;
   attachments: EmailAttachmentSummary[];
   messageId: string | null;
 }
@@ -134,6 +136,7 @@ export async function getEmailMessage(props: { db: Db; id: unknown }): Promise<E
     ...summary(row),
     html: redactTokens(row.html),
     text: redactTokens(row.text),
+    oneTimeLink: row.oneTimeLink,
     messageId: row.messageId,
     attachments: parseAttachments(row.attachments).map((a) => ({
       filename: a.filename,
@@ -150,11 +153,15 @@ export interface ResendResult {
   message: EmailMessageSummary;
 }
 
+export const ONE_TIME_LINK_RESEND_MESSAGE =
+  "This message carried a one-time link, which is not kept once a message has failed. Send a new one instead: a verification email, a password reset or a new invitation from the user's page.";
+
 /**
  * Queues a failed message again (due at once, its attempts kept: the sender's retry policy counts
  * on from them) and wakes the senders; audited. Idempotent: a message that is not failed, one
- * already queued again included, is left as it is.
- * @throws AppError VALIDATION_FAILED for a malformed id, NOT_FOUND.
+ * already queued again included, is left as it is. A message that carried a one-time link is not
+ * resent: its link was dropped when it failed (./oneTimeLinks.ts), and a new one is what helps.
+ * @throws AppError VALIDATION_FAILED for a malformed id, NOT_FOUND, CONFLICT (a one-time link).
  */
 export async function resendEmailMessage(props: {
   db: Db;
@@ -165,10 +172,13 @@ export async function resendEmailMessage(props: {
   return props.db.prisma.$transaction(async (tx) => {
     const [requeued] = await tx.$queryRaw<{ id: number }[]>`
       UPDATE email_messages SET status = 'queued', "nextAttemptAt" = NULL, "updatedAt" = now()
-      WHERE id = ${id} AND status = 'failed'
+      WHERE id = ${id} AND status = 'failed' AND NOT "oneTimeLink"
       RETURNING id`;
     const row = await tx.emailMessage.findUnique({ where: { id } });
     if (!row) throw new AppError("NOT_FOUND", "Message not found");
+    if (!requeued && row.status === "failed" && row.oneTimeLink) {
+      throw new AppError("CONFLICT", ONE_TIME_LINK_RESEND_MESSAGE);
+    }
     if (!requeued) return { resent: false, message: summary(row) };
     await tx.$queryRaw`SELECT pg_notify('email_messages', '')::text`;
     await audit(tx, {

@@ -2,6 +2,7 @@ import type { Tx } from "@services/shared/db";
 import type { EmailAttachment } from "./attachments";
 import { DEFAULT_EMAIL_TEMPLATES } from "./defaultTemplates";
 import type { MailContext } from "./mailContext";
+import { sealLinkToken, withoutToken } from "./oneTimeLinks";
 import { type EmailTemplateParts, type EmailVariables, renderEmail } from "./renderEmail";
 import { assertCatalogued } from "./templateCatalog";
 
@@ -19,6 +20,11 @@ export interface QueueEmailProps {
   attachments?: EmailAttachment[];
   /** the parts to render instead of the stored template (an admin's test send of a draft) */
   template?: EmailTemplateParts;
+  /**
+   * the raw token of the one-time link among the variables (verification, reset, invitation): the
+   * message is stored without it and with it sealed (./oneTimeLinks.ts)
+   */
+  oneTimeToken?: string;
 }
 
 /** Whether this call stored a new message (false: the same event had already queued it). */
@@ -30,7 +36,8 @@ export interface QueueEmailResult {
  * Renders a template from email_templates (the seeded default when the row is missing) and stores
  * the message, with its attachments if any, as queued in email_messages, inside the caller's
  * transaction, with the idempotency key `${eventId}:${templateKey}:${to}`: a message already stored
- * for that key is left alone. The NOTIFY it sends wakes the senders when the transaction commits.
+ * for that key is left alone. A one-time link's token (`oneTimeToken`) is stored sealed, not in the
+ * bodies. The NOTIFY it sends wakes the senders when the transaction commits.
  * @throws Error when the template exists nowhere or does not parse; database errors pass through.
  */
 export async function queueEmail(props: QueueEmailProps): Promise<QueueEmailResult> {
@@ -53,12 +60,23 @@ export async function queueEmail(props: QueueEmailProps): Promise<QueueEmailResu
     { draft: props.template !== undefined },
   );
   const attachments = props.attachments?.length ? JSON.stringify(props.attachments) : null;
+  // a one-time link's token is not kept in the bodies: sealed beside them until the message goes
+  const token = props.oneTimeToken;
+  const kept = token
+    ? {
+        subject: withoutToken(rendered.subject, token),
+        html: withoutToken(rendered.html, token),
+        text: withoutToken(rendered.text, token),
+      }
+    : rendered;
+  const sealedToken = token ? sealLinkToken(token) : null;
   // one round trip: the row, and the NOTIFY only when the row is new
   const inserted = await tx.$queryRaw<{ id: number }[]>`
     WITH inserted AS (
-      INSERT INTO email_messages ("dedupeKey", "templateKey", "toAddress", subject, html, text, attachments)
-      VALUES (${`${eventId}:${templateKey}:${to}`}, ${templateKey}, ${to}, ${rendered.subject}, ${rendered.html},
-        ${rendered.text}, ${attachments}::jsonb)
+      INSERT INTO email_messages ("dedupeKey", "templateKey", "toAddress", subject, html, text, attachments,
+        "linkTokenSealed", "oneTimeLink")
+      VALUES (${`${eventId}:${templateKey}:${to}`}, ${templateKey}, ${to}, ${kept.subject}, ${kept.html},
+        ${kept.text}, ${attachments}::jsonb, ${sealedToken}, ${token !== undefined})
       ON CONFLICT DO NOTHING
       RETURNING id)
     SELECT id, pg_notify('email_messages', '')::text AS notified FROM inserted`;

@@ -5,8 +5,9 @@ import type { MailContext } from "./mailContext";
 import { queueEmail } from "./queueEmail";
 
 /**
- * Queues the email_verification message: its link carries the unsealed token, and it says how long
- * the link stays valid (from the event's time to the token's expiry).
+ * Queues the email_verification message: its link carries the unsealed token (stored sealed, put
+ * into the link as it is sent), and it says how long the link stays valid (from the event's time to
+ * the token's expiry).
  * @throws Error when the sealed token was tampered with (the event then goes to dead letters).
  */
 export async function queueVerificationEmail(props: {
@@ -18,6 +19,7 @@ export async function queueVerificationEmail(props: {
 }): Promise<void> {
   const { user, context } = props;
   const validMs = Date.parse(user.tokenExpiresAt) - Date.parse(props.occurredAt);
+  const token = unseal(user.sealedToken);
   await queueEmail({
     tx: props.tx,
     eventId: props.eventId,
@@ -27,8 +29,10 @@ export async function queueVerificationEmail(props: {
     variables: {
       firstName: user.firstName,
       lastName: user.lastName ?? "",
-      link: AUTH_LINKS.verifyEmail(context.publicUrl, unseal(user.sealedToken)),
+      link: AUTH_LINKS.verifyEmail(context.publicUrl, token),
       expiresInHours: Math.max(1, Math.round(validMs / 3_600_000)),
     },
+    // kept sealed, not in the stored message (./oneTimeLinks.ts)
+    oneTimeToken: token,
   });
 }

@@ -3,6 +3,7 @@ import type { Db } from "@services/shared/db";
 import { logger } from "@services/shared/logger";
 import { parseAttachments } from "./attachments";
 import { type MailTransport, type OutgoingMail, smtpResponseCode } from "./mailTransport";
+import { openLinkToken, withToken } from "./oneTimeLinks";
 
 /** How failed sends are retried. */
 export interface RetryPolicy {
@@ -31,6 +32,8 @@ export interface ClaimedEmail {
   text: string;
   attachments: unknown;
   attempts: number;
+  /** the one-time link's token, sealed; the bodies say "redacted" in its place (./oneTimeLinks.ts) */
+  linkTokenSealed: string | null;
 }
 
 /** Replaces the value of every `token=` parameter in links with "redacted". */
@@ -41,30 +44,43 @@ export function redactTokens(body: string): string {
 /**
  * Marks up to `limit` due messages (status queued, nextAttemptAt unset or past) captured, claimed
  * with FOR UPDATE SKIP LOCKED, and keeps them: for a portal without SMTP, or with email disabled in
- * email_settings. In development each is printed to the log, links included. Answers how many.
+ * email_settings, without the sealed token of a one-time link (the kept message holds no usable
+ * link). In development each is printed to the log, links included. Answers how many.
  * @throws when the database refuses the update.
  */
 export async function captureDueEmails(props: { db: Db; limit: number }): Promise<number> {
-  const captured = await props.db.prisma.$queryRaw<{ toAddress: string; subject: string; text: string }[]>`
-    UPDATE email_messages SET status = 'captured', "nextAttemptAt" = NULL, "updatedAt" = now()
-    WHERE id IN (
-      SELECT id FROM email_messages
+  // the sealed one-time token goes with the capture: the kept message holds no usable link
+  const captured = await props.db.prisma.$queryRaw<
+    { toAddress: string; subject: string; text: string; linkTokenSealed: string | null }[]
+  >`
+    WITH due AS (
+      SELECT id, "linkTokenSealed" FROM email_messages
       WHERE status = 'queued' AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= now())
       ORDER BY id LIMIT ${props.limit}
       FOR UPDATE SKIP LOCKED)
-    RETURNING "toAddress", subject, text`;
+    UPDATE email_messages AS m
+    SET status = 'captured', "nextAttemptAt" = NULL, "linkTokenSealed" = NULL, "updatedAt" = now()
+    FROM due WHERE m.id = due.id
+    RETURNING m."toAddress", m.subject, m.text, due."linkTokenSealed"`;
   // With no SMTP server (the embedded default of `make start`), a developer reads the mail, links
   // included, in the log; never outside development.
   if (config().NODE_ENV === "development") {
     const log = logger("email.sender");
     for (const mail of captured) {
-      log.info(
-        { to: mail.toAddress, subject: mail.subject, text: mail.text },
-        "email captured (no SMTP_URL)",
-      );
+      const text = mail.linkTokenSealed ? openedText(mail.text, mail.linkTokenSealed) : mail.text;
+      log.info({ to: mail.toAddress, subject: mail.subject, text }, "email captured (no SMTP_URL)");
     }
   }
   return captured.length;
+}
+
+/** `text` with its one-time link's token put back; unchanged when the seal does not open. */
+function openedText(text: string, sealed: string): string {
+  try {
+    return withToken(text, openLinkToken(sealed));
+  } catch {
+    return text;
+  }
 }
 
 /** The SMTP server of email_settings as stored (the password still sealed). */
@@ -137,17 +153,17 @@ export async function claimDueEmails(props: {
         WHERE status = 'queued' AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= now())
         ORDER BY "nextAttemptAt" NULLS FIRST, id LIMIT ${props.limit}
         FOR UPDATE SKIP LOCKED)
-      RETURNING id, "toAddress", subject, html, text, attachments, attempts
+      RETURNING id, "toAddress", subject, html, text, attachments, attempts, "linkTokenSealed"
     )
-    SELECT s.*, c.id, c."toAddress", c.subject, c.html, c.text, c.attachments, c.attempts
+    SELECT s.*, c.id, c."toAddress", c.subject, c.html, c.text, c.attachments, c.attempts, c."linkTokenSealed"
     FROM settings AS s LEFT JOIN claimed AS c ON true
     ORDER BY c.id`;
   const [first] = rows;
   const emails: ClaimedEmail[] = [];
   for (const row of rows) {
     if (row.id === null) continue;
-    const { id, toAddress, subject, html, text, attachments, attempts } = row;
-    emails.push({ id, toAddress, subject, html, text, attachments, attempts });
+    const { id, toAddress, subject, html, text, attachments, attempts, linkTokenSealed } = row;
+    emails.push({ id, toAddress, subject, html, text, attachments, attempts, linkTokenSealed });
   }
   const host = first?.smtpHost ?? null;
   return {
@@ -185,24 +201,48 @@ export interface DeliverEmailProps {
 }
 
 /**
- * Sends one claimed message, outside any transaction, and records the outcome: sent (with the
- * server's message id, and its links' tokens redacted), or attempts+1, lastError and a later
- * nextAttemptAt (retry), or failed after the last attempt or a permanent (5xx) SMTP refusal. A
+ * Sends one claimed message, outside any transaction, its one-time link's token (sealed beside the
+ * bodies) put back into the links, and records the outcome: sent (with the server's message id, its
+ * links' tokens redacted and the sealed token dropped), or attempts+1, lastError and a later
+ * nextAttemptAt (retry), or failed (the sealed token dropped) after the last attempt or a permanent
+ * (5xx) SMTP refusal; a token that cannot be unsealed fails the message at once. A
  * connection that died mid-send is an ordinary failed attempt, retried with backoff.
  * @throws when the database refuses the update (the message is due again when its lease ends).
  */
 export async function deliverClaimedEmail(props: DeliverEmailProps): Promise<DeliveryOutcome> {
   const { db, email } = props;
   const retry = props.retry ?? DEFAULT_RETRY;
+  let token: string | undefined;
+  try {
+    token = email.linkTokenSealed === null ? undefined : openLinkToken(email.linkTokenSealed);
+  } catch (err) {
+    // sealed under another key (another SESSION_SECRET): the link can never be sent
+    const message = `The one-time link could not be opened (${err instanceof Error ? err.message : String(err)})`;
+    await db.prisma.emailMessage.update({
+      where: { id: email.id },
+      data: {
+        attempts: { increment: 1 },
+        lastError: message,
+        status: "failed",
+        nextAttemptAt: null,
+        linkTokenSealed: null,
+      },
+    });
+    logger("email.sender").error(
+      { emailId: email.id },
+      "email's one-time link could not be opened; marked failed",
+    );
+    return "failed";
+  }
   let messageId: string;
   try {
     ({ messageId } = await props.transport.send({
       from: props.from,
       ...(props.replyTo ? { replyTo: props.replyTo } : {}),
       to: email.toAddress,
-      subject: email.subject,
-      html: email.html,
-      text: email.text,
+      subject: token === undefined ? email.subject : withToken(email.subject, token),
+      html: token === undefined ? email.html : withToken(email.html, token),
+      text: token === undefined ? email.text : withToken(email.text, token),
       attachments: parseAttachments(email.attachments),
     }));
   } catch (err) {
@@ -218,6 +258,8 @@ export async function deliverClaimedEmail(props: DeliverEmailProps): Promise<Del
         lastError: message,
         status: final ? "failed" : "queued",
         nextAttemptAt: final ? null : new Date(Date.now() + retryDelayMs(retry, attempts)),
+        // a failed message keeps no usable link (it cannot be resent with it: deliveryLog.ts)
+        ...(final ? { linkTokenSealed: null } : {}),
       },
     });
     logger("email.sender")[final ? "error" : "warn"](
@@ -233,6 +275,7 @@ export async function deliverClaimedEmail(props: DeliverEmailProps): Promise<Del
       // The log keeps what was sent, but not the live one-time links it carried.
       html: redactTokens(email.html),
       text: redactTokens(email.text),
+      linkTokenSealed: null,
       messageId,
       sentAt: new Date(),
       attempts: { increment: 1 },

@@ -10,9 +10,16 @@ import { type RedisClient, withDeadline } from "./redis";
 // Rate limits and growing delays kept in Redis, so that they hold across gateway instances (in the
 // embedded mode, in this process's memory). Two kinds:
 //  - a window rule: at most `points` attempts per `durationSec` for one key (an IP, an email);
-//  - a backoff rule: after `free` consecutive failures of one key, each further failure blocks the
-//    key for a delay that doubles (1 s, 2 s, 4 s...) up to `maxDelaySec`; a success clears it.
+//  - a backoff rule: after `free` consecutive failures of one key, each further attempt waits for a
+//    delay that doubles (1 s, 2 s, 4 s...) up to `maxDelaySec`; a success clears it.
 // Neither ever locks a key for good: windows end and delays are capped.
+//
+// Every attempt is counted before it is checked (OWASP ASVS 5.0), each count one atomic step of the
+// store (rate-limiter-flexible's INCR script on Redis; a synchronous step in memory), so that
+// attempts sent at once cannot all pass a check made before any of them was counted (issue 20:
+// 60 concurrent wrong passwords let 8 through where 6 was the limit). What the caller learns was not
+// a failure (a success, or a refusal by another limit) it gives back: `Reservation.release`, or
+// `succeed` for the backoffs.
 
 export interface WindowRule {
   points: number;
@@ -91,26 +98,62 @@ export function rateLimited(retryAfterSec: number): AppError {
   );
 }
 
+/** One counted attempt, which the caller may give back when it turns out not to be a failure. */
+export interface Reservation {
+  /**
+   * Gives the attempt back (it checked nothing, or it was no failure); at most once. Never throws:
+   * when the store fails, the attempt stays counted (the safe side).
+   */
+  release(): Promise<void>;
+}
+
 export interface RateLimiter {
   /**
-   * Counts one attempt of `key` under a window rule.
+   * Counts one attempt of `key` under a window rule, before the work it guards; the answer gives it
+   * back (a success that the window counts no more).
    * @throws AppError RATE_LIMITED (details.retryAfter) when the window is used up.
    */
-  consume(rule: WindowName, key: string): Promise<void>;
+  consume(rule: WindowName, key: string): Promise<Reservation>;
   /**
-   * Refuses a key whose window is used up, without counting anything.
-   * @throws AppError RATE_LIMITED (details.retryAfter) while the window lasts.
+   * Counts one attempt of `key` under a backoff rule, before the work it guards: one of the free
+   * attempts, or, past them, the one attempt each delay lets through, which starts the next, longer
+   * delay at once. A refused attempt counts nothing. The answer gives the attempt back (it was not a
+   * failure, e.g. another limit refused the request); `succeed` clears the key.
+   * With `enforce: false` (the owner's known browser) the attempt is counted but never refused.
+   * @throws AppError RATE_LIMITED (details.retryAfter) while the key waits out a delay.
    */
-  check(rule: WindowName, key: string): Promise<void>;
-  /**
-   * Refuses a key that is serving a backoff delay, without counting anything.
-   * @throws AppError RATE_LIMITED (details.retryAfter) while the delay lasts.
-   */
-  checkBackoff(rule: BackoffName, key: string): Promise<void>;
-  /** Records a failure of `key`; past the free failures it starts (or doubles) the delay. */
-  fail(rule: BackoffName, key: string): Promise<void>;
+  reserve(rule: BackoffName, key: string, options?: { enforce?: boolean }): Promise<Reservation>;
   /** Clears the failures and delays of each (rule, key) (after a success), in one round trip. */
   succeed(...cleared: [rule: BackoffName, key: string][]): Promise<void>;
+}
+
+/** A reservation whose `undo` runs at most once. */
+function reservation(undo: () => Promise<unknown>): Reservation {
+  let released = false;
+  return {
+    async release() {
+      if (released) return;
+      released = true;
+      await guarded(undo).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * Takes the reservations of `attempts` together; when one is refused, gives back those taken and
+ * throws its refusal (the longest Retry-After of the refusals).
+ * @throws AppError RATE_LIMITED, UNAVAILABLE.
+ */
+export async function reserveAll(attempts: Promise<Reservation>[]): Promise<Reservation> {
+  const settled = await Promise.allSettled(attempts);
+  const taken = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const refusals = settled.flatMap((s) => (s.status === "rejected" ? [s.reason as unknown] : []));
+  const releaseAll = reservation(() => Promise.all(taken.map((r) => r.release())));
+  if (refusals.length === 0) return releaseAll;
+  await releaseAll.release();
+  const retryAfter = (err: unknown) =>
+    err instanceof AppError && err.code === "RATE_LIMITED" ? Number(err.details?.retryAfter ?? 0) : -1;
+  throw refusals.reduce((worst, err) => (retryAfter(err) > retryAfter(worst) ? err : worst));
 }
 
 /**
@@ -158,12 +201,16 @@ export function createRateLimiter(options: {
     const rule = (await current())[name];
     return { rule, limiter: limiter(name, rule.points, rule.durationSec) };
   };
+  // A backoff rule is three counters of the key: `fails` (attempts since the last success; the
+  // first `free` pass), `block` (the gate: whoever creates it passes, and it stays shut for the
+  // delay) and `steps` (delays served so far, which sets the next one).
   const backoff = async (name: BackoffName) => {
     const rule = (await current())[name];
     return {
       rule,
-      failures: limiter(`${name}:fails`, 1_000_000, rule.memorySec),
-      blocks: limiter(`${name}:block`, 1, rule.maxDelaySec),
+      fails: limiter(`${name}:fails`, rule.free, rule.memorySec),
+      gate: limiter(`${name}:block`, 1, rule.maxDelaySec),
+      steps: limiter(`${name}:steps`, 1_000_000, rule.memorySec),
     };
   };
 
@@ -173,30 +220,40 @@ export function createRateLimiter(options: {
       try {
         await guarded(() => windowLimiter.consume(key));
       } catch (err) {
-        if (err instanceof RateLimiterRes) throw rateLimited(err.msBeforeNext / 1000);
-        throw err;
+        if (!(err instanceof RateLimiterRes)) throw err;
+        // a refused attempt takes no place in the window: its count goes back at once
+        await guarded(() => windowLimiter.reward(key));
+        throw rateLimited(err.msBeforeNext / 1000);
       }
+      return reservation(() => windowLimiter.reward(key));
     },
-    async check(rule, key) {
-      const { rule: limits, limiter: windowLimiter } = await window(rule);
-      const res = await guarded(() => windowLimiter.get(key));
-      if (res && res.consumedPoints >= limits.points && res.msBeforeNext > 0) {
-        throw rateLimited(res.msBeforeNext / 1000);
+    async reserve(rule, key, reserveOptions = {}) {
+      const { rule: limits, fails, gate, steps } = await backoff(rule);
+      // one of the free attempts: INCR, refused past `free` (still counted, as every attempt is)
+      const free = await guarded(() => fails.consume(key)).then(
+        () => true,
+        (err: unknown) => {
+          if (err instanceof RateLimiterRes) return false;
+          throw err;
+        },
+      );
+      const giveBack = () => fails.reward(key);
+      if (free || reserveOptions.enforce === false) return reservation(giveBack);
+      // past them: the gate lets one attempt through per delay. Creating its key (SET NX inside the
+      // INCR script) is the one step that decides, so attempts at once cannot both pass.
+      try {
+        await guarded(() => gate.consume(key, 1, { customDuration: 1 }));
+      } catch (err) {
+        if (!(err instanceof RateLimiterRes)) throw err;
+        // refused: this attempt is not counted
+        await guarded(giveBack);
+        throw rateLimited(err.msBeforeNext / 1000);
       }
-    },
-    async checkBackoff(rule, key) {
-      const { blocks } = await backoff(rule);
-      const res = await guarded(() => blocks.get(key));
-      if (res && res.consumedPoints > 1 && res.msBeforeNext > 0) throw rateLimited(res.msBeforeNext / 1000);
-    },
-    async fail(rule, key) {
-      const { rule: limits, failures, blocks } = await backoff(rule);
-      const res = await guarded(() => failures.penalty(key, 1));
-      const over = res.consumedPoints - limits.free;
-      if (over > 0) {
-        const delay = Math.min(limits.maxDelaySec, 2 ** Math.min(over - 1, 30));
-        await guarded(() => blocks.block(key, delay));
-      }
+      // this attempt holds the gate: it sets the delay the next one waits (1 s, 2 s, 4 s... capped)
+      const served = await guarded(() => steps.penalty(key, 1));
+      const delay = Math.min(limits.maxDelaySec, 2 ** Math.min(served.consumedPoints - 1, 30));
+      await guarded(() => gate.block(key, delay));
+      return reservation(() => Promise.all([giveBack(), steps.reward(key), gate.delete(key)]));
     },
     async succeed(...cleared) {
       const resolved = await Promise.all(
@@ -204,16 +261,21 @@ export function createRateLimiter(options: {
       );
       const redis = options.redis;
       if (redis) {
-        const keys = resolved.flatMap(({ key, failures, blocks }) => [
-          failures.getKey(key),
-          blocks.getKey(key),
+        const keys = resolved.flatMap(({ key, fails, gate, steps }) => [
+          fails.getKey(key),
+          gate.getKey(key),
+          steps.getKey(key),
         ]);
         await guarded(() => redis.del(keys));
         return;
       }
       await guarded(() =>
         Promise.all(
-          resolved.flatMap(({ key, failures, blocks }) => [failures.delete(key), blocks.delete(key)]),
+          resolved.flatMap(({ key, fails, gate, steps }) => [
+            fails.delete(key),
+            gate.delete(key),
+            steps.delete(key),
+          ]),
         ),
       );
     },

@@ -2,7 +2,7 @@ import { audit } from "@services/shared/audit";
 import { emit } from "@services/shared/events";
 import type { User } from "@services/shared/generated/prisma/client";
 import { UserError } from "./errors";
-import { consumeToken, hashToken, type TokenPasswordProps } from "./oneTimeTokens";
+import { consumeToken, endTokens, hashToken, type TokenPasswordProps } from "./oneTimeTokens";
 import { hashPassword } from "./passwords";
 import { assertPasswordAllowed } from "./securitySettings";
 import { syncSnapshot } from "./syncSnapshot";
@@ -45,8 +45,12 @@ export async function acceptInvitation(props: TokenPasswordProps): Promise<User>
         emailVerified: true,
         version: { increment: 1 },
         sessionsValidAfter: new Date(),
+        resetToken: null,
+        resetTokenExpiresAt: null,
       },
     });
+    // a reset asked for before the invitation was accepted no longer sets the password
+    await endTokens(tx, { userId, purposes: ["password_reset"] });
     await audit(tx, {
       action: "user.invitation_accepted",
       actorId: user.id,

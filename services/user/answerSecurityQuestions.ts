@@ -2,7 +2,9 @@ import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import type { User } from "@services/shared/generated/prisma/client";
 import type { RateLimiter } from "@services/shared/rateLimit";
+import { SECURITY_VERIFICATION_FAILED_MESSAGE, UserError } from "./errors";
 import { recordLogin } from "./loginUser";
+import { clearPinnedQuestion, pinnedQuestionIndex } from "./pendingQuestion";
 import { verifySecurityAnswers } from "./verifySecurityAnswers";
 
 /**
@@ -19,8 +21,8 @@ export async function answerSecurityQuestions(props: {
   answers: Parameters<typeof verifySecurityAnswers>[0]["answers"];
   /** the signed-in caller's id, if any */
   callerId: number | undefined;
-  /** the pending enhanced sign-in of this user in the caller's session, with the question it asked */
-  pending: { questionIndex: number } | null;
+  /** whether the caller's session passed the password of this user's pending enhanced sign-in */
+  pending: boolean;
   ip: string;
 }): Promise<{ kind: "signedIn"; user: User } | { kind: "verified" }> {
   const { db, limiter, pending } = props;
@@ -28,21 +30,29 @@ export async function answerSecurityQuestions(props: {
     throw new AppError("UNAUTHENTICATED", "Security verification failed");
   }
   const key = String(props.userId);
-  await limiter.checkBackoff("securityAnswers", key);
+  // counted before the answers are checked, so that answers sent at once are held to the backoff
+  const attempt = await limiter.reserve("securityAnswers", key);
   try {
+    // the question the pending sign-in asked, kept for the user (a session cannot pick another)
+    const asked = pending ? await pinnedQuestionIndex(db, props.userId) : undefined;
+    if (asked === null)
+      throw new UserError("SECURITY_VERIFICATION_FAILED", SECURITY_VERIFICATION_FAILED_MESSAGE);
     await verifySecurityAnswers({
       db,
       userId: props.userId,
       answers: props.answers,
-      requiredIndex: pending ? pending.questionIndex : undefined,
+      requiredIndex: asked,
       ip: props.ip,
     });
   } catch (err) {
-    await limiter.fail("securityAnswers", key);
+    // wrong answers keep their count; a failure of the service gives it back
+    if (!(err instanceof UserError && err.code === "SECURITY_VERIFICATION_FAILED")) await attempt.release();
     throw err;
   }
   await limiter.succeed(["securityAnswers", key]);
   if (!pending) return { kind: "verified" };
+  // answered: the next sign-in draws its question anew
+  await clearPinnedQuestion(db.prisma, props.userId);
   const user = await recordLogin({
     db,
     user: await db.prisma.user.findUniqueOrThrow({ where: { id: props.userId } }),

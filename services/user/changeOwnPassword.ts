@@ -1,13 +1,13 @@
 import type { Db } from "@services/shared/db";
 import type { User } from "@services/shared/generated/prisma/client";
-import type { RateLimiter } from "@services/shared/rateLimit";
+import { type RateLimiter, reserveAll } from "@services/shared/rateLimit";
 import { changePassword } from "./changePassword";
 import { UserError } from "./errors";
 
 /**
  * The signed-in user changes their password: the current one is checked under the same account
- * backoff as sign-in (from everywhere, unless from a known browser, and from this address); a wrong
- * one counts against both. Returns the user (the caller renews the session and ends the others).
+ * backoff as sign-in (from everywhere, unless from a known browser, and from this address), the
+ * attempt counted before the check; a wrong one keeps its count against both. Returns the user (the caller renews the session and ends the others).
  * @throws AppError RATE_LIMITED; UserError WRONG_PASSWORD, COMMON_PASSWORD.
  */
 export async function changeOwnPassword(props: {
@@ -23,8 +23,11 @@ export async function changeOwnPassword(props: {
   const { limiter } = props;
   const accountKey = `user:${props.userId}`;
   const pairKey = `${accountKey}|${props.ip}`;
-  if (!props.knownDevice) await limiter.checkBackoff("loginAccountAny", accountKey);
-  await limiter.checkBackoff("loginAccount", pairKey);
+  // counted before the check, as a sign-in is (./signIn.ts)
+  const attempt = await reserveAll([
+    limiter.reserve("loginAccountAny", accountKey, { enforce: !props.knownDevice }),
+    limiter.reserve("loginAccount", pairKey),
+  ]);
   let user: User;
   try {
     user = await changePassword({
@@ -35,10 +38,8 @@ export async function changeOwnPassword(props: {
       ip: props.ip,
     });
   } catch (err) {
-    if (err instanceof UserError && err.code === "WRONG_PASSWORD") {
-      await limiter.fail("loginAccount", pairKey);
-      await limiter.fail("loginAccountAny", accountKey);
-    }
+    // a wrong current password keeps its count; anything else (a common new password...) gives it back
+    if (!(err instanceof UserError && err.code === "WRONG_PASSWORD")) await attempt.release();
     throw err;
   }
   await limiter.succeed(["loginAccount", pairKey], ["loginAccountAny", accountKey]);

@@ -76,6 +76,7 @@ export {
   OWN_QUESTIONS_FIRST_MESSAGE,
   passwordPolicy,
   SESSION_TIMINGS,
+  sessionAwaitsVerification,
   signInRateRules,
   signOutEveryoneElse,
   updateSecuritySettings,

@@ -7,13 +7,21 @@ import { INVALID_CREDENTIALS_MESSAGE, SECURITY_QUESTIONS_REQUIRED_MESSAGE, UserE
 import { USER_COLUMNS } from "./findSessionUser";
 import { getPublicBranding } from "./getPublicBranding";
 import { hashPassword, verifyPassword } from "./passwords";
+import { pinSecurityQuestion } from "./pendingQuestion";
 
 export const NEEDS_VERIFICATION_MESSAGE = "Please verify your email before logging in.";
 
 /** What a correct password leads to: the session, or one more step for enhanced security. */
 export type LoginOutcome =
   | { kind: "granted"; user: User }
-  | { kind: "challenge"; user: User; question: { index: number; text: string } };
+  | {
+      kind: "challenge";
+      user: User;
+      /** the question to answer: the same for every sign-in of the user until answered or `until` */
+      question: { index: number; text: string };
+      /** when the pending sign-in ends unanswered */
+      until: Date;
+    };
 
 let dummyHash: Promise<string> | undefined;
 
@@ -110,7 +118,8 @@ export function loginDigest(login: string): string {
 /**
  * Checks a username-or-email and password (DECISIONS.md, Registration and sign-in) and records the
  * attempt in the audit log. A granted login stamps lastLoginAt; an enhanced-security user gets one of
- * their questions instead (the caller keeps the pending step in the session).
+ * their questions instead, the same one until it is answered or its window ends (the caller keeps
+ * the pending step in the session).
  * @throws UserError INVALID_CREDENTIALS (wrong password, or unknown account by default),
  * ACCOUNT_NOT_FOUND (unknown account when revealUnknownAccounts), ACCOUNT_INACTIVE (details.status
  * "deactivated" or "archived"), EMAIL_NOT_VERIFIED (details.needsVerification) when required,
@@ -185,14 +194,12 @@ export async function loginUser(props: {
     settings?.requireEnhancedForAdmins === true &&
     (found.userType === "mainAdmin" || found.userType === "userAdmin");
   if (found.securityLevel === "enhanced" || adminEnhanced) {
-    const questions = await db.prisma.securityQuestions.findUnique({ where: { userId: found.id } });
-    if (!questions) {
+    // the question already drawn for a pending sign-in of this user, else a new one (issue 20)
+    const pending = await pinSecurityQuestion(db, found.id);
+    if (!pending) {
       await fail("security_questions_missing");
       throw new UserError("SECURITY_QUESTIONS_REQUIRED", SECURITY_QUESTIONS_REQUIRED_MESSAGE);
     }
-    const index = Math.floor(Math.random() * 3);
-    const text =
-      [questions.question1, questions.question2, questions.question3][index] ?? questions.question1;
     await audit(db.prisma, {
       action: "user.login_password_accepted",
       actorId: found.id,
@@ -201,7 +208,12 @@ export async function loginUser(props: {
       ip: props.ip,
       metadata: { pending: "security_answer" },
     });
-    return { kind: "challenge", user: found, question: { index, text } };
+    return {
+      kind: "challenge",
+      user: found,
+      question: { index: pending.index, text: pending.text },
+      until: pending.until,
+    };
   }
   return { kind: "granted", user: await recordLogin({ db, user: found, ip: props.ip }) };
 }

@@ -8,6 +8,7 @@ import type { UserType } from "@services/shared/generated/prisma/enums";
 import { findManagedUser, OWN_ACCOUNT_MESSAGE } from "./changeUserAccount";
 import { UserError } from "./errors";
 import { eventContact } from "./eventContact";
+import { endTokens, PASSWORD_LINKS } from "./oneTimeTokens";
 import { requestPasswordReset } from "./requestPasswordReset";
 import { requestVerification } from "./resendVerification";
 import { syncSnapshot } from "./syncSnapshot";
@@ -26,8 +27,8 @@ type ProfileField = (typeof ADMIN_PROFILE_FIELDS)[number];
  * Saves a user's profile as an administrator edits it (the registration rules, already parsed):
  * the changed fields, a raised version, user.updated with the sync snapshot and an audit row with
  * each changed field's before and after. A new email address is unverified: emailVerified becomes
- * false and a verification link goes to the new address (user.verification_requested). Nothing is
- * written when nothing changed.
+ * false, a verification link goes to the new address (user.verification_requested) and the unused
+ * reset and invitation links sent to the old one end. Nothing is written when nothing changed.
  * @throws UserError USER_NOT_FOUND, NOT_ALLOWED, USERNAME_TAKEN, EMAIL_TAKEN.
  */
 export async function updateUserProfile(props: {
@@ -66,7 +67,7 @@ export async function updateUserProfile(props: {
         where: { id: target.id },
         data: {
           ...Object.fromEntries(changed.map((field) => [field, wanted[field]])),
-          ...(emailChanged ? { emailVerified: false } : {}),
+          ...(emailChanged ? { emailVerified: false, resetToken: null, resetTokenExpiresAt: null } : {}),
           version: { increment: 1 },
         },
       });
@@ -85,7 +86,11 @@ export async function updateUserProfile(props: {
         },
         actor,
       );
-      if (emailChanged) await requestVerification(tx, user, actor);
+      if (emailChanged) {
+        // the reset and invitation links went to the old address: they end with it
+        await endTokens(tx, { userId: user.id, purposes: PASSWORD_LINKS });
+        await requestVerification(tx, user, actor);
+      }
       await audit(tx, {
         action: "user.profile_updated",
         actorId: props.actor.id,

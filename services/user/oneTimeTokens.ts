@@ -36,6 +36,25 @@ export async function issueToken(
 }
 
 /**
+ * Ends every live token of `userId` for each of `purposes` (marked used): a link already in a
+ * mailbox stops working. A password change ends the password-setting links (reset, invitation); an
+ * email change ends them too, since they went to the old address.
+ * @throws Prisma errors.
+ */
+export async function endTokens(
+  tx: Tx,
+  props: { userId: number; purposes: readonly TokenPurpose[] },
+): Promise<void> {
+  await tx.oneTimeToken.updateMany({
+    where: { userId: props.userId, purpose: { in: [...props.purposes] }, usedAt: null },
+    data: { usedAt: new Date() },
+  });
+}
+
+/** The links that set a password: a password or email change ends those still unused. */
+export const PASSWORD_LINKS: readonly TokenPurpose[] = ["password_reset", "invitation"];
+
+/**
  * Uses up a live token: marks it used and returns its user id, or null when the token is unknown,
  * expired, already used or of another purpose. Two concurrent uses cannot both succeed.
  * @throws Prisma errors.

@@ -93,6 +93,18 @@ export async function currentSecuritySettings(db: Db): Promise<SecuritySettingsV
   return value;
 }
 
+/**
+ * Whether `user`'s session is limited to verifying the email (issue 20): the address is unverified
+ * while the settings require a verified email to sign in. Such a session may read its own account,
+ * verify, ask for a new link and sign out, and nothing else. Reads the settings only for an
+ * unverified user (a 5 s cache).
+ * @throws the database driver's error.
+ */
+export async function sessionAwaitsVerification(db: Db, user: { emailVerified: boolean }): Promise<boolean> {
+  if (user.emailVerified) return false;
+  return (await currentSecuritySettings(db)).requireVerifiedEmail;
+}
+
 /** Forgets this process's cached settings of `db` (after a save). */
 export function forgetSecuritySettings(db: Db): void {
   cache.delete(db);

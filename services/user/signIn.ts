@@ -1,13 +1,20 @@
 import type { Db } from "@services/shared/db";
-import { AppError } from "@services/shared/errors";
-import type { RateLimiter } from "@services/shared/rateLimit";
+import { type RateLimiter, reserveAll } from "@services/shared/rateLimit";
 import { UserError } from "./errors";
 import { findLoginAccount, type LoginOutcome, loginUser } from "./loginUser";
 
+/** The refusals of a sign-in that are failures of the password: they keep their counted attempt. */
+function isFailure(err: unknown): boolean {
+  return err instanceof UserError && (err.code === "INVALID_CREDENTIALS" || err.code === "ACCOUNT_NOT_FOUND");
+}
+
 /**
  * Signs in with a username or email and a password, every attempt counted before it is checked
- * (OWASP ASVS 5.0): the IP's window, the account's backoff from everywhere (which the owner's known
- * browser skips) and the account-and-IP pair's. A refused password counts against all three.
+ * (OWASP ASVS 5.0), each count atomic so that attempts sent at once are held to the limits: the IP's
+ * window, the account's backoff from everywhere (counted, but not enforced, for the owner's known
+ * browser) and the account-and-IP pair's. A wrong password keeps the three; a success gives the
+ * window's back and clears the backoffs; any other outcome (another limit refused, an inactive
+ * account...) gives all three back.
  * Returns the user granted a session, or (enhanced security) the question to answer first.
  * @throws AppError RATE_LIMITED; UserError from loginUser (INVALID_CREDENTIALS, ACCOUNT_NOT_FOUND...).
  */
@@ -21,37 +28,35 @@ export async function signIn(props: {
   knownDevice: (userId: number) => boolean;
 }): Promise<LoginOutcome> {
   const { db, limiter, ip } = props;
-  // a used-up IP window refuses every attempt, so the answer never tells a right password apart
-  const [account] = await Promise.all([
-    findLoginAccount({ db, login: props.login }),
-    limiter.check("loginIp", ip),
-  ]);
+  // a used-up IP window refuses every attempt, so the answer never tells a right password apart;
+  // it is counted while the account is looked up
+  const ipAttempt = limiter.consume("loginIp", ip);
+  ipAttempt.catch(() => undefined);
+  const account = await findLoginAccount({ db, login: props.login }).catch(async (err: unknown) => {
+    await ipAttempt.then((slot) => slot.release()).catch(() => undefined);
+    throw err;
+  });
+  const ipSlot = await ipAttempt;
   const accountKey = account ? `user:${account.id}` : `login:${props.login.trim().toLowerCase()}`;
   const pairKey = `${accountKey}|${ip}`;
-  await Promise.all([
+  const attempt = await reserveAll([
+    Promise.resolve(ipSlot),
+    limiter.reserve("loginAccount", pairKey),
     // failures from everywhere slow unknown devices only: the owner's known browser is exempt
-    account && props.knownDevice(account.id)
-      ? undefined
-      : limiter.checkBackoff("loginAccountAny", accountKey),
-    limiter.checkBackoff("loginAccount", pairKey),
+    limiter.reserve("loginAccountAny", accountKey, {
+      enforce: !(account && props.knownDevice(account.id)),
+    }),
   ]);
   let outcome: LoginOutcome;
   try {
     outcome = await loginUser({ db, login: props.login, password: props.password, ip, account });
   } catch (err) {
-    if (
-      err instanceof UserError &&
-      (err.code === "INVALID_CREDENTIALS" || err.code === "ACCOUNT_NOT_FOUND")
-    ) {
-      await limiter.fail("loginAccount", pairKey);
-      await limiter.fail("loginAccountAny", accountKey);
-      // this failure is answered as it is; the used-up window refuses the next attempt
-      await limiter.consume("loginIp", ip).catch((limitErr: unknown) => {
-        if (!(limitErr instanceof AppError && limitErr.code === "RATE_LIMITED")) throw limitErr;
-      });
-    }
+    if (!isFailure(err)) await attempt.release();
     throw err;
   }
-  await limiter.succeed(["loginAccount", pairKey], ["loginAccountAny", accountKey]);
+  await Promise.all([
+    ipSlot.release(),
+    limiter.succeed(["loginAccount", pairKey], ["loginAccountAny", accountKey]),
+  ]);
   return outcome;
 }

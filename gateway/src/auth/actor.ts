@@ -74,6 +74,23 @@ export function holds(actor: Pick<Actor, "permissions"> | null, permission: Perm
 export const UNAUTHORIZED_MESSAGE = "Unauthorized - Please log in";
 export const FORBIDDEN_MESSAGE = "You don't have the necessary permissions to access this area.";
 
+/** What a session limited to verification is told when it asks for anything else (issue 20). */
+export const VERIFY_EMAIL_FIRST_MESSAGE =
+  "Please verify your email to continue. Check your inbox for the verification link.";
+
+/**
+ * The refusal of a session limited to verification (its user's email is unverified while the
+ * settings require a verified one): 403 with needsVerification, on both surfaces.
+ */
+export function verifyEmailFirst(): AppError {
+  return new AppError("FORBIDDEN", VERIFY_EMAIL_FIRST_MESSAGE, { details: { needsVerification: true } });
+}
+
+/** Whether the REST request's session is limited to verification (modules/identity/session.ts). */
+export function awaitsVerification(res: Response): boolean {
+  return Boolean(res.locals.awaitingVerification);
+}
+
 /**
  * The signed-in caller, or a refusal.
  * @throws AppError UNAUTHENTICATED when nobody is signed in.
@@ -99,15 +116,22 @@ export function callerOf(res: Response): Actor | null {
   return user && typeof user === "object" ? actorOf(user as User) : null;
 }
 
-/** The signed-in caller of a REST request. @throws AppError UNAUTHENTICATED when nobody is signed in. */
+/**
+ * The signed-in caller of a REST request.
+ * @throws AppError UNAUTHENTICATED when nobody is signed in, FORBIDDEN (needsVerification) when the
+ * session is limited to verification.
+ */
 export function requireCaller(res: Response): Actor {
+  if (awaitsVerification(res)) throw verifyEmailFirst();
   return signedIn(callerOf(res));
 }
 
 /**
  * The signed-in caller of a REST request holding `permission`.
- * @throws AppError UNAUTHENTICATED when nobody is signed in, FORBIDDEN (`message`) without it.
+ * @throws AppError UNAUTHENTICATED when nobody is signed in, FORBIDDEN (`message`) without it, or
+ * (needsVerification) when the session is limited to verification.
  */
 export function requirePermitted(res: Response, permission: Permission, message?: string): Actor {
+  if (awaitsVerification(res)) throw verifyEmailFirst();
   return permitted(callerOf(res), permission, message);
 }

@@ -2,7 +2,7 @@ import SchemaBuilder from "@pothos/core";
 import ErrorsPlugin from "@pothos/plugin-errors";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
 import { AppError } from "@services/shared/errors";
-import { FORBIDDEN_MESSAGE, holds, UNAUTHORIZED_MESSAGE } from "../auth/actor";
+import { FORBIDDEN_MESSAGE, holds, UNAUTHORIZED_MESSAGE, verifyEmailFirst } from "../auth/actor";
 import { isAdminType, isClientType, type Permission, type PermissionScope } from "../auth/permissions";
 import type { GraphQLContext } from "./context";
 
@@ -12,15 +12,20 @@ import type { GraphQLContext } from "./context";
  * ./schema.ts imports them. Loaded plugins: scope-auth (every root field states its authScopes) and
  * errors (expected failures as AppError results).
  *
- * Auth scopes: `public` (always granted), `loggedIn`, `admin` (mainAdmin or userAdmin), `client`
+ * Auth scopes: `public` (always granted), `loggedIn`, `session` (signed in, or limited to verifying
+ * the email: the session's own account only), `admin` (mainAdmin or userAdmin), `client`
  * (client, mainAdmin, userAdmin) and one per permission of spec §6 (manage:users → manageUsers...).
  * Every root field must state its authScopes; use {@link PUBLIC} for fields anyone may call.
  */
 
-type AuthScopes = { public: boolean; loggedIn: boolean; admin: boolean; client: boolean } & Record<
-  PermissionScope,
-  boolean
->;
+type AuthScopes = {
+  public: boolean;
+  loggedIn: boolean;
+  /** signed in, or a session limited to verifying its email (its own account, nothing else) */
+  session: boolean;
+  admin: boolean;
+  client: boolean;
+} & Record<PermissionScope, boolean>;
 
 export interface BuilderTypes {
   Context: GraphQLContext;
@@ -49,6 +54,7 @@ export const builder = new SchemaBuilder<BuilderTypes>({
       return {
         public: true,
         loggedIn: user !== null,
+        session: user !== null || ctx.awaitingVerification,
         admin: user !== null && isAdminType(user.userType),
         client: user !== null && isClientType(user.userType),
         manageUsers: has("manage:users"),
@@ -61,9 +67,11 @@ export const builder = new SchemaBuilder<BuilderTypes>({
       };
     },
     unauthorizedError: (_parent, ctx) =>
-      ctx.currentUser
-        ? new AppError("FORBIDDEN", FORBIDDEN_MESSAGE)
-        : new AppError("UNAUTHENTICATED", UNAUTHORIZED_MESSAGE),
+      ctx.awaitingVerification
+        ? verifyEmailFirst()
+        : ctx.currentUser
+          ? new AppError("FORBIDDEN", FORBIDDEN_MESSAGE)
+          : new AppError("UNAUTHENTICATED", UNAUTHORIZED_MESSAGE),
   },
   errors: { defaultTypes: [] },
 });

@@ -1,4 +1,4 @@
-import { type Actor, signedIn } from "@gateway/auth/actor";
+import { type Actor, signedIn, verifyEmailFirst } from "@gateway/auth/actor";
 import { clientIp, type IdentityDeps } from "@gateway/modules/identity/session";
 import type { SystemProbes } from "@services/diagnostics";
 import type { Config } from "@services/shared/config";
@@ -16,12 +16,21 @@ export interface GraphQLContext {
   identity: IdentityDeps;
   /** the caller, resolved once per request from the session (../auth/actor) */
   currentUser: Actor | null;
+  /**
+   * the session is limited to verifying its user's email (currentUser is null): every field that
+   * needs a signed-in user refuses it with needsVerification (issue 20)
+   */
+  awaitingVerification: boolean;
   /** the process's backing services, for the testing tools' health checks */
   probes: SystemProbes;
 }
 
-/** The signed-in caller. @throws AppError UNAUTHENTICATED when nobody is signed in. */
+/**
+ * The signed-in caller. @throws AppError UNAUTHENTICATED when nobody is signed in, FORBIDDEN
+ * (needsVerification) when the session is limited to verification.
+ */
 export function caller(ctx: GraphQLContext): Actor {
+  if (ctx.awaitingVerification) throw verifyEmailFirst();
   return signedIn(ctx.currentUser);
 }
 

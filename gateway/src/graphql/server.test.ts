@@ -16,6 +16,7 @@ async function contextValue(): Promise<GraphQLContext> {
     requestId: "test-request",
     identity: {} as GraphQLContext["identity"],
     currentUser: null,
+    awaitingVerification: false,
     probes: { db, readiness: {} },
   };
 }

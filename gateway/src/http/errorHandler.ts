@@ -1,17 +1,21 @@
 import { logger } from "@services/shared/logger";
 import type { ErrorRequestHandler, Request, Response } from "express";
-import { toHttpError } from "../errors";
+import { awaitsVerification, verifyEmailFirst } from "../auth/actor";
+import { normalizeError, toHttpError } from "../errors";
 
 /**
  * Last Express error handler: answers JSON { message, code } with the status of the error's code
  * (malformed JSON 400, body too large 413, store unavailable 503, anything unknown 500 "Internal
  * server error") and logs it with the request id. A server error's body also carries that
  * `requestId`, for the client to quote; its detail stays in the log, in every mode. Never sends a
- * stack trace.
+ * stack trace. A session limited to verification that meets a sign-in refusal gets 403 with
+ * needsVerification instead of 401.
  */
 export function errorHandler(): ErrorRequestHandler {
   return (err: unknown, req: Request, res: Response, next) => {
-    const { status, body } = toHttpError(err);
+    // a session limited to verification is told why, whatever asked for a signed-in user (issue 20)
+    const limited = awaitsVerification(res) && normalizeError(err).code === "UNAUTHENTICATED";
+    const { status, body } = toHttpError(limited ? verifyEmailFirst() : err);
     const log = req.log ?? logger("http");
     if (status >= 500) log.error({ err, requestId: req.id }, "request failed");
     else log.debug({ err, requestId: req.id }, "request rejected");

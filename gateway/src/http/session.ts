@@ -85,7 +85,7 @@ declare module "express-session" {
     device?: string;
     /** the address the session was granted to */
     ip?: string;
-    /** an enhanced-security login waiting for its security answer */
-    pendingSecurity?: { userId: number; questionIndex: number; at: number };
+    /** an enhanced sign-in whose password this session passed, waiting for its answer until `until` (ms) */
+    pendingSecurity?: { userId: number; until: number };
   }
 }

@@ -15,6 +15,8 @@ export interface EmailConsumerDefinition<T extends EventType> {
   to(envelope: Envelope<EventOf<T>>, context: MailContext): string;
   /** the template's own variables */
   variables(envelope: Envelope<EventOf<T>>, context: MailContext): EmailVariables;
+  /** the raw token of the one-time link among the variables, if any: stored sealed (queueEmail) */
+  oneTimeToken?(envelope: Envelope<EventOf<T>>): string;
 }
 
 /**
@@ -35,6 +37,7 @@ export function defineEmailConsumer<T extends EventType>(definition: EmailConsum
         to: definition.to(envelope, context),
         context,
         variables: definition.variables(envelope, context),
+        oneTimeToken: definition.oneTimeToken?.(envelope),
       });
     },
   });

@@ -22,4 +22,5 @@ export const invitationEmail = defineEmailConsumer({
       expiresInHours: Math.max(1, Math.round(validMs / 3_600_000)),
     };
   },
+  oneTimeToken: ({ payload }) => unseal(payload.sealedToken),
 });

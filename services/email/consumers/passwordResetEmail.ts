@@ -16,4 +16,5 @@ export const passwordResetEmail = defineEmailConsumer({
       expiresInMinutes: Math.max(1, Math.round(validMs / 60_000)),
     };
   },
+  oneTimeToken: ({ payload }) => unseal(payload.sealedToken),
 });

@@ -161,6 +161,10 @@ const EmailMessageDetailRef = builder.objectRef<EmailMessageDetail>("EmailMessag
     text: t.exposeString("text"),
     smtpMessageId: t.exposeString("messageId", { nullable: true }),
     attachments: t.field({ type: [AttachmentRef], resolve: (m) => m.attachments }),
+    oneTimeLink: t.exposeBoolean("oneTimeLink", {
+      description:
+        "Whether it carried a one-time link (verification, reset, invitation): such a message is not resent once failed.",
+    }),
   }),
 });
 
@@ -367,7 +371,8 @@ dbQuery("emailCounts", {
 builder.mutationField("resendEmailMessage", (t) =>
   t.field({
     type: ResendResultRef,
-    description: "Queues a failed message again; a message that is not failed is left as it is.",
+    description:
+      "Queues a failed message again; a message that is not failed is left as it is, and one that carried a one-time link is refused (CONFLICT).",
     authScopes: { manageEmails: true },
     errors: { types: [AppError] },
     args: { id: t.arg.int({ required: true }) },

@@ -9,6 +9,7 @@ import {
   TEST_SECURITY_ANSWERS,
   uniqueSuffix,
 } from "@services/shared/testing/factories";
+import { updateUserProfile } from "@services/user";
 import request from "supertest";
 
 const tokens: string[] = [];
@@ -106,6 +107,56 @@ describe("password reset", () => {
       request(h.app).post("/api/login").send({ login: user.username, password: "New-Secret-77!" }),
     );
     expect(login.status).toBe(200);
+  });
+
+  it("ends an unused reset link once the password is changed another way", async () => {
+    const user = await createUser(h.db);
+    await call(request(h.app).post("/api/reset-password").send({ email: user.email }));
+    const token = await tokenFrom("user.password_reset_requested", user.id);
+    const cookie = await signIn(user.username);
+    const changed = await call(
+      request(h.app)
+        .post("/api/user/password")
+        .set("Cookie", cookie)
+        .send({ currentPassword: TEST_PASSWORD, newPassword: "Changed-Elsewhere-5!" }),
+    );
+    expect(changed.status).toBe(200);
+
+    const late = await call(
+      request(h.app).post("/api/reset-password/confirm").send({ token, password: "Attacker-Choice-6!" }),
+    );
+    expect(late.status).toBe(400);
+    expect(late.body.message).toBe("This reset link is invalid or has expired");
+    const login = await call(
+      request(h.app).post("/api/login").send({ login: user.username, password: "Changed-Elsewhere-5!" }),
+    );
+    expect(login.status).toBe(200);
+  });
+
+  it("ends an unused reset link once an administrator changes the account's email", async () => {
+    const user = await createUser(h.db);
+    const admin = await createAdmin(h.db);
+    await call(request(h.app).post("/api/reset-password").send({ email: user.email }));
+    const token = await tokenFrom("user.password_reset_requested", user.id);
+    await updateUserProfile({
+      db: h.db,
+      actor: { id: admin.id, userType: admin.userType },
+      userId: user.id,
+      profile: {
+        username: user.username,
+        email: `moved_${uniqueSuffix()}@example.test`,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        phone: undefined,
+        companyName: undefined,
+      },
+    });
+
+    const late = await call(
+      request(h.app).post("/api/reset-password/confirm").send({ token, password: "Attacker-Choice-6!" }),
+    );
+    expect(late.status).toBe(400);
+    expect(late.body.message).toBe("This reset link is invalid or has expired");
   });
 
   it("limits reset requests per email with 429", async () => {
@@ -247,6 +298,71 @@ describe("security questions", () => {
     const granted = sessionCookieOf(right) ?? "";
     expect(granted).not.toBe(pendingCookie);
     expect((await call(request(h.app).get("/api/user").set("Cookie", granted))).body.id).toBe(user.id);
+  });
+
+  it("keeps the question of a pending sign-in, however often the password is given again", async () => {
+    const user = await createUser(h.db, { securityLevel: "enhanced" });
+    await createSecurityQuestions(h.db, user.id);
+    const login = () =>
+      call(request(h.app).post("/api/login").send({ login: user.username, password: TEST_PASSWORD }));
+    // fresh browsers, one after another and several at once: one question (a redraw each time would
+    // match twelve times with a chance of 1 in 177,147)
+    const answers = [await login()];
+    for (let i = 0; i < 5; i++) answers.push(await login());
+    answers.push(...(await Promise.all(Array.from({ length: 6 }, login))));
+    const indexes = new Set(answers.map((res) => res.body.question?.index));
+    expect(indexes.size).toBe(1);
+    const [index] = [...indexes] as number[];
+    const cookie = sessionCookieOf(answers[3] as request.Response) ?? "";
+
+    // another question's right answer does not stand in for the one asked
+    const other = ((index ?? 0) + 1) % 3;
+    const sidestep = await call(
+      request(h.app)
+        .post("/api/verify-security-answers")
+        .set("Cookie", cookie)
+        .send({ userId: user.id, answers: [{ questionIndex: other, answer: TEST_SECURITY_ANSWERS[other] }] }),
+    );
+    expect(sidestep.status).toBe(401);
+    await new Promise((r) => setTimeout(r, 1100));
+
+    // answered: the sign-in completes and the next one draws anew
+    const right = await call(
+      request(h.app)
+        .post("/api/verify-security-answers")
+        .set("Cookie", cookie)
+        .send({
+          userId: user.id,
+          answers: [{ questionIndex: index, answer: TEST_SECURITY_ANSWERS[index ?? 0] }],
+        }),
+    );
+    expect(right.status).toBe(200);
+    expect(
+      await h.db.prisma.securityQuestions.findUniqueOrThrow({ where: { userId: user.id } }),
+    ).toMatchObject({ pendingQuestionIndex: null, pendingQuestionUntil: null });
+
+    // a pending sign-in whose ten minutes ended no longer holds its question, nor its session
+    const next = await login();
+    const pendingCookie = sessionCookieOf(next) ?? "";
+    await h.db.prisma.securityQuestions.update({
+      where: { userId: user.id },
+      data: { pendingQuestionUntil: new Date(Date.now() - 1000) },
+    });
+    const late = await call(
+      request(h.app)
+        .post("/api/verify-security-answers")
+        .set("Cookie", pendingCookie)
+        .send({
+          userId: user.id,
+          answers: [
+            {
+              questionIndex: next.body.question.index,
+              answer: TEST_SECURITY_ANSWERS[next.body.question.index],
+            },
+          ],
+        }),
+    );
+    expect(late.status).toBe(401);
   });
 
   it("refuses answers for a user nobody is signing in as", async () => {

@@ -1,4 +1,4 @@
-import { callerOf, requireCaller } from "@gateway/auth/actor";
+import { requireCaller } from "@gateway/auth/actor";
 import { csrfGuard } from "@gateway/http/csrf";
 import { handle } from "@gateway/http/handle";
 import { parseInput, parseSingleMessage } from "@gateway/input";
@@ -22,7 +22,7 @@ import {
 import { Router } from "express";
 import { z } from "zod";
 import { notesSaved } from "./present";
-import { clientIp, type IdentityDeps } from "./session";
+import { clientIp, type IdentityDeps, sessionOwner } from "./session";
 import {
   answerSecurityQuestions,
   changeOwnPassword,
@@ -65,7 +65,8 @@ export function accountRouter(deps: IdentityDeps): Router {
     guard,
     handle(async (req, res) => {
       const { email } = parseInput(resendVerificationSchema, req.body ?? {});
-      const address = email ?? callerOf(res)?.email;
+      // a session limited to verification asks for its own address
+      const address = email ?? sessionOwner(res)?.email;
       res.json(
         await askVerificationEmail({ db: deps.db, limiter: deps.limiter, email: address, ip: clientIp(req) }),
       );

@@ -5,7 +5,7 @@ import { handle } from "@gateway/http/handle";
 import { parseInput } from "@gateway/input";
 import { loginSchema, registrationSchema } from "@schema/validation/user";
 import { type Request, type Response, Router } from "express";
-import { type IdentityDeps, present, requireUser } from "./session";
+import { type IdentityDeps, presentOwner } from "./session";
 import { checkSession, register, signIn, signOut } from "./withSession";
 
 /**
@@ -20,7 +20,8 @@ export function authRouter(deps: IdentityDeps): Router {
     "/user",
     handle(async (_req, res) => {
       res.setHeader("Cache-Control", "no-store");
-      res.json(present(requireUser(res)));
+      // the session's own account, also while it is limited to verification (needsVerification)
+      res.json(presentOwner(res));
     }),
   );
 

@@ -1,3 +1,4 @@
+import { verifyEmailFirst } from "@gateway/auth/actor";
 import { permissionsOf } from "@gateway/auth/permissions";
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from "@gateway/http/session";
 import type { SafeUser } from "@schema/api/user";
@@ -7,7 +8,7 @@ import { AppError } from "@services/shared/errors";
 import type { User } from "@services/shared/generated/prisma/client";
 import { logger } from "@services/shared/logger";
 import type { RateLimiter } from "@services/shared/rateLimit";
-import { findSessionUser, toSafeUser } from "@services/user";
+import { findSessionUser, sessionAwaitsVerification, toSafeUser } from "@services/user";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Store } from "express-session";
 import { deviceLabel } from "./deviceLabel";
@@ -26,9 +27,13 @@ const log = () => logger("identity");
 
 export const UNAUTHORIZED_MESSAGE = "Unauthorized - Please log in";
 
-/** A user as answers show it, with the permissions of the matrix. */
-export function present(user: User): SafeUser {
-  return toSafeUser({ user, permissions: permissionsOf(user.userType) });
+/**
+ * A user as answers show it, with the permissions of the matrix; `needsVerification` marks the
+ * signed-in user's own answer while their session is limited to verification.
+ */
+export function present(user: User, options: { needsVerification?: boolean } = {}): SafeUser {
+  const safe = toSafeUser({ user, permissions: permissionsOf(user.userType) });
+  return options.needsVerification ? { ...safe, needsVerification: true } : safe;
 }
 
 const SESSIONS_UNAVAILABLE = "Sessions are temporarily unavailable. Please try again shortly.";
@@ -55,11 +60,15 @@ async function indexed<T>(work: () => Promise<T>): Promise<T> {
  * Loads the signed-in user of the request's session into `res.locals.user` (or null). A session past
  * its 12-hour absolute lifetime, whose user is gone or no longer active, or granted before the
  * user's sessionsValidAfter (a password, status or type change, even if Redis missed the
- * revocation), is ended.
+ * revocation), is ended. A session whose user must still verify the email (the settings require a
+ * verified one to sign in, issue 20) is not signed in for anything but verification: its user goes
+ * to `res.locals.awaitingVerification` instead, read only by {@link sessionOwner}, and everything
+ * that needs a signed-in user refuses it with {@link verifyEmailFirst}.
  */
 export function loadSessionUser(deps: IdentityDeps): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     res.locals.user = null;
+    res.locals.awaitingVerification = null;
     try {
       const userId = req.session?.userId;
       if (userId === undefined) return next();
@@ -75,12 +84,28 @@ export function loadSessionUser(deps: IdentityDeps): RequestHandler {
         res.clearCookie(SESSION_COOKIE, { path: "/" });
         return next();
       }
-      res.locals.user = user;
+      if (await sessionAwaitsVerification(deps.db, user)) res.locals.awaitingVerification = user;
+      else res.locals.user = user;
       next();
     } catch (err) {
       next(err);
     }
   };
+}
+
+/** The user of a session limited to verification (see {@link loadSessionUser}), or null. */
+export function awaitingVerification(res: Response): User | null {
+  const user: unknown = res.locals.awaitingVerification;
+  return user && typeof user === "object" ? (user as User) : null;
+}
+
+/**
+ * Whose session this is: the signed-in user, or the user whose session is limited to verification.
+ * Only the steps such a session may take read it (its own account, session check, verification,
+ * a new verification link, sign-out).
+ */
+export function sessionOwner(res: Response): User | null {
+  return sessionUser(res) ?? awaitingVerification(res);
 }
 
 /** The signed-in user loaded by {@link loadSessionUser}, or null. */
@@ -91,12 +116,26 @@ export function sessionUser(res: Response): User | null {
 
 /**
  * The signed-in user.
- * @throws AppError UNAUTHENTICATED when nobody is signed in.
+ * @throws AppError UNAUTHENTICATED when nobody is signed in, FORBIDDEN (needsVerification) when the
+ * session is limited to verification.
  */
 export function requireUser(res: Response): User {
   const user = sessionUser(res);
-  if (!user) throw new AppError("UNAUTHENTICATED", UNAUTHORIZED_MESSAGE);
-  return user;
+  if (user) return user;
+  if (awaitingVerification(res)) throw verifyEmailFirst();
+  throw new AppError("UNAUTHENTICATED", UNAUTHORIZED_MESSAGE);
+}
+
+/**
+ * The owner of the session, verified or not: their own account as answers show it.
+ * @throws AppError UNAUTHENTICATED when nobody is signed in.
+ */
+export function presentOwner(res: Response): SafeUser {
+  const user = sessionUser(res);
+  if (user) return present(user);
+  const awaiting = awaitingVerification(res);
+  if (awaiting) return present(awaiting, { needsVerification: true });
+  throw new AppError("UNAUTHENTICATED", UNAUTHORIZED_MESSAGE);
 }
 
 /**
@@ -124,7 +163,13 @@ export async function startSession(
     promisify((cb) => req.session.save(cb)),
     indexed(() => deps.sessions.add(user.id, req.sessionID)),
   ]);
-  res.locals.user = user;
+  // a new registrant whose email must be verified first gets a session for verification only
+  if (await sessionAwaitsVerification(deps.db, user)) {
+    res.locals.user = null;
+    res.locals.awaitingVerification = user;
+  } else {
+    res.locals.user = user;
+  }
 }
 
 /**
@@ -143,6 +188,7 @@ export async function endSession(deps: IdentityDeps, req: Request, res: Response
   if (req.session) await promisify((cb) => req.session.destroy(cb));
   res.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax" });
   res.locals.user = null;
+  res.locals.awaitingVerification = null;
 }
 
 /**

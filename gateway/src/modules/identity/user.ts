@@ -4,7 +4,7 @@ import { parseArgs, parseInput } from "@gateway/input";
 import type { SafeUser, SecurityChallenge } from "@schema/api/user";
 import { loginSchema, registrationSchema, USER_TYPES } from "@schema/validation/user";
 import { AppError } from "@services/shared/errors";
-import { present, requireUser } from "./session";
+import { presentOwner } from "./session";
 import { register, signIn, signOut } from "./withSession";
 
 export const UserTypeEnum = builder.enumType("UserType", { values: USER_TYPES });
@@ -31,6 +31,11 @@ export const UserRef = builder.objectRef<SafeUser>("User").implement({
     securityQuestionsSet: t.exposeBoolean("securityQuestionsSet"),
     securityLevel: t.exposeString("securityLevel"),
     permissions: t.exposeStringList("permissions"),
+    needsVerification: t.boolean({
+      description:
+        "On the signed-in user's own answers: this session can only verify the email until it is verified.",
+      resolve: (u) => u.needsVerification === true,
+    }),
   }),
 });
 
@@ -57,9 +62,10 @@ export const LoginResultRef = builder
 builder.queryField("me", (t) =>
   t.field({
     type: UserRef,
-    description: "The signed-in user.",
-    authScopes: { loggedIn: true },
-    resolve: (_root, _args, ctx) => present(requireUser(ctx.res)),
+    description:
+      "The signed-in user; also while the session is limited to verifying the email (needsVerification).",
+    authScopes: { session: true },
+    resolve: (_root, _args, ctx) => presentOwner(ctx.res),
   }),
 );
 

@@ -25,7 +25,7 @@ import {
 } from "@services/user";
 import { z } from "zod";
 import { notesSaved } from "./present";
-import { clientIp } from "./session";
+import { clientIp, sessionOwner } from "./session";
 import { UserRef } from "./user";
 import {
   answerSecurityQuestions,
@@ -264,7 +264,8 @@ builder.mutationField("resendVerification", (t) =>
         askVerificationEmail({
           db: ctx.db,
           limiter: ctx.identity.limiter,
-          email: parseArgs(resendArgs, args).email ?? ctx.currentUser?.email,
+          // a session limited to verification asks for its own address
+          email: parseArgs(resendArgs, args).email ?? sessionOwner(ctx.res)?.email,
           ip: clientIp(ctx.req),
         }),
       ),

@@ -30,10 +30,11 @@ import {
   clientIp,
   endSession,
   type IdentityDeps,
-  present,
+  presentOwner,
   requireUser,
   restampSession,
   revokeSessions,
+  sessionOwner,
   sessionUser,
   startSession,
 } from "./session";
@@ -42,19 +43,19 @@ import {
 // limits, audit, the rule) and then starts, renews or ends the request's session and its cookies.
 // REST shims and GraphQL resolvers parse their input, call one of these and present the result.
 
-/** How long an enhanced sign-in may wait for its security answer. */
-const PENDING_SECURITY_MS = 10 * 60 * 1000;
-
-/** Grants `user` a new session and answers with the user. @throws when the store fails. */
+/**
+ * Grants `user` a new session and answers with the user (marked needsVerification when the session
+ * is limited to verification). @throws when the store fails.
+ */
 async function grant(deps: IdentityDeps, req: Request, res: Response, user: User): Promise<SafeUser> {
   await startSession(deps, req, res, user);
-  return present(user);
+  return presentOwner(res);
 }
 
-/** The enhanced sign-in of `userId` pending in this session (asked under ten minutes ago), or null. */
-function pendingFor(req: Request, userId: number): { questionIndex: number } | null {
+/** Whether this session passed the password of `userId`'s enhanced sign-in, still pending. */
+function pendingFor(req: Request, userId: number): boolean {
   const pending = req.session?.pendingSecurity;
-  return pending?.userId === userId && Date.now() - pending.at < PENDING_SECURITY_MS ? pending : null;
+  return pending?.userId === userId && Date.now() < pending.until;
 }
 
 /**
@@ -78,11 +79,8 @@ export async function signIn(
   });
   rememberDevice(deps.config, req, res, outcome.user.id);
   if (outcome.kind === "challenge") {
-    req.session.pendingSecurity = {
-      userId: outcome.user.id,
-      questionIndex: outcome.question.index,
-      at: Date.now(),
-    };
+    // the question itself is kept for the user (services/user/pendingQuestion.ts), not here
+    req.session.pendingSecurity = { userId: outcome.user.id, until: outcome.until.getTime() };
     await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
     return { needsSecurityAnswer: true, userId: outcome.user.id, question: outcome.question };
   }
@@ -108,7 +106,7 @@ export async function register(
  * @throws when the store fails.
  */
 export async function signOut(deps: IdentityDeps, req: Request, res: Response): Promise<void> {
-  const user = sessionUser(res);
+  const user = sessionOwner(res);
   await endSession(deps, req, res);
   if (user) await recordSignOut({ db: deps.db, userId: user.id });
 }
@@ -148,7 +146,11 @@ export async function confirmEmail(
   token: string,
 ): Promise<{ message: string; emailVerified: true }> {
   const user = await confirmEmailToken({ db: deps.db, limiter: deps.limiter, token, ip: clientIp(req) });
-  if (sessionUser(res)?.id === user.id) res.locals.user = user;
+  if (sessionOwner(res)?.id === user.id) {
+    // verified: a session that was limited to verification is a full one from now on
+    res.locals.user = user;
+    res.locals.awaitingVerification = null;
+  }
   return { message: "Email verified", emailVerified: true };
 }
 
@@ -167,7 +169,7 @@ export async function readSecurityQuestions(
     db: deps.db,
     actor: callerOf(res),
     userId,
-    pendingSignIn: pendingFor(req, userId) !== null,
+    pendingSignIn: pendingFor(req, userId),
   });
 }
 
@@ -232,7 +234,7 @@ export async function checkSession(
   req: Request,
   res: Response,
 ): Promise<{ active: true; expiresAt: string }> {
-  if (!sessionUser(res)) throw new AppError("UNAUTHENTICATED", "Session expired");
+  if (!sessionOwner(res)) throw new AppError("UNAUTHENTICATED", "Session expired");
   // a check is not activity: the idle expiry stays where the last real request put it
   markNotActivity(req.session);
   const store = req.sessionStore;

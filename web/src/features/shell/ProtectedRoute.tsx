@@ -2,16 +2,21 @@ import { Spinner, SpinnerSize } from "@blueprintjs/core";
 import { useCurrentUser } from "@web/data/rest";
 import type { ReactNode } from "react";
 import { Navigate } from "react-router-dom";
+import { VerifyEmailFirst } from "./VerifyEmailFirst";
 
 /** Props of a guard around a page. */
 export interface ProtectedRouteProps {
   children: ReactNode;
 }
 
-/** Spec §4: a spinner while the user loads, /auth when signed out, else the page. */
+/**
+ * Spec §4: a spinner while the user loads, /auth when signed out, else the page; a session that can
+ * only verify its email (needsVerification) sees the page that says so instead of any other.
+ */
 export function ProtectedRoute({ children }: ProtectedRouteProps) {
   const { user, isLoading } = useCurrentUser();
   if (isLoading) return <Spinner className="portal-page-spinner" size={SpinnerSize.STANDARD} />;
   if (!user) return <Navigate to="/auth" replace />;
+  if (user.needsVerification) return <VerifyEmailFirst email={user.email} />;
   return <>{children}</>;
 }

@@ -458,7 +458,12 @@ function MessageDialog({ id, onClose }: { id: number; onClose(): void }) {
                 </tr>
               </tbody>
             </HTMLTable>
-            {message.status === "failed" ? (
+            {message.status === "failed" && detail.oneTimeLink ? (
+              <Callout intent={Intent.DANGER} compact className="email-section">
+                This message could not be delivered. Its one-time link is not kept once a message has failed:
+                send a new verification email, password reset or invitation from the user's page.
+              </Callout>
+            ) : message.status === "failed" ? (
               <Callout intent={Intent.DANGER} compact className="email-section">
                 This message could not be delivered.{" "}
                 <Button
