@@ -41,11 +41,9 @@ module.exports = {
   transformIgnorePatterns: [
     "/node_modules/(?!(uuid|@nats-io|@electric-sql/pglite|pglite-prisma-adapter|@tus/server|@tus/utils|srvx|@tus/file-store|file-type|strtok3|token-types|@tokenizer|uint8array-extras|@borewit)/)",
   ],
-  // The generated Prisma client imports its own files as "./x.js"; file-type exports only "import"
-  // conditions, so Jest's CommonJS resolver is pointed at its Node entry.
+  // The generated Prisma client imports its own files as "./x.js".
   moduleNameMapper: {
     "^(\\.{1,2}/.*)\\.js$": "$1",
-    "^file-type$": "<rootDir>/node_modules/file-type/index.js",
     // The path aliases of tsconfig.json.
     "^@services/(.*)$": "<rootDir>/services/$1",
     "^@schema/(.*)$": "<rootDir>/schema/$1",

@@ -1,3 +1,4 @@
+import "@services/shared/nodeGuard";
 import "dotenv/config";
 import { parseConfig, setConfig } from "@services/shared/config";
 import { logger } from "@services/shared/logger";

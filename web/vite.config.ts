@@ -119,13 +119,13 @@ const PDFJS_VERSION = (
 const PDFJS_DATA_PATH = `assets/pdfjs-${PDFJS_VERSION}/`;
 /**
  * The pdf.js data files the preview may need, by folder: CMaps (CJK text), the standard fonts (a
- * PDF that uses Helvetica & co. without embedding them) and the JPEG 2000 decoder that needs no
- * WebAssembly (the CSP allows no 'wasm-unsafe-eval', so the .wasm decoders are left out).
+ * PDF that uses Helvetica & co. without embedding them) and the JPEG 2000 and JBIG2 decoders that
+ * need no WebAssembly (the CSP allows no 'wasm-unsafe-eval', so the .wasm decoders are left out).
  */
 const PDFJS_DATA: Record<string, RegExp> = {
   cmaps: /\.bcmap$/,
   standard_fonts: /\.(pfb|ttf)$/,
-  wasm: /^openjpeg_nowasm_fallback\.js$/,
+  wasm: /^(openjpeg|jbig2)_nowasm_fallback\.js$/,
 };
 
 /**

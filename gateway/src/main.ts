@@ -1,3 +1,4 @@
+import "@services/shared/nodeGuard";
 import "dotenv/config";
 import type { Server } from "node:http";
 import { workloadFor } from "@services/registry";

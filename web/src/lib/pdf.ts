@@ -13,7 +13,7 @@ import workerUrl from "pdfjs-dist/build/pdf.worker.min.mjs?url";
 // is loaded only when a PDF is previewed (a dynamic import), so pdf.js stays out of the other pages.
 // Everything comes from our origin under the app's CSP: the worker is a built asset, pdf.js's data
 // files are served by the build (web/vite.config.ts, pdfjsData), no string is evaluated as code
-// (isEvalSupported: false) and no WebAssembly is compiled (useWasm: false: pdf.js uses its
+// (pdf.js 6 has no eval path left) and no WebAssembly is compiled (useWasm: false: pdf.js uses its
 // JavaScript decoders).
 
 GlobalWorkerOptions.workerSrc = workerUrl;
@@ -48,7 +48,6 @@ export interface PdfFile {
 export async function openPdf(data: Uint8Array): Promise<PdfFile> {
   const task = getDocument({
     data,
-    isEvalSupported: false,
     useWasm: false,
     enableXfa: false,
     useWorkerFetch: true,
