@@ -2,7 +2,7 @@ import type { AppointmentStatusName, AppointmentTypeName } from "@schema/validat
 import { idSchema } from "@schema/validation/primitives";
 import type { Db, Tx } from "@services/shared/db";
 import type { Appointment } from "@services/shared/generated/prisma/client";
-import { findUserContacts, type UserContact } from "@services/user";
+import { type UserContact, withUserContacts } from "@services/user";
 import { APPOINTMENT_NOT_FOUND_MESSAGE, AppointmentError } from "./errors";
 
 /** An appointment as answers show it (dates as UTC ISO strings), with its client's name and email. */
@@ -29,18 +29,8 @@ export type AppointmentWithUser = Appointment & { user: UserContact };
  * table is the user service's; docs/DECISIONS.md, Services own their tables), in the rows' order.
  * A row whose user is gone is left out: it is being deleted with its user (the foreign key cascades).
  */
-export async function withUsers(
-  client: Tx | Db,
-  rows: readonly Appointment[],
-): Promise<AppointmentWithUser[]> {
-  const contacts = await findUserContacts(
-    client,
-    rows.map((row) => row.userId),
-  );
-  return rows.flatMap((row) => {
-    const user = contacts.get(row.userId);
-    return user ? [{ ...row, user }] : [];
-  });
+export function withUsers(client: Tx | Db, rows: readonly Appointment[]): Promise<AppointmentWithUser[]> {
+  return withUserContacts(client, rows, "user");
 }
 
 /** Who acts on an appointment, as the gateway resolved them. */

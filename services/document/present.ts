@@ -3,7 +3,7 @@ import { idSchema } from "@schema/validation/primitives";
 import type { Db, Tx } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import type { DocumentAction, Prisma } from "@services/shared/generated/prisma/client";
-import { type ClientSummary, findUserContacts } from "@services/user";
+import { type ClientSummary, withUserContacts } from "@services/user";
 
 export const DOCUMENT_NOT_FOUND_MESSAGE = "Document not found";
 
@@ -32,18 +32,8 @@ export type DocumentWithOwner = DocumentRow & { owner: DocumentOwnerView };
  * tables), in the rows' order. A row whose owner is gone is left out: it is being deleted with its
  * owner (the foreign key cascades).
  */
-export async function withOwners(
-  client: Tx | Db,
-  rows: readonly DocumentRow[],
-): Promise<DocumentWithOwner[]> {
-  const contacts = await findUserContacts(
-    client,
-    rows.map((row) => row.userId),
-  );
-  return rows.flatMap((row) => {
-    const owner = contacts.get(row.userId);
-    return owner ? [{ ...row, owner }] : [];
-  });
+export function withOwners(client: Tx | Db, rows: readonly DocumentRow[]): Promise<DocumentWithOwner[]> {
+  return withUserContacts(client, rows, "owner");
 }
 
 /**

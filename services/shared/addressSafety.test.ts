@@ -1,9 +1,4 @@
-import {
-  isLocalhostName,
-  isPublicAddress,
-  PrivateAddressError,
-  resolveAllowedAddress,
-} from "./addressSafety";
+import * as safety from "./addressSafety";
 
 // The address rule of every connection an administrator's form can aim (webhooks, SMTP and storage
 // "Test connection"): public unicast only (issue 20: the IPv6 forms that carry or reach an
@@ -19,7 +14,7 @@ describe("isPublicAddress", () => {
       // an IPv4-mapped public address is its IPv4 address
       "::ffff:93.184.216.34",
     ]) {
-      expect([a, isPublicAddress(a)]).toEqual([a, true]);
+      expect([a, safety.isPublicAddress(a)]).toEqual([a, true]);
     }
   });
 
@@ -79,22 +74,29 @@ describe("isPublicAddress", () => {
     ["localhost"],
     ["example.com"],
   ])("refuses %s", (address) => {
-    expect(isPublicAddress(address)).toBe(false);
+    expect(safety.isPublicAddress(address)).toBe(false);
   });
 });
 
 describe("resolveAllowedAddress", () => {
   it("refuses a host that names or resolves to internal addresses only, unless allowed", async () => {
     for (const host of ["localhost", "app.localhost", "127.0.0.1", "[::1]", "::7f00:1", "2130706433"]) {
-      await expect(resolveAllowedAddress(host, false)).rejects.toBeInstanceOf(PrivateAddressError);
+      await expect(safety.resolveAllowedAddress(host, false)).rejects.toBeInstanceOf(
+        safety.PrivateAddressError,
+      );
     }
-    await expect(resolveAllowedAddress("127.0.0.1", true)).resolves.toMatchObject({ address: "127.0.0.1" });
-    await expect(resolveAllowedAddress("8.8.8.8", false)).resolves.toEqual({ address: "8.8.8.8", family: 4 });
+    await expect(safety.resolveAllowedAddress("127.0.0.1", true)).resolves.toMatchObject({
+      address: "127.0.0.1",
+    });
+    await expect(safety.resolveAllowedAddress("8.8.8.8", false)).resolves.toEqual({
+      address: "8.8.8.8",
+      family: 4,
+    });
   });
 
   it("names localhost and its subdomains", () => {
-    expect(isLocalhostName("LocalHost.")).toBe(true);
-    expect(isLocalhostName("api.localhost")).toBe(true);
-    expect(isLocalhostName("localhost.example.com")).toBe(false);
+    expect(safety.isLocalhostName("LocalHost.")).toBe(true);
+    expect(safety.isLocalhostName("api.localhost")).toBe(true);
+    expect(safety.isLocalhostName("localhost.example.com")).toBe(false);
   });
 });

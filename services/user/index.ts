@@ -97,6 +97,7 @@ export {
   findUserNames,
   searchActiveClients,
   type UserContact,
+  withUserContacts,
 } from "./userContacts";
 export type { DayCount, UserFigures } from "./userFigures";
 export { userFigures } from "./userFigures";

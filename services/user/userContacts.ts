@@ -107,3 +107,23 @@ export async function searchActiveClients(props: {
     take: props.first,
   });
 }
+
+/**
+ * Another service's rows, each with its user's contact under `key`, read in one query
+ * ({@link findUserContacts}), in the rows' order. A row whose user is gone is left out: it is being
+ * deleted with its user (the foreign keys cascade).
+ */
+export async function withUserContacts<R extends { userId: number }, K extends string>(
+  client: Tx | Db,
+  rows: readonly R[],
+  key: K,
+): Promise<Array<R & Record<K, UserContact>>> {
+  const contacts = await findUserContacts(
+    client,
+    rows.map((row) => row.userId),
+  );
+  return rows.flatMap((row) => {
+    const contact = contacts.get(row.userId);
+    return contact ? [{ ...row, [key]: contact } as R & Record<K, UserContact>] : [];
+  });
+}
