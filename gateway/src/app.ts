@@ -11,7 +11,7 @@ import { RedisStore } from "connect-redis";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { Store } from "express-session";
 import type { Logger } from "pino";
-import { actorOf } from "./auth/actor";
+import { actorOf, sessionLimit } from "./auth/actor";
 import { graphiqlRouter } from "./graphiql/router";
 import type { GraphQLContext } from "./graphql/context";
 import { graphqlOriginGuard } from "./graphql/originGuard";
@@ -32,12 +32,7 @@ import { documentsRouter } from "./modules/documents/documents.rest";
 import { UPLOADS_PATH, uploadsHandler } from "./modules/documents/uploads.rest";
 import { accountRouter } from "./modules/identity/account.rest";
 import { authRouter } from "./modules/identity/auth.rest";
-import {
-  awaitingVerification,
-  type IdentityDeps,
-  loadSessionUser,
-  sessionUser,
-} from "./modules/identity/session";
+import { type IdentityDeps, loadSessionUser, sessionUser } from "./modules/identity/session";
 import { createSessionIndex } from "./modules/identity/sessionIndex";
 import { brandingRouter } from "./modules/settings/branding.rest";
 import { passwordPolicyRouter } from "./modules/settings/passwordPolicy.rest";
@@ -236,7 +231,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
           requestId: String(req.id),
           identity,
           currentUser: user ? actorOf(user) : null,
-          awaitingVerification: awaitingVerification(res) !== null,
+          limitedTo: sessionLimit(res),
           probes,
         };
       },

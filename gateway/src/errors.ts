@@ -58,7 +58,10 @@ export function appCodeForUserError(code: UserErrorCode): AppErrorCode {
   switch (code) {
     case "INVALID_CREDENTIALS":
     case "SECURITY_VERIFICATION_FAILED":
+    case "TWO_FACTOR_FAILED":
       return "UNAUTHENTICATED";
+    case "TWO_FACTOR_CONFLICT":
+      return "CONFLICT";
     case "ACCOUNT_NOT_FOUND":
     case "USER_NOT_FOUND":
     case "NO_SECURITY_QUESTIONS":
@@ -74,6 +77,7 @@ export function appCodeForUserError(code: UserErrorCode): AppErrorCode {
       return "CONFLICT";
     case "COMMON_PASSWORD":
     case "WRONG_PASSWORD":
+    case "INVALID_TWO_FACTOR_CODE":
       return "VALIDATION_FAILED";
     case "INVALID_RESET_TOKEN":
     case "INVALID_VERIFICATION_TOKEN":

@@ -32,6 +32,11 @@ export interface SafeUser {
    * unverified while the security settings require a verified one); absent otherwise
    */
   needsVerification?: true;
+  /**
+   * on the signed-in user's own answers: this session can only enrol a second factor (the security
+   * settings require one of the user, who holds none); absent otherwise (issue 20)
+   */
+  needsTwoFactorEnrolment?: true;
 }
 
 /** Answer of POST /api/login for an enhanced-security user: one more step before the session. */
@@ -39,6 +44,13 @@ export interface SecurityChallenge {
   needsSecurityAnswer: true;
   userId: number;
   question: { index: number; text: string };
+}
+
+/** Answer of POST /api/login for a user with a second factor: no session until it is given (issue 20). */
+export interface TwoFactorChallenge {
+  twoFactorRequired: true;
+  /** "totp", "passkey", "recovery_code": what the user holds */
+  methods: string[];
 }
 
 /** Answer of GET /api/auth/check-permissions (spec §3, Permission check result). */

@@ -26,7 +26,7 @@ const registered = () => ({
 
 describe("domain event contracts", () => {
   it("names every event <aggregate>.<verb> and maps it to the subject <prefix>.<aggregate>.<verb>", () => {
-    expect(eventTypes).toHaveLength(22);
+    expect(eventTypes).toHaveLength(23);
     expect(eventTypes.filter((t) => t.startsWith("document."))).toEqual([
       "document.uploaded",
       "document.resubmitted",

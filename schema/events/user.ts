@@ -116,6 +116,31 @@ export const userPasswordChanged = defineEvent(
   }),
 );
 
+/** The changes to a user's two-factor sign-in that the user is told of by email (issue 20). */
+export const TWO_FACTOR_CHANGES = [
+  "authenticator_added",
+  "authenticator_removed",
+  "passkey_added",
+  "passkey_removed",
+  "recovery_codes_regenerated",
+  "two_factor_turned_off",
+  "two_factor_reset",
+] as const;
+export type TwoFactorChange = (typeof TWO_FACTOR_CHANGES)[number];
+
+export const userTwoFactorChanged = defineEvent(
+  "user.two_factor_changed",
+  1,
+  z.object({
+    userId: id,
+    email: z.email(),
+    firstName: z.string(),
+    change: z.enum(TWO_FACTOR_CHANGES),
+    /** the passkey's name, for a passkey added or removed */
+    passkeyName: z.string().optional(),
+  }),
+);
+
 export const userUpdated = defineEvent(
   "user.updated",
   1,
@@ -167,6 +192,7 @@ export const userEvents = [
   userPasswordResetRequested,
   userVerificationRequested,
   userPasswordChanged,
+  userTwoFactorChanged,
   userUpdated,
   userStatusChanged,
   userSecurityQuestionsSet,

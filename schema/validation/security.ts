@@ -42,6 +42,9 @@ export const securitySettingsSchema = z.object({
   requireVerifiedEmail: z.boolean(),
   revealUnknownAccounts: z.boolean(),
   requireEnhancedForAdmins: z.boolean(),
+  /** issue 20; a form that predates them may leave them out (they keep their value) */
+  requireTwoFactorForAdmins: z.boolean().optional(),
+  requireTwoFactorForEveryone: z.boolean().optional(),
   minPasswordLength: bounded("minPasswordLength"),
   loginIpAttempts: bounded("loginIpAttempts"),
   loginAccountFreeFailures: bounded("loginAccountFreeFailures"),

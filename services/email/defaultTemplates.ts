@@ -6,6 +6,8 @@
 //   user_invitation     link (set-password link), expiresInHours, username, invitedBy
 //   welcome             link (sign-in link), username
 //   password_changed    link (sign-in page, to reset again), changedAt
+//   two_factor_changed  summary (what changed), detail (the passkey's name, or empty), changedAt,
+//                       link (the two-factor sign-in page)
 //   team_*              userName, userEmail, userType, companyName, notes, link (admin page)
 //   appointment_*       appointmentDate, appointmentTime, timeZone, localTime (the client's own
 //                       zone, when known and not Pacific), appointmentType, notes,
@@ -83,6 +85,15 @@ export const DEFAULT_EMAIL_TEMPLATES: readonly DefaultEmailTemplate[] = [
       '<p>Hello {{firstName}},</p><p>The password of your {{productName}} account was changed on {{changedAt}}.</p><p>If you did this, there is nothing more to do. If you did not, <a href="{{link}}">reset your password</a> now and call us at {{supportPhone}}.</p>',
     ),
     text: "Hello {{firstName}},\n\nThe password of your {{productName}} account was changed on {{changedAt}}.\n\nIf you did this, there is nothing more to do. If you did not, reset your password now and call us at {{supportPhone}}:\n{{link}}",
+  },
+  {
+    key: "two_factor_changed",
+    name: "Two-factor sign-in changed",
+    subject: "{{summary}}",
+    html: html(
+      '<p>Hello {{firstName}},</p><p>{{summary}} on {{changedAt}}. {{detail}}</p><p>If you did this, there is nothing more to do. If you did not, <a href="{{link}}">sign in and review your two-factor sign-in</a>, change your password, and call us at {{supportPhone}}.</p>',
+    ),
+    text: "Hello {{firstName}},\n\n{{summary}} on {{changedAt}}. {{detail}}\n\nIf you did this, there is nothing more to do. If you did not, sign in and review your two-factor sign-in, change your password, and call us at {{supportPhone}}:\n{{link}}",
   },
   {
     key: "team_note_notification",

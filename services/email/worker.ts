@@ -8,6 +8,7 @@ import { passwordChangedEmail } from "./consumers/passwordChangedEmail";
 import { passwordResetEmail } from "./consumers/passwordResetEmail";
 import { registrationEmails } from "./consumers/registrationEmails";
 import { teamNoteNotification } from "./consumers/teamNoteNotification";
+import { twoFactorChangedEmail } from "./consumers/twoFactorChangedEmail";
 import { verificationEmail } from "./consumers/verificationEmail";
 import { welcomeEmail } from "./consumers/welcomeEmail";
 import { startEmailSender } from "./sender";
@@ -24,6 +25,7 @@ export const consumers: Consumer[] = [
   welcomeEmail,
   passwordResetEmail,
   passwordChangedEmail,
+  twoFactorChangedEmail,
   teamNoteNotification,
   appointmentEmails,
   teamAppointmentNotification,

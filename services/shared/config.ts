@@ -73,6 +73,11 @@ const envSchema = z.object({
    * (unset: only when NODE_ENV=development; services/shared/addressSafety.ts)
    */
   CONNECTION_TEST_ALLOW_PRIVATE: bool.optional(),
+  /**
+   * whether a new database starts with two-factor sign-in required of administrators (issue 20;
+   * unset: on in production, off in development and tests); /admin/security changes it afterwards
+   */
+  TWO_FACTOR_REQUIRED_FOR_ADMINS: bool.optional(),
 
   ADMIN_EMAIL: z.string().email().optional(),
   ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),

@@ -1,6 +1,7 @@
 import type { Db } from "@services/shared/db";
 import type { User } from "@services/shared/generated/prisma/client";
-import { type RateLimiter, reserveAll } from "@services/shared/rateLimit";
+import type { RateLimiter } from "@services/shared/rateLimit";
+import { attemptUnderLimits } from "./accountAttempt";
 import { changePassword } from "./changePassword";
 import { UserError } from "./errors";
 
@@ -20,28 +21,17 @@ export async function changeOwnPassword(props: {
   /** whether the request comes from a browser this account signed in from before */
   knownDevice: boolean;
 }): Promise<User> {
-  const { limiter } = props;
-  const accountKey = `user:${props.userId}`;
-  const pairKey = `${accountKey}|${props.ip}`;
-  // counted before the check, as a sign-in is (./signIn.ts)
-  const attempt = await reserveAll([
-    limiter.reserve("loginAccountAny", accountKey, { enforce: !props.knownDevice }),
-    limiter.reserve("loginAccount", pairKey),
-  ]);
-  let user: User;
-  try {
-    user = await changePassword({
-      db: props.db,
-      userId: props.userId,
-      currentPassword: props.currentPassword,
-      newPassword: props.newPassword,
-      ip: props.ip,
-    });
-  } catch (err) {
-    // a wrong current password keeps its count; anything else (a common new password...) gives it back
-    if (!(err instanceof UserError && err.code === "WRONG_PASSWORD")) await attempt.release();
-    throw err;
-  }
-  await limiter.succeed(["loginAccount", pairKey], ["loginAccountAny", accountKey]);
-  return user;
+  // counted before the check, as a sign-in is
+  return attemptUnderLimits(
+    props,
+    (err) => err instanceof UserError && err.code === "WRONG_PASSWORD",
+    () =>
+      changePassword({
+        db: props.db,
+        userId: props.userId,
+        currentPassword: props.currentPassword,
+        newPassword: props.newPassword,
+        ip: props.ip,
+      }),
+  );
 }

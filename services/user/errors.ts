@@ -19,6 +19,9 @@ export const userErrorCodes = [
   "SECURITY_QUESTIONS_REQUIRED",
   "USER_NOT_FOUND",
   "NOT_ALLOWED",
+  "TWO_FACTOR_FAILED",
+  "INVALID_TWO_FACTOR_CODE",
+  "TWO_FACTOR_CONFLICT",
 ] as const;
 
 export type UserErrorCode = (typeof userErrorCodes)[number];
@@ -48,3 +51,9 @@ export const INVALID_CREDENTIALS_MESSAGE = "Invalid login credentials";
 export const SECURITY_VERIFICATION_FAILED_MESSAGE = "Security verification failed";
 export const SECURITY_QUESTIONS_REQUIRED_MESSAGE =
   "Security questions are required for this account. Please contact support.";
+
+/** A second factor at sign-in that did not hold (issue 20). */
+export const TWO_FACTOR_FAILED_MESSAGE = "Invalid two-factor code";
+/** A code that did not match while setting up or confirming it is you. */
+export const INVALID_TWO_FACTOR_CODE_MESSAGE =
+  "That code is not right. Check that your device's time is correct and try again.";

@@ -48,7 +48,7 @@ export { importClients } from "./jobs/importClients";
 export { startUserJobRunner } from "./jobs/runner";
 export type { UserJobItemPage, UserJobItemView, UserJobView } from "./jobs/userJobs";
 export { getUserJob, listUserJobItems, listUserJobs, startUserBulkJob } from "./jobs/userJobs";
-export { findLoginAccount, loginUser, recordLogin } from "./loginUser";
+export { findLoginAccount, type LoginOutcome, loginUser, recordLogin } from "./loginUser";
 export { lookUpUser } from "./lookUpUser";
 export type { AccountActionResult, NoteHistoryView } from "./manageUser";
 export {
@@ -76,7 +76,9 @@ export {
   OWN_QUESTIONS_FIRST_MESSAGE,
   passwordPolicy,
   SESSION_TIMINGS,
+  type SessionLimit,
   sessionAwaitsVerification,
+  sessionLimitOf,
   signInRateRules,
   signOutEveryoneElse,
   updateSecuritySettings,
@@ -88,6 +90,35 @@ export { signUp } from "./signUp";
 export { storeNewPassword } from "./storeNewPassword";
 export { syncSnapshot } from "./syncSnapshot";
 export { toSafeUser } from "./toSafeUser";
+// Two-factor sign-in (issue 20)
+export {
+  type AdminTwoFactorView,
+  addPasskey,
+  adminTwoFactorView,
+  confirmAuthenticator,
+  getTwoFactorStatus,
+  passkeyRegistrationOptions,
+  regenerateRecoveryCodes,
+  removeAuthenticator,
+  removePasskey,
+  renamePasskey,
+  resetTwoFactor,
+  startAuthenticator,
+  type TwoFactorStatus,
+  turnOffTwoFactor,
+} from "./twoFactor/manageTwoFactor";
+export { SECOND_FACTOR_METHODS, type SecondFactorMethod } from "./twoFactor/methods";
+export { assertionOptions, type PasskeyView, type RelyingParty } from "./twoFactor/passkeys";
+export { RECOVERY_CODE_COUNT } from "./twoFactor/recoveryCodes";
+export {
+  confirmIdentity,
+  type IdentityProof,
+  PENDING_TWO_FACTOR_MS,
+  type SecondFactorProof,
+  signInSecondFactor,
+  signInWithPasskey,
+} from "./twoFactor/secondFactor";
+export { totpCodeAt } from "./twoFactor/totp";
 export { generateUniqueId } from "./uniqueId";
 export { updateNotes } from "./updateNotes";
 export {

@@ -8,6 +8,7 @@ import { USER_COLUMNS } from "./findSessionUser";
 import { getPublicBranding } from "./getPublicBranding";
 import { hashPassword, verifyPassword } from "./passwords";
 import { pinSecurityQuestion } from "./pendingQuestion";
+import { type SecondFactorMethod, secondFactorMethods } from "./twoFactor/methods";
 
 export const NEEDS_VERIFICATION_MESSAGE = "Please verify your email before logging in.";
 
@@ -21,6 +22,12 @@ export type LoginOutcome =
       question: { index: number; text: string };
       /** when the pending sign-in ends unanswered */
       until: Date;
+    }
+  | {
+      kind: "twoFactor";
+      user: User;
+      /** the second factors the user may give (issue 20) */
+      methods: SecondFactorMethod[];
     };
 
 let dummyHash: Promise<string> | undefined;
@@ -110,6 +117,23 @@ async function signInSettings(db: Db, account: User | null): Promise<SignInSetti
   return row;
 }
 
+/** Audits a refused sign-in of a known account (`reason`: what refused it). */
+export async function auditFailedSignIn(
+  db: Db,
+  userId: number,
+  reason: string,
+  ip: string | null | undefined,
+): Promise<void> {
+  await audit(db.prisma, {
+    action: "user.login_failed",
+    actorId: null,
+    targetType: "user",
+    targetId: userId,
+    ip,
+    metadata: { reason },
+  });
+}
+
 /** How an unknown login is kept in the audit log: a sha256 of it lower-cased, never the text. */
 export function loginDigest(login: string): string {
   return createHash("sha256").update(login.trim().toLowerCase()).digest("hex");
@@ -160,15 +184,7 @@ export async function loginUser(props: {
     throw new UserError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE);
   }
 
-  const fail = async (reason: string) =>
-    audit(db.prisma, {
-      action: "user.login_failed",
-      actorId: null,
-      targetType: "user",
-      targetId: found.id,
-      ip: props.ip,
-      metadata: { reason },
-    });
+  const fail = (reason: string) => auditFailedSignIn(db, found.id, reason, props.ip);
 
   const matches = await verifyPassword(found.password, props.password);
   const settings = await settingsRead;
@@ -176,6 +192,37 @@ export async function loginUser(props: {
     await fail("wrong_password");
     throw new UserError("INVALID_CREDENTIALS", INVALID_CREDENTIALS_MESSAGE);
   }
+  await admitAccount({ db, user: found, settings, ip: props.ip });
+  if (found.twoFactorEnabled) {
+    // a second factor is asked before any session exists (issue 20)
+    await audit(db.prisma, {
+      action: "user.login_password_accepted",
+      actorId: found.id,
+      targetType: "user",
+      targetId: found.id,
+      ip: props.ip,
+      metadata: { pending: "second_factor" },
+    });
+    return { kind: "twoFactor", user: found, methods: await secondFactorMethods(db, found.id) };
+  }
+  return finishSignIn({ db, user: found, settings, ip: props.ip });
+}
+
+/**
+ * The refusals of an account whose first factor (a password, or a passkey) was right: an inactive
+ * account, or an unverified email while the settings require a verified one. Audited.
+ * @throws UserError ACCOUNT_INACTIVE, EMAIL_NOT_VERIFIED.
+ */
+export async function admitAccount(props: {
+  db: Db;
+  user: User;
+  /** the switches read with the account; read now when not given */
+  settings?: SignInSettings;
+  ip?: string | null;
+}): Promise<void> {
+  const { db, user: found } = props;
+  const settings = props.settings ?? (await signInSettings(db, found));
+  const fail = (reason: string) => auditFailedSignIn(db, found.id, reason, props.ip);
   if (found.userStatus !== "active") {
     await fail(`status_${found.userStatus}`);
     const status = found.userStatus === "archived" ? "archived" : "deactivated";
@@ -189,6 +236,21 @@ export async function loginUser(props: {
     await fail("email_not_verified");
     throw new UserError("EMAIL_NOT_VERIFIED", NEEDS_VERIFICATION_MESSAGE, { needsVerification: true });
   }
+}
+
+/**
+ * The last step of a sign-in whose factors all passed: the enhanced level's question when the user
+ * (or, by the settings, every administrator) has it, else the sign-in recorded and granted.
+ * @throws UserError SECURITY_QUESTIONS_REQUIRED (the enhanced level without questions).
+ */
+export async function finishSignIn(props: {
+  db: Db;
+  user: User;
+  settings?: SignInSettings;
+  ip?: string | null;
+}): Promise<Exclude<LoginOutcome, { kind: "twoFactor" }>> {
+  const { db, user: found } = props;
+  const settings = props.settings ?? (await signInSettings(db, found));
   // the security setting may require the enhanced level of every administrator (issue 12)
   const adminEnhanced =
     settings?.requireEnhancedForAdmins === true &&
@@ -197,7 +259,7 @@ export async function loginUser(props: {
     // the question already drawn for a pending sign-in of this user, else a new one (issue 20)
     const pending = await pinSecurityQuestion(db, found.id);
     if (!pending) {
-      await fail("security_questions_missing");
+      await auditFailedSignIn(db, found.id, "security_questions_missing", props.ip);
       throw new UserError("SECURITY_QUESTIONS_REQUIRED", SECURITY_QUESTIONS_REQUIRED_MESSAGE);
     }
     await audit(db.prisma, {

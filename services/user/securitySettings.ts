@@ -7,10 +7,12 @@ import { audit } from "@services/shared/audit";
 import type { Db, PreparedStatement } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import type { SecuritySettings } from "@services/shared/generated/prisma/client";
+import type { UserType } from "@services/shared/generated/prisma/enums";
 import type { RateLimitRules } from "@services/shared/rateLimit";
 import { parse, type SettingsUpdateProps } from "@services/shared/validation";
 import { COMMON_PASSWORD_MESSAGE, isCommonPassword } from "./commonPasswords";
 import { UserError } from "./errors";
+import { ADMIN_TYPES } from "./grants";
 
 // The security settings (issue 12, manage:config, checked by the caller), one row (id 1). The
 // sign-in reads its switches at every attempt; the password minimum and the sign-in rate limits go
@@ -20,11 +22,16 @@ import { UserError } from "./errors";
 /** How long another process may use the settings it read: a change reaches it within this. */
 export const SETTINGS_CACHE_MS = 5000;
 
+/** The settings in force, every switch known. */
+export type SecuritySettingsInForce = Required<SecuritySettingsValues>;
+
 /** The settings when the row is missing (the migration's defaults: the portal as it was). */
-export const SECURITY_DEFAULTS: SecuritySettingsValues = {
+export const SECURITY_DEFAULTS: SecuritySettingsInForce = {
   requireVerifiedEmail: true,
   revealUnknownAccounts: false,
   requireEnhancedForAdmins: false,
+  requireTwoFactorForAdmins: false,
+  requireTwoFactorForEveryone: false,
   minPasswordLength: 8,
   loginIpAttempts: 100,
   loginAccountFreeFailures: 5,
@@ -41,7 +48,7 @@ export const SESSION_TIMINGS = {
 } as const;
 
 /** The settings as the admin page shows them. */
-export interface SecuritySettingsView extends SecuritySettingsValues {
+export interface SecuritySettingsView extends SecuritySettingsInForce {
   sessionTimings: typeof SESSION_TIMINGS;
   /** administrators (mainAdmin, userAdmin) who have no security questions yet */
   adminsWithoutQuestions: number;
@@ -55,15 +62,19 @@ export interface SecurityActor {
   name: string;
 }
 
+export const OWN_TWO_FACTOR_FIRST_MESSAGE = "Set up your own two-factor sign-in before requiring it";
+
 export const OWN_QUESTIONS_FIRST_MESSAGE =
   "Set your own security questions before requiring them of administrators";
 
-function values(row: SecuritySettings | null): SecuritySettingsValues {
+function values(row: SecuritySettings | null): SecuritySettingsInForce {
   if (!row) return { ...SECURITY_DEFAULTS };
   return {
     requireVerifiedEmail: row.requireVerifiedEmail,
     revealUnknownAccounts: row.revealUnknownAccounts,
     requireEnhancedForAdmins: row.requireEnhancedForAdmins,
+    requireTwoFactorForAdmins: row.requireTwoFactorForAdmins,
+    requireTwoFactorForEveryone: row.requireTwoFactorForEveryone,
     minPasswordLength: row.minPasswordLength,
     loginIpAttempts: row.loginIpAttempts,
     loginAccountFreeFailures: row.loginAccountFreeFailures,
@@ -71,12 +82,13 @@ function values(row: SecuritySettings | null): SecuritySettingsValues {
   };
 }
 
-const cache = new WeakMap<Db, { at: number; value: SecuritySettingsValues }>();
+const cache = new WeakMap<Db, { at: number; value: SecuritySettingsInForce }>();
 
 // a prepared statement past Prisma: the sign-in path reads it (as loginUser's own settings read)
 const CURRENT_SETTINGS: PreparedStatement = {
   name: "security_settings_current",
-  text: `SELECT "requireVerifiedEmail", "revealUnknownAccounts", "requireEnhancedForAdmins", "minPasswordLength",
+  text: `SELECT "requireVerifiedEmail", "revealUnknownAccounts", "requireEnhancedForAdmins",
+    "requireTwoFactorForAdmins", "requireTwoFactorForEveryone", "minPasswordLength",
     "loginIpAttempts", "loginAccountFreeFailures", "loginAccountMaxDelayMinutes" FROM security_settings WHERE id = 1`,
 };
 
@@ -84,10 +96,10 @@ const CURRENT_SETTINGS: PreparedStatement = {
  * The settings in force, read at most SETTINGS_CACHE_MS ago by this process (a save here clears it).
  * @throws Prisma errors.
  */
-export async function currentSecuritySettings(db: Db): Promise<SecuritySettingsValues> {
+export async function currentSecuritySettings(db: Db): Promise<SecuritySettingsInForce> {
   const hit = cache.get(db);
   if (hit && Date.now() - hit.at < SETTINGS_CACHE_MS) return hit.value;
-  const [row] = await db.queryRows<SecuritySettingsValues>(CURRENT_SETTINGS, []);
+  const [row] = await db.queryRows<SecuritySettingsInForce>(CURRENT_SETTINGS, []);
   const value = row ? { ...row } : { ...SECURITY_DEFAULTS };
   cache.set(db, { at: Date.now(), value });
   return value;
@@ -103,6 +115,41 @@ export async function currentSecuritySettings(db: Db): Promise<SecuritySettingsV
 export async function sessionAwaitsVerification(db: Db, user: { emailVerified: boolean }): Promise<boolean> {
   if (user.emailVerified) return false;
   return (await currentSecuritySettings(db)).requireVerifiedEmail;
+}
+
+/** What a session of a signed-in user is limited to (issue 20), when it is not a full one. */
+export type SessionLimit = "verification" | "twoFactorEnrolment";
+
+/**
+ * Whether `user` must hold a second factor by the settings: every user when they require it of
+ * everyone, administrators (mainAdmin, userAdmin) when they require it of administrators.
+ */
+export function twoFactorRequiredOf(
+  settings: SecuritySettingsInForce,
+  user: { userType: UserType },
+): boolean {
+  return (
+    settings.requireTwoFactorForEveryone ||
+    (settings.requireTwoFactorForAdmins && ADMIN_TYPES.includes(user.userType))
+  );
+}
+
+/**
+ * What `user`'s session is limited to, or null for a full session: verifying the email (it is
+ * unverified while the settings require a verified one), or enrolling a second factor (the settings
+ * require one of the user, who holds none: the enrolment page only). Reads the settings through the
+ * 5-second cache, only for users who might be limited.
+ * @throws the database driver's error.
+ */
+export async function sessionLimitOf(
+  db: Db,
+  user: { emailVerified: boolean; twoFactorEnabled: boolean; userType: UserType },
+): Promise<SessionLimit | null> {
+  if (user.emailVerified && user.twoFactorEnabled) return null;
+  const settings = await currentSecuritySettings(db);
+  if (!user.emailVerified && settings.requireVerifiedEmail) return "verification";
+  if (!user.twoFactorEnabled && twoFactorRequiredOf(settings, user)) return "twoFactorEnrolment";
+  return null;
 }
 
 /** Forgets this process's cached settings of `db` (after a save). */
@@ -182,8 +229,8 @@ export async function getSecuritySettings(db: Db): Promise<SecuritySettingsView>
 /**
  * Changes the security settings; the next sign-in, registration or password change follows them.
  * Audited (`security.settings_updated`) with before and after; the same values again change nothing.
- * Requiring the enhanced level of administrators needs the acting admin's own questions first, so
- * that saving it never locks its author out.
+ * Requiring the enhanced level of administrators needs the acting admin's own questions first, and
+ * requiring two-factor sign-in their own second factor, so that saving never locks its author out.
  * @throws AppError VALIDATION_FAILED with the shared schema's message, or OWN_QUESTIONS_FIRST_MESSAGE.
  */
 export async function updateSecuritySettings(
@@ -196,7 +243,7 @@ export async function updateSecuritySettings(
     await tx.$queryRaw`SELECT id FROM security_settings WHERE id = 1 FOR UPDATE`;
     const before = values(await tx.securitySettings.findUnique({ where: { id: 1 } }));
     const keys = (Object.keys(input) as (keyof SecuritySettingsValues)[]).filter(
-      (k) => before[k] !== input[k],
+      (k) => input[k] !== undefined && before[k] !== input[k],
     );
     if (keys.length === 0) return false;
     if (input.requireEnhancedForAdmins && !before.requireEnhancedForAdmins) {
@@ -204,6 +251,23 @@ export async function updateSecuritySettings(
       if (!own) {
         throw new AppError("VALIDATION_FAILED", OWN_QUESTIONS_FIRST_MESSAGE, {
           details: { errors: { requireEnhancedForAdmins: [OWN_QUESTIONS_FIRST_MESSAGE] } },
+        });
+      }
+    }
+    const requiresTwoFactorAnew =
+      (input.requireTwoFactorForAdmins === true && !before.requireTwoFactorForAdmins) ||
+      (input.requireTwoFactorForEveryone === true && !before.requireTwoFactorForEveryone);
+    if (requiresTwoFactorAnew) {
+      const own = await tx.user.findUnique({
+        where: { id: props.actor.id },
+        select: { twoFactorEnabled: true },
+      });
+      if (!own?.twoFactorEnabled) {
+        const field = input.requireTwoFactorForEveryone
+          ? "requireTwoFactorForEveryone"
+          : "requireTwoFactorForAdmins";
+        throw new AppError("VALIDATION_FAILED", OWN_TWO_FACTOR_FIRST_MESSAGE, {
+          details: { errors: { [field]: [OWN_TWO_FACTOR_FIRST_MESSAGE] } },
         });
       }
     }

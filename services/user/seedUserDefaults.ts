@@ -64,6 +64,15 @@ async function seedFirstAdmin(tx: Tx, cfg: Config): Promise<SeededAdmin> {
 }
 
 /**
+ * Whether a new database starts with two-factor sign-in required of administrators (issue 20):
+ * TWO_FACTOR_REQUIRED_FOR_ADMINS when set, else on in production only, so that development and
+ * test set-ups stay one step.
+ */
+export function twoFactorStartsRequired(cfg: Config): boolean {
+  return cfg.TWO_FACTOR_REQUIRED_FOR_ADMINS ?? cfg.NODE_ENV === "production";
+}
+
+/**
  * The user service's rows a new portal needs, in the seed's transaction: branding and security
  * settings when missing, and a first mainAdmin when none exists (from ADMIN_EMAIL/ADMIN_PASSWORD,
  * or with a generated password). Answers that admin.
@@ -74,6 +83,10 @@ export async function seedUserDefaults(tx: Tx, cfg: Config): Promise<SeededAdmin
   if ((await tx.brandingConfig.count()) === 0) {
     await tx.brandingConfig.create({ data: { ...DEFAULT_BRANDING, updatedBy: "seed" } });
   }
-  await tx.securitySettings.upsert({ where: { id: 1 }, create: { id: 1, updatedBy: "seed" }, update: {} });
+  await tx.securitySettings.upsert({
+    where: { id: 1 },
+    create: { id: 1, updatedBy: "seed", requireTwoFactorForAdmins: twoFactorStartsRequired(cfg) },
+    update: {},
+  });
   return seedFirstAdmin(tx, cfg);
 }

@@ -4,7 +4,7 @@ import type { EmailActor, EmailSettingsActor } from "@services/email";
 import { AppError } from "@services/shared/errors";
 import type { User } from "@services/shared/generated/prisma/client";
 import type { UserType } from "@services/shared/generated/prisma/enums";
-import type { BrandingActor, SecurityActor } from "@services/user";
+import type { BrandingActor, SecurityActor, SessionLimit } from "@services/user";
 import type { Response } from "express";
 import { isClientType, type Permission, permissionsOf } from "./permissions";
 
@@ -86,9 +86,28 @@ export function verifyEmailFirst(): AppError {
   return new AppError("FORBIDDEN", VERIFY_EMAIL_FIRST_MESSAGE, { details: { needsVerification: true } });
 }
 
-/** Whether the REST request's session is limited to verification (modules/identity/session.ts). */
-export function awaitsVerification(res: Response): boolean {
-  return Boolean(res.locals.awaitingVerification);
+/** What two-factor sign-in's enrolment page says to a session that asks for anything else (issue 20). */
+export const ENROL_TWO_FACTOR_FIRST_MESSAGE = "Set up two-factor sign-in to continue.";
+
+/**
+ * The refusal of a session limited to enrolling a second factor (the settings require one of its
+ * user, who holds none): 403 with needsTwoFactorEnrolment, on both surfaces.
+ */
+export function enrolTwoFactorFirst(): AppError {
+  return new AppError("FORBIDDEN", ENROL_TWO_FACTOR_FIRST_MESSAGE, {
+    details: { needsTwoFactorEnrolment: true },
+  });
+}
+
+/** The refusal of a limited session, by what it is limited to. */
+export function limitRefusal(limit: SessionLimit): AppError {
+  return limit === "verification" ? verifyEmailFirst() : enrolTwoFactorFirst();
+}
+
+/** What the REST request's session is limited to (modules/identity/session.ts), or null. */
+export function sessionLimit(res: Response): SessionLimit | null {
+  const limited: unknown = res.locals.limited;
+  return limited && typeof limited === "object" ? (limited as { to: SessionLimit }).to : null;
 }
 
 /**
@@ -118,11 +137,12 @@ export function callerOf(res: Response): Actor | null {
 
 /**
  * The signed-in caller of a REST request.
- * @throws AppError UNAUTHENTICATED when nobody is signed in, FORBIDDEN (needsVerification) when the
- * session is limited to verification.
+ * @throws AppError UNAUTHENTICATED when nobody is signed in, FORBIDDEN (needsVerification,
+ * needsTwoFactorEnrolment) when the session is limited.
  */
 export function requireCaller(res: Response): Actor {
-  if (awaitsVerification(res)) throw verifyEmailFirst();
+  const limit = sessionLimit(res);
+  if (limit) throw limitRefusal(limit);
   return signedIn(callerOf(res));
 }
 
@@ -132,6 +152,7 @@ export function requireCaller(res: Response): Actor {
  * (needsVerification) when the session is limited to verification.
  */
 export function requirePermitted(res: Response, permission: Permission, message?: string): Actor {
-  if (awaitsVerification(res)) throw verifyEmailFirst();
+  const limit = sessionLimit(res);
+  if (limit) throw limitRefusal(limit);
   return permitted(callerOf(res), permission, message);
 }

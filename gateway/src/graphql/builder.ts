@@ -2,7 +2,7 @@ import SchemaBuilder from "@pothos/core";
 import ErrorsPlugin from "@pothos/plugin-errors";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
 import { AppError } from "@services/shared/errors";
-import { FORBIDDEN_MESSAGE, holds, UNAUTHORIZED_MESSAGE, verifyEmailFirst } from "../auth/actor";
+import { FORBIDDEN_MESSAGE, holds, limitRefusal, UNAUTHORIZED_MESSAGE } from "../auth/actor";
 import { isAdminType, isClientType, type Permission, type PermissionScope } from "../auth/permissions";
 import type { GraphQLContext } from "./context";
 
@@ -12,8 +12,9 @@ import type { GraphQLContext } from "./context";
  * ./schema.ts imports them. Loaded plugins: scope-auth (every root field states its authScopes) and
  * errors (expected failures as AppError results).
  *
- * Auth scopes: `public` (always granted), `loggedIn`, `session` (signed in, or limited to verifying
- * the email: the session's own account only), `admin` (mainAdmin or userAdmin), `client`
+ * Auth scopes: `public` (always granted), `loggedIn`, `session` (signed in, or a limited session:
+ * the session's own account only), `twoFactorSetup` (signed in, or limited to enrolling a second
+ * factor), `admin` (mainAdmin or userAdmin), `client`
  * (client, mainAdmin, userAdmin) and one per permission of spec §6 (manage:users → manageUsers...).
  * Every root field must state its authScopes; use {@link PUBLIC} for fields anyone may call.
  */
@@ -21,8 +22,10 @@ import type { GraphQLContext } from "./context";
 type AuthScopes = {
   public: boolean;
   loggedIn: boolean;
-  /** signed in, or a session limited to verifying its email (its own account, nothing else) */
+  /** signed in, or a limited session (verifying its email, enrolling a second factor): its own account */
   session: boolean;
+  /** signed in, or a session limited to enrolling a second factor: two-factor sign-in's own page */
+  twoFactorSetup: boolean;
   admin: boolean;
   client: boolean;
 } & Record<PermissionScope, boolean>;
@@ -54,7 +57,8 @@ export const builder = new SchemaBuilder<BuilderTypes>({
       return {
         public: true,
         loggedIn: user !== null,
-        session: user !== null || ctx.awaitingVerification,
+        session: user !== null || ctx.limitedTo !== null,
+        twoFactorSetup: user !== null || ctx.limitedTo === "twoFactorEnrolment",
         admin: user !== null && isAdminType(user.userType),
         client: user !== null && isClientType(user.userType),
         manageUsers: has("manage:users"),
@@ -67,8 +71,8 @@ export const builder = new SchemaBuilder<BuilderTypes>({
       };
     },
     unauthorizedError: (_parent, ctx) =>
-      ctx.awaitingVerification
-        ? verifyEmailFirst()
+      ctx.limitedTo
+        ? limitRefusal(ctx.limitedTo)
         : ctx.currentUser
           ? new AppError("FORBIDDEN", FORBIDDEN_MESSAGE)
           : new AppError("UNAUTHENTICATED", UNAUTHORIZED_MESSAGE),

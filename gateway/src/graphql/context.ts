@@ -1,8 +1,9 @@
-import { type Actor, signedIn, verifyEmailFirst } from "@gateway/auth/actor";
+import { type Actor, limitRefusal, signedIn } from "@gateway/auth/actor";
 import { clientIp, type IdentityDeps } from "@gateway/modules/identity/session";
 import type { SystemProbes } from "@services/diagnostics";
 import type { Config } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
+import type { SessionLimit } from "@services/user";
 import type { Request, Response } from "express";
 
 /** What every resolver receives. `currentUser` is null until a session carries a user. */
@@ -17,10 +18,11 @@ export interface GraphQLContext {
   /** the caller, resolved once per request from the session (../auth/actor) */
   currentUser: Actor | null;
   /**
-   * the session is limited to verifying its user's email (currentUser is null): every field that
-   * needs a signed-in user refuses it with needsVerification (issue 20)
+   * what the session is limited to (currentUser is null): verifying its user's email, or enrolling
+   * a second factor; every field that needs a signed-in user refuses it with needsVerification or
+   * needsTwoFactorEnrolment (issue 20). Null for a full session or none.
    */
-  awaitingVerification: boolean;
+  limitedTo: SessionLimit | null;
   /** the process's backing services, for the testing tools' health checks */
   probes: SystemProbes;
 }
@@ -30,7 +32,7 @@ export interface GraphQLContext {
  * (needsVerification) when the session is limited to verification.
  */
 export function caller(ctx: GraphQLContext): Actor {
-  if (ctx.awaitingVerification) throw verifyEmailFirst();
+  if (ctx.limitedTo) throw limitRefusal(ctx.limitedTo);
   return signedIn(ctx.currentUser);
 }
 

@@ -7,6 +7,7 @@ import "../modules/diagnostics/serverConfig";
 import "./mutation";
 import "../modules/identity/user";
 import "../modules/identity/userAccount";
+import "../modules/identity/twoFactor";
 import "../modules/identity/permissionCheck";
 import "../modules/settings/branding";
 import "../modules/appointments/appointment";

@@ -16,7 +16,7 @@ async function contextValue(): Promise<GraphQLContext> {
     requestId: "test-request",
     identity: {} as GraphQLContext["identity"],
     currentUser: null,
-    awaitingVerification: false,
+    limitedTo: null,
     probes: { db, readiness: {} },
   };
 }

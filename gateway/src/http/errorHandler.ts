@@ -1,6 +1,6 @@
 import { logger } from "@services/shared/logger";
 import type { ErrorRequestHandler, Request, Response } from "express";
-import { awaitsVerification, verifyEmailFirst } from "../auth/actor";
+import { limitRefusal, sessionLimit } from "../auth/actor";
 import { normalizeError, toHttpError } from "../errors";
 
 /**
@@ -8,14 +8,15 @@ import { normalizeError, toHttpError } from "../errors";
  * (malformed JSON 400, body too large 413, store unavailable 503, anything unknown 500 "Internal
  * server error") and logs it with the request id. A server error's body also carries that
  * `requestId`, for the client to quote; its detail stays in the log, in every mode. Never sends a
- * stack trace. A session limited to verification that meets a sign-in refusal gets 403 with
- * needsVerification instead of 401.
+ * stack trace. A session limited to verification (or to enrolling a second factor) that meets a
+ * sign-in refusal gets 403 with needsVerification (needsTwoFactorEnrolment) instead of 401.
  */
 export function errorHandler(): ErrorRequestHandler {
   return (err: unknown, req: Request, res: Response, next) => {
-    // a session limited to verification is told why, whatever asked for a signed-in user (issue 20)
-    const limited = awaitsVerification(res) && normalizeError(err).code === "UNAUTHENTICATED";
-    const { status, body } = toHttpError(limited ? verifyEmailFirst() : err);
+    // a limited session is told why, whatever asked for a signed-in user (issue 20)
+    const limit = sessionLimit(res);
+    const limited = limit !== null && normalizeError(err).code === "UNAUTHENTICATED";
+    const { status, body } = toHttpError(limited ? limitRefusal(limit) : err);
     const log = req.log ?? logger("http");
     if (status >= 500) log.error({ err, requestId: req.id }, "request failed");
     else log.debug({ err, requestId: req.id }, "request rejected");

@@ -70,6 +70,9 @@ export function sessionMiddleware(
   };
 }
 
+/** What a WebAuthn ceremony of the session is for (issue 20). */
+export type WebAuthnPurpose = "register" | "secondFactor" | "passkeySignIn" | "confirmIdentity";
+
 declare module "express-session" {
   interface SessionData {
     /** the signed-in user */
@@ -87,5 +90,11 @@ declare module "express-session" {
     ip?: string;
     /** an enhanced sign-in whose password this session passed, waiting for its answer until `until` (ms) */
     pendingSecurity?: { userId: number; until: number };
+    /** a sign-in whose password this session passed, waiting for its second factor until `until` (ms) */
+    pendingTwoFactor?: { userId: number; until: number };
+    /** the challenge of the WebAuthn ceremony under way, for `purpose`, until `until` (ms); used once */
+    webauthn?: { challenge: string; purpose: WebAuthnPurpose; until: number };
+    /** when the user last proved who they are (a sign-in, a password or second factor given again) */
+    identityConfirmedAt?: number;
   }
 }

@@ -175,6 +175,34 @@ describe("email consumers of user events", () => {
     expect(mail?.text).toMatch(/was changed on \w+ \d{1,2}, \d{4} at \d{1,2}:\d{2} [AP]M P[SD]T\./);
   });
 
+  it("tells a user a passkey was added to their account, with its name and a link to review it", async () => {
+    const email = address("passkey");
+    await commit("user.two_factor_changed", {
+      userId: 46,
+      email,
+      firstName: "Mary",
+      change: "passkey_added",
+      passkeyName: "Work laptop",
+    });
+    const [mail] = await mailTo(email);
+    expect(mail?.subject).toBe("A new passkey was added to your account");
+    expect(mail?.text).toContain('The passkey is named "Work laptop".');
+    expect(mail?.text).toMatch(/\/two-factor$/m);
+  });
+
+  it("tells a user an administrator reset their two-factor sign-in", async () => {
+    const email = address("reset2fa");
+    await commit("user.two_factor_changed", {
+      userId: 47,
+      email,
+      firstName: "Mary",
+      change: "two_factor_reset",
+    });
+    const [mail] = await mailTo(email);
+    expect(mail?.subject).toBe("An administrator reset the two-factor sign-in of your account");
+    expect(mail?.text).not.toContain("passkey is named");
+  });
+
   it("sends a user's note to the team's address, escaped in the HTML", async () => {
     const note = `Invoice <INV-7> & the "March" statement ${randomBytes(3).toString("hex")}`;
     await commit("user.notes_updated", {

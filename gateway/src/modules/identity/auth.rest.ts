@@ -3,14 +3,23 @@ import { checkPermissions } from "@gateway/auth/checkPermissions";
 import { csrfGuard } from "@gateway/http/csrf";
 import { handle } from "@gateway/http/handle";
 import { parseInput } from "@gateway/input";
+import { passkeySignInSchema, secondFactorSchema } from "@schema/validation/twoFactor";
 import { loginSchema, registrationSchema } from "@schema/validation/user";
 import { type Request, type Response, Router } from "express";
 import { type IdentityDeps, presentOwner } from "./session";
+import {
+  completeTwoFactorSignIn,
+  passkeySignIn,
+  passkeySignInOptions,
+  secondFactorPasskeyOptions,
+} from "./twoFactorSteps";
 import { checkSession, register, signIn, signOut } from "./withSession";
 
 /**
  * REST shims of spec §7 for the session: GET /user, POST /login, /logout, /register,
- * GET /session-check and GET /auth/check-permissions.
+ * GET /session-check and GET /auth/check-permissions; and two-factor sign-in's steps (issue 20):
+ * POST /login/two-factor (with /login/two-factor/passkey-options) and POST /login/passkey (with
+ * /login/passkey/options).
  */
 export function authRouter(deps: IdentityDeps): Router {
   const router = Router();
@@ -31,6 +40,42 @@ export function authRouter(deps: IdentityDeps): Router {
     handle(async (req, res) => {
       const input = parseInput(loginSchema, req.body);
       res.json(await signIn(deps, req, res, input));
+    }),
+  );
+
+  // two-factor sign-in (issue 20): the pending sign-in's second step, and a passkey alone
+  router.post(
+    "/login/two-factor",
+    guard,
+    handle(async (req, res) => {
+      res.json(await completeTwoFactorSignIn(deps, req, res, parseInput(secondFactorSchema, req.body)));
+    }),
+  );
+
+  router.post(
+    "/login/two-factor/passkey-options",
+    guard,
+    handle(async (req, res) => {
+      res.setHeader("Cache-Control", "no-store");
+      res.json(await secondFactorPasskeyOptions(deps, req));
+    }),
+  );
+
+  router.post(
+    "/login/passkey/options",
+    guard,
+    handle(async (req, res) => {
+      res.setHeader("Cache-Control", "no-store");
+      res.json(await passkeySignInOptions(deps, req));
+    }),
+  );
+
+  router.post(
+    "/login/passkey",
+    guard,
+    handle(async (req, res) => {
+      const { response } = parseInput(passkeySignInSchema, req.body);
+      res.json(await passkeySignIn(deps, req, res, response));
     }),
   );
 

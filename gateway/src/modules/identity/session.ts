@@ -1,4 +1,4 @@
-import { verifyEmailFirst } from "@gateway/auth/actor";
+import { limitRefusal } from "@gateway/auth/actor";
 import { permissionsOf } from "@gateway/auth/permissions";
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from "@gateway/http/session";
 import type { SafeUser } from "@schema/api/user";
@@ -8,7 +8,7 @@ import { AppError } from "@services/shared/errors";
 import type { User } from "@services/shared/generated/prisma/client";
 import { logger } from "@services/shared/logger";
 import type { RateLimiter } from "@services/shared/rateLimit";
-import { findSessionUser, sessionAwaitsVerification, toSafeUser } from "@services/user";
+import { findSessionUser, type SessionLimit, sessionLimitOf, toSafeUser } from "@services/user";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Store } from "express-session";
 import { deviceLabel } from "./deviceLabel";
@@ -28,12 +28,26 @@ const log = () => logger("identity");
 export const UNAUTHORIZED_MESSAGE = "Unauthorized - Please log in";
 
 /**
- * A user as answers show it, with the permissions of the matrix; `needsVerification` marks the
- * signed-in user's own answer while their session is limited to verification.
+ * A user as answers show it, with the permissions of the matrix; `limitedTo` marks the signed-in
+ * user's own answer while their session is limited (needsVerification, needsTwoFactorEnrolment).
  */
-export function present(user: User, options: { needsVerification?: boolean } = {}): SafeUser {
+export function present(user: User, options: { limitedTo?: SessionLimit | null } = {}): SafeUser {
   const safe = toSafeUser({ user, permissions: permissionsOf(user.userType) });
-  return options.needsVerification ? { ...safe, needsVerification: true } : safe;
+  if (options.limitedTo === "verification") return { ...safe, needsVerification: true };
+  if (options.limitedTo === "twoFactorEnrolment") return { ...safe, needsTwoFactorEnrolment: true };
+  return safe;
+}
+
+/** A limited session's user and what it is limited to (see {@link loadSessionUser}). */
+export interface LimitedSession {
+  user: User;
+  to: SessionLimit;
+}
+
+/** Puts the session's user in place: a full session's, or a limited one's. */
+function placeUser(res: Response, user: User, limit: SessionLimit | null): void {
+  res.locals.user = limit ? null : user;
+  res.locals.limited = limit ? ({ user, to: limit } satisfies LimitedSession) : null;
 }
 
 const SESSIONS_UNAVAILABLE = "Sessions are temporarily unavailable. Please try again shortly.";
@@ -61,14 +75,15 @@ async function indexed<T>(work: () => Promise<T>): Promise<T> {
  * its 12-hour absolute lifetime, whose user is gone or no longer active, or granted before the
  * user's sessionsValidAfter (a password, status or type change, even if Redis missed the
  * revocation), is ended. A session whose user must still verify the email (the settings require a
- * verified one to sign in, issue 20) is not signed in for anything but verification: its user goes
- * to `res.locals.awaitingVerification` instead, read only by {@link sessionOwner}, and everything
- * that needs a signed-in user refuses it with {@link verifyEmailFirst}.
+ * verified one to sign in), or must enrol a second factor first (the settings require one, issue
+ * 20), is limited: its user goes to `res.locals.limited` instead, read only by {@link sessionOwner}
+ * and {@link requireEnrollingUser}, and everything that needs a signed-in user refuses it with
+ * {@link limitRefusal}.
  */
 export function loadSessionUser(deps: IdentityDeps): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
     res.locals.user = null;
-    res.locals.awaitingVerification = null;
+    res.locals.limited = null;
     try {
       const userId = req.session?.userId;
       if (userId === undefined) return next();
@@ -84,8 +99,7 @@ export function loadSessionUser(deps: IdentityDeps): RequestHandler {
         res.clearCookie(SESSION_COOKIE, { path: "/" });
         return next();
       }
-      if (await sessionAwaitsVerification(deps.db, user)) res.locals.awaitingVerification = user;
-      else res.locals.user = user;
+      placeUser(res, user, await sessionLimitOf(deps.db, user));
       next();
     } catch (err) {
       next(err);
@@ -93,19 +107,29 @@ export function loadSessionUser(deps: IdentityDeps): RequestHandler {
   };
 }
 
-/** The user of a session limited to verification (see {@link loadSessionUser}), or null. */
-export function awaitingVerification(res: Response): User | null {
-  const user: unknown = res.locals.awaitingVerification;
-  return user && typeof user === "object" ? (user as User) : null;
+/** The limited session of the request (see {@link loadSessionUser}), or null. */
+export function limitedSession(res: Response): LimitedSession | null {
+  const limited: unknown = res.locals.limited;
+  return limited && typeof limited === "object" ? (limited as LimitedSession) : null;
 }
 
 /**
- * Whose session this is: the signed-in user, or the user whose session is limited to verification.
- * Only the steps such a session may take read it (its own account, session check, verification,
- * a new verification link, sign-out).
+ * Whose session this is: the signed-in user, or the user whose session is limited. Only the steps
+ * such a session may take read it (its own account, session check, verification, a new
+ * verification link, two-factor enrolment, sign-out).
  */
 export function sessionOwner(res: Response): User | null {
-  return sessionUser(res) ?? awaitingVerification(res);
+  return sessionUser(res) ?? limitedSession(res)?.user ?? null;
+}
+
+/**
+ * The user who may set up two-factor sign-in: the signed-in user, or one whose session is limited
+ * to enrolling. @throws AppError UNAUTHENTICATED, FORBIDDEN (needsVerification).
+ */
+export function requireEnrollingUser(res: Response): User {
+  const limited = limitedSession(res);
+  if (limited?.to === "twoFactorEnrolment") return limited.user;
+  return requireUser(res);
 }
 
 /** The signed-in user loaded by {@link loadSessionUser}, or null. */
@@ -122,7 +146,8 @@ export function sessionUser(res: Response): User | null {
 export function requireUser(res: Response): User {
   const user = sessionUser(res);
   if (user) return user;
-  if (awaitingVerification(res)) throw verifyEmailFirst();
+  const limited = limitedSession(res);
+  if (limited) throw limitRefusal(limited.to);
   throw new AppError("UNAUTHENTICATED", UNAUTHORIZED_MESSAGE);
 }
 
@@ -133,8 +158,8 @@ export function requireUser(res: Response): User {
 export function presentOwner(res: Response): SafeUser {
   const user = sessionUser(res);
   if (user) return present(user);
-  const awaiting = awaitingVerification(res);
-  if (awaiting) return present(awaiting, { needsVerification: true });
+  const limited = limitedSession(res);
+  if (limited) return present(limited.user, { limitedTo: limited.to });
   throw new AppError("UNAUTHENTICATED", UNAUTHORIZED_MESSAGE);
 }
 
@@ -163,13 +188,17 @@ export async function startSession(
     promisify((cb) => req.session.save(cb)),
     indexed(() => deps.sessions.add(user.id, req.sessionID)),
   ]);
-  // a new registrant whose email must be verified first gets a session for verification only
-  if (await sessionAwaitsVerification(deps.db, user)) {
-    res.locals.user = null;
-    res.locals.awaitingVerification = user;
-  } else {
-    res.locals.user = user;
-  }
+  // a new registrant whose email must be verified first gets a session for verification only; a
+  // user whom the settings require to hold a second factor, and who holds none, one for enrolling
+  placeUser(res, user, await sessionLimitOf(deps.db, user));
+}
+
+/**
+ * Places the session's user again after a change to what limits it (a verified email, a second
+ * factor enrolled): its session is a full one from this request on, or limited anew.
+ */
+export async function refreshSessionLimit(deps: IdentityDeps, res: Response, user: User): Promise<void> {
+  placeUser(res, user, await sessionLimitOf(deps.db, user));
 }
 
 /**
@@ -188,7 +217,7 @@ export async function endSession(deps: IdentityDeps, req: Request, res: Response
   if (req.session) await promisify((cb) => req.session.destroy(cb));
   res.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax" });
   res.locals.user = null;
-  res.locals.awaitingVerification = null;
+  res.locals.limited = null;
 }
 
 /**

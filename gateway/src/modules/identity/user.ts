@@ -1,7 +1,7 @@
 import { builder, PUBLIC, type Types } from "@gateway/graphql/builder";
 import { runIdentity } from "@gateway/graphql/run";
 import { parseArgs, parseInput } from "@gateway/input";
-import type { SafeUser, SecurityChallenge } from "@schema/api/user";
+import type { SafeUser, SecurityChallenge, TwoFactorChallenge } from "@schema/api/user";
 import { loginSchema, registrationSchema, USER_TYPES } from "@schema/validation/user";
 import { AppError } from "@services/shared/errors";
 import { presentOwner } from "./session";
@@ -36,6 +36,11 @@ export const UserRef = builder.objectRef<SafeUser>("User").implement({
         "On the signed-in user's own answers: this session can only verify the email until it is verified.",
       resolve: (u) => u.needsVerification === true,
     }),
+    needsTwoFactorEnrolment: t.boolean({
+      description:
+        "On the signed-in user's own answers: this session can only set up two-factor sign-in, which the security settings require of the user.",
+      resolve: (u) => u.needsTwoFactorEnrolment === true,
+    }),
   }),
 });
 
@@ -43,21 +48,54 @@ const SecurityQuestionRef = builder
   .objectRef<{ index: number; text: string }>("SecurityQuestionPrompt")
   .implement({ fields: (t) => ({ index: t.exposeInt("index"), text: t.exposeString("text") }) });
 
-/** What a login leads to: the user (session granted) or, for enhanced security, a question first. */
-export const LoginResultRef = builder
-  .objectRef<{ user: SafeUser | null; challenge: SecurityChallenge | null }>("LoginResult")
-  .implement({
-    fields: (t) => ({
-      user: t.field({ type: UserRef, nullable: true, resolve: (r) => r.user }),
-      needsSecurityAnswer: t.boolean({ resolve: (r) => r.challenge !== null }),
-      userId: t.int({ nullable: true, resolve: (r) => r.challenge?.userId ?? r.user?.id ?? null }),
-      question: t.field({
-        type: SecurityQuestionRef,
-        nullable: true,
-        resolve: (r) => r.challenge?.question ?? null,
-      }),
+export const SecondFactorMethodEnum = builder.enumType("SecondFactorMethod", {
+  description: "A second factor of two-factor sign-in.",
+  values: {
+    totp: { description: "A 6-digit code of an authenticator app" },
+    passkey: { description: "A passkey (WebAuthn)" },
+    recovery_code: { description: "One of the ten single-use recovery codes" },
+  } as const,
+});
+
+/** What a sign-in step leads to, as LoginResult shows it. */
+export interface LoginResultShape {
+  user: SafeUser | null;
+  challenge: SecurityChallenge | null;
+  twoFactor: TwoFactorChallenge | null;
+}
+
+/** A sign-in step's answer as LoginResult shows it. */
+export function loginResult(result: SafeUser | SecurityChallenge | TwoFactorChallenge): LoginResultShape {
+  if ("needsSecurityAnswer" in result) return { user: null, challenge: result, twoFactor: null };
+  if ("twoFactorRequired" in result) return { user: null, challenge: null, twoFactor: result };
+  return { user: result, challenge: null, twoFactor: null };
+}
+
+/**
+ * What a login leads to: the user (session granted) or, first, a second factor (two-factor sign-in)
+ * or the enhanced level's question.
+ */
+export const LoginResultRef = builder.objectRef<LoginResultShape>("LoginResult").implement({
+  fields: (t) => ({
+    user: t.field({ type: UserRef, nullable: true, resolve: (r) => r.user }),
+    twoFactorRequired: t.boolean({
+      description: "No session yet: give a second factor (loginTwoFactor) within five minutes.",
+      resolve: (r) => r.twoFactor !== null,
     }),
-  });
+    methods: t.field({
+      type: [SecondFactorMethodEnum],
+      description: "The second factors the user may give, when twoFactorRequired.",
+      resolve: (r) => (r.twoFactor?.methods ?? []) as ("totp" | "passkey" | "recovery_code")[],
+    }),
+    needsSecurityAnswer: t.boolean({ resolve: (r) => r.challenge !== null }),
+    userId: t.int({ nullable: true, resolve: (r) => r.challenge?.userId ?? r.user?.id ?? null }),
+    question: t.field({
+      type: SecurityQuestionRef,
+      nullable: true,
+      resolve: (r) => r.challenge?.question ?? null,
+    }),
+  }),
+});
 
 builder.queryField("me", (t) =>
   t.field({
@@ -110,12 +148,9 @@ builder.mutationField("login", (t) =>
     errors: { types: [AppError] },
     args: { login: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) =>
-      runIdentity(async () => {
-        const result = await signIn(ctx.identity, ctx.req, ctx.res, parseInput(loginSchema, args));
-        return "needsSecurityAnswer" in result
-          ? { user: null, challenge: result }
-          : { user: result, challenge: null };
-      }),
+      runIdentity(async () =>
+        loginResult(await signIn(ctx.identity, ctx.req, ctx.res, parseInput(loginSchema, args))),
+      ),
   }),
 );
 

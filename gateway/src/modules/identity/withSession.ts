@@ -1,5 +1,5 @@
 import { callerOf } from "@gateway/auth/actor";
-import type { SafeUser, SecurityChallenge } from "@schema/api/user";
+import type { SafeUser, SecurityChallenge, TwoFactorChallenge } from "@schema/api/user";
 import type {
   changePasswordSchema,
   Registration,
@@ -25,12 +25,13 @@ import {
 } from "@services/user";
 import type { Request, Response } from "express";
 import type { z } from "zod";
-import { isKnownDevice, rememberDevice } from "./knownDevice";
+import { isKnownDevice } from "./knownDevice";
 import {
   clientIp,
   endSession,
   type IdentityDeps,
   presentOwner,
+  refreshSessionLimit,
   requireUser,
   restampSession,
   revokeSessions,
@@ -38,6 +39,7 @@ import {
   sessionUser,
   startSession,
 } from "./session";
+import { answerSignIn } from "./twoFactorSteps";
 
 // The identity steps whose outcome is a session: each calls the user service's use case (rate
 // limits, audit, the rule) and then starts, renews or ends the request's session and its cookies.
@@ -59,8 +61,8 @@ function pendingFor(req: Request, userId: number): boolean {
 }
 
 /**
- * Signs in with a username or email and a password: a new session, or (enhanced security) a
- * question to answer first, remembered in the session.
+ * Signs in with a username or email and a password: a new session, or a second factor to give
+ * first (issue 20), or (enhanced security) a question to answer first, remembered in the session.
  * @throws AppError RATE_LIMITED; UserError from the sign-in.
  */
 export async function signIn(
@@ -68,7 +70,7 @@ export async function signIn(
   req: Request,
   res: Response,
   input: { login: string; password: string },
-): Promise<SafeUser | SecurityChallenge> {
+): Promise<SafeUser | SecurityChallenge | TwoFactorChallenge> {
   const outcome = await signInUser({
     db: deps.db,
     limiter: deps.limiter,
@@ -77,14 +79,7 @@ export async function signIn(
     ip: clientIp(req),
     knownDevice: (userId) => isKnownDevice(deps.config, req, userId),
   });
-  rememberDevice(deps.config, req, res, outcome.user.id);
-  if (outcome.kind === "challenge") {
-    // the question itself is kept for the user (services/user/pendingQuestion.ts), not here
-    req.session.pendingSecurity = { userId: outcome.user.id, until: outcome.until.getTime() };
-    await new Promise<void>((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
-    return { needsSecurityAnswer: true, userId: outcome.user.id, question: outcome.question };
-  }
-  return grant(deps, req, res, outcome.user);
+  return answerSignIn(deps, req, res, outcome);
 }
 
 /**
@@ -147,9 +142,9 @@ export async function confirmEmail(
 ): Promise<{ message: string; emailVerified: true }> {
   const user = await confirmEmailToken({ db: deps.db, limiter: deps.limiter, token, ip: clientIp(req) });
   if (sessionOwner(res)?.id === user.id) {
-    // verified: a session that was limited to verification is a full one from now on
-    res.locals.user = user;
-    res.locals.awaitingVerification = null;
+    // verified: a session that was limited to verification is a full one from now on (or, when
+    // the settings require a second factor it lacks, one for enrolling)
+    await refreshSessionLimit(deps, res, user);
   }
   return { message: "Email verified", emailVerified: true };
 }

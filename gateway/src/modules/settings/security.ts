@@ -34,6 +34,12 @@ const SecuritySettingsRef = builder.objectRef<SecuritySettingsView>("SecuritySet
     requireVerifiedEmail: t.exposeBoolean("requireVerifiedEmail"),
     revealUnknownAccounts: t.exposeBoolean("revealUnknownAccounts"),
     requireEnhancedForAdmins: t.exposeBoolean("requireEnhancedForAdmins"),
+    requireTwoFactorForAdmins: t.exposeBoolean("requireTwoFactorForAdmins", {
+      description: "Administrators (mainAdmin, userAdmin) must sign in with a second factor.",
+    }),
+    requireTwoFactorForEveryone: t.exposeBoolean("requireTwoFactorForEveryone", {
+      description: "Every user must sign in with a second factor.",
+    }),
     minPasswordLength: t.exposeInt("minPasswordLength"),
     loginIpAttempts: t.exposeInt("loginIpAttempts", {
       description: "failed sign-ins per address per 15 minutes",
@@ -71,6 +77,8 @@ const SecuritySettingsInput = builder.inputType("SecuritySettingsInput", {
     requireVerifiedEmail: t.boolean({ required: true }),
     revealUnknownAccounts: t.boolean({ required: true }),
     requireEnhancedForAdmins: t.boolean({ required: true }),
+    requireTwoFactorForAdmins: t.boolean({ description: "Left out: unchanged." }),
+    requireTwoFactorForEveryone: t.boolean({ description: "Left out: unchanged." }),
     minPasswordLength: t.int({ required: true }),
     loginIpAttempts: t.int({ required: true }),
     loginAccountFreeFailures: t.int({ required: true }),

@@ -16,6 +16,8 @@ import { listDocuments } from "@services/document";
 import { AppError } from "@services/shared/errors";
 import {
   type AccountActionResult,
+  type AdminTwoFactorView,
+  adminTwoFactorView,
   assertMaySeeSessions,
   changeAccessLevel,
   changeUserStatus,
@@ -27,6 +29,7 @@ import {
   markEmailVerified,
   type NoteHistoryView,
   resendInvitation,
+  resetTwoFactor,
   revokeUserSessions,
   sendPasswordReset,
   sendVerificationEmail,
@@ -173,6 +176,30 @@ builder.queryField("adminUser", (t) =>
   }),
 );
 
+const AdminTwoFactorRef = builder.objectRef<AdminTwoFactorView>("AdminUserTwoFactor").implement({
+  description: "A user's two-factor sign-in as the admin console shows it.",
+  fields: (t) => ({
+    enabled: t.exposeBoolean("enabled"),
+    authenticator: t.exposeBoolean("authenticator", { description: "An authenticator app is set up." }),
+    passkeys: t.exposeInt("passkeys", { description: "How many passkeys." }),
+    recoveryCodesLeft: t.exposeInt("recoveryCodesLeft"),
+  }),
+});
+
+builder.queryField("adminUserTwoFactor", (t) =>
+  t.field({
+    type: AdminTwoFactorRef,
+    description: "What second factors a user holds (manage:users).",
+    authScopes: SCOPE,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      runIdentity(() => {
+        managerOf(ctx);
+        return adminTwoFactorView({ db: ctx.db, userId: parseId(args.id) });
+      }),
+  }),
+);
+
 builder.queryField("grantableUserTypes", (t) =>
   t.field({
     type: [UserTypeEnum],
@@ -238,6 +265,11 @@ const ACTIONS = {
     run: resendInvitation,
     description:
       "Sends an invited user who has not set a password a new invitation; the earlier link stops working (manage:users).",
+  },
+  adminResetTwoFactor: {
+    run: resetTwoFactor,
+    description:
+      "Resets another user's two-factor sign-in (a lost phone): every second factor and recovery code goes and the user is told by email (mainAdmin only).",
   },
   adminClearSecurityQuestions: {
     run: clearSecurityQuestions,
