@@ -180,6 +180,9 @@ export async function startSession(
   req.session.userId = user.id;
   req.session.loginAt = options.keepLoginAt && previous !== undefined ? previous : Date.now();
   req.session.issuedAt = Date.now();
+  // a session is granted on a proof of identity (a password, a second factor): changes to
+  // two-factor sign-in need no other for the next minutes (twoFactorSteps.ts, FRESH_PROOF_MS)
+  req.session.identityConfirmedAt = Date.now();
   req.session.device = deviceLabel(req.get("user-agent"));
   req.session.ip = clientIp(req);
   // the session and its entry in the user's index are written together: one round trip, not two
