@@ -13,7 +13,8 @@ function isFailure(err: unknown): boolean {
  * (OWASP ASVS 5.0), each count atomic so that attempts sent at once are held to the limits: the IP's
  * window, the account's backoff from everywhere (counted, but not enforced, for the owner's known
  * browser) and the account-and-IP pair's. A wrong password keeps the three; a success gives the
- * window's back and clears the backoffs; any other outcome (another limit refused, an inactive
+ * window's back and clears the backoffs (a user with a second factor: gives the three back, and the
+ * backoffs clear only when the second factor holds); any other outcome (another limit refused, an inactive
  * account...) gives all three back.
  * Returns the user granted a session, or (enhanced security) the question to answer first.
  * @throws AppError RATE_LIMITED; UserError from loginUser (INVALID_CREDENTIALS, ACCOUNT_NOT_FOUND...).
@@ -53,6 +54,12 @@ export async function signIn(props: {
   } catch (err) {
     if (!isFailure(err)) await attempt.release();
     throw err;
+  }
+  if (outcome.kind === "twoFactor") {
+    // a right password is no failure, but the account's failures stay until the second factor
+    // holds too: wrong codes count on with wrong passwords (issue 20)
+    await attempt.release();
+    return outcome;
   }
   await Promise.all([
     ipSlot.release(),

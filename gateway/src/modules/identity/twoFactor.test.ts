@@ -154,6 +154,27 @@ describe("two-factor sign-in with an authenticator app", () => {
     });
   });
 
+  it("counts wrong codes with wrong passwords toward the account's sign-in delays, which a right password does not clear", async () => {
+    const { user } = await enrolledClient();
+    const wrongCode = async () => {
+      const { cookie } = await passwordStep(user.username);
+      return request(h.app)
+        .post("/api/login/two-factor")
+        .set("Cookie", cookie)
+        .send({ method: "totp", code: "000000" });
+    };
+    // five failures from one address are free (the settings' default), each after a right password
+    for (let i = 0; i < 5; i++) expect((await wrongCode()).status).toBe(401);
+    const sixth = await wrongCode();
+    expect(sixth.status).toBe(401);
+    // the delay now holds the account from this address: even the right password waits
+    const delayed = await request(h.app)
+      .post("/api/login")
+      .send({ login: user.username, password: TEST_PASSWORD });
+    expect(delayed.status).toBe(429);
+    expect(delayed.body.message).toMatch(/^Too many attempts\. Please try again in \d+ (second|seconds)\.$/);
+  });
+
   it("keeps the spec's login body for a user without a second factor", async () => {
     const user = await createUser(h.db, { userType: "client" });
     const res = await request(h.app)

@@ -232,6 +232,7 @@ builder.mutationField("confirmAuthenticator", (t) =>
     args: { code: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) =>
       runIdentity(() => {
+        requireFreshProof(ctx.req, ctx.res);
         const { code } = parseArgs(confirmAuthenticatorSchema, args);
         return confirmAuthenticator(ctx.identity, ctx.req, ctx.res, code);
       }),
@@ -271,7 +272,11 @@ builder.mutationField("addPasskey", (t) =>
     errors: { types: [AppError] },
     args: { name: t.arg.string({ required: true }), response: t.arg({ type: "JSON", required: true }) },
     resolve: (_root, args, ctx) =>
-      runIdentity(() => addPasskey(ctx.identity, ctx.req, ctx.res, parseArgs(newPasskeySchema, args))),
+      runIdentity(() => {
+        // who may, before what they sent
+        requireFreshProof(ctx.req, ctx.res);
+        return addPasskey(ctx.identity, ctx.req, ctx.res, parseArgs(newPasskeySchema, args));
+      }),
   }),
 );
 
