@@ -11,8 +11,11 @@ import { browserSuite } from "./support/suite";
 
 const suite = browserSuite();
 
-/** Every CSP violation Chromium reports for `page` and its frames (DevTools' issues: nothing injected). */
-async function recordViolations(page: Page): Promise<string[]> {
+/**
+ * Every CSP violation Chromium reports for `page` and its frames (DevTools' issues: nothing is
+ * injected into the page), until `stop()`.
+ */
+async function recordViolations(page: Page): Promise<{ violations: string[]; stop(): Promise<void> }> {
   const violations: string[] = [];
   const cdp = await page.context().newCDPSession(page);
   cdp.on("Audits.issueAdded", ({ issue }) => {
@@ -24,7 +27,7 @@ async function recordViolations(page: Page): Promise<string[]> {
     );
   });
   await cdp.send("Audits.enable");
-  return violations;
+  return { violations, stop: () => cdp.detach() };
 }
 
 /** Opens `path` and waits for its heading and for every request it made. */
@@ -55,7 +58,7 @@ describe("the Content Security Policy in Chromium", () => {
   it("allows no inline style, and the main pages and an email preview break none of it", async () => {
     const admin = await createAdmin(suite.db());
     const { page } = await suite.open();
-    const violations = await recordViolations(page);
+    const { violations, stop } = await recordViolations(page);
     const url = suite.server().url;
 
     const first = await page.goto(`${url}/auth`);
@@ -92,6 +95,7 @@ describe("the Content Security Policy in Chromium", () => {
     }
     expect(await styled()).toBe("rgb(28, 33, 39) Arial 21px");
 
+    await stop();
     expect(violations).toEqual([]);
   }, 90_000);
 });
