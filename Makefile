@@ -80,4 +80,4 @@ bench: build ci-env ## Run the benchmarks in bench/
 	npm run --silent bench
 
 clean: ## Remove build output and generated code
-	rm -rf web/dist web/src/generated services/shared/generated gateway/graphiql/dist
+	rm -rf web/dist web/src/generated services/shared/generated gateway/graphiql/dist dist

@@ -9,6 +9,7 @@ interface ComposeService {
   image?: string;
   build?: unknown;
   command?: string[];
+  healthcheck?: { disable?: boolean };
   environment?: Record<string, string>;
   volumes?: string[];
 }
@@ -50,10 +51,21 @@ describe("docker-compose.yml", () => {
     for (const [name, service] of Object.entries(compose.services)) {
       if (!name.endsWith("-worker")) continue;
       const svc = name.replace(/-worker$/, "");
-      expect(service.command?.at(-1)).toBe(svc);
+      // the image's compiled worker (scripts/runtimeImage.test.ts); the image's check is HTTP, the gateway's
+      expect(service.command).toEqual(["node", "server/worker.js", svc]);
+      expect(service.healthcheck).toEqual({ disable: true });
       expect(service.environment?.WORKERS).toBe(svc);
       expect(fs.existsSync(path.join(root, "services", svc))).toBe(true);
     }
+  });
+
+  it("runs the gateway with the image's command and health check, the heap set as for npm run start", () => {
+    expect(compose.services.gateway?.command).toBeUndefined();
+    expect(compose.services.gateway?.healthcheck).toBeUndefined();
+    expect(compose.services.gateway?.environment?.NODE_OPTIONS).toBe(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own substitution, read as text
+      "--max-old-space-size=${PORTAL_HEAP_MB:-1024}",
+    );
   });
 
   it("gives the gateway (which receives uploads) and the document worker (which sweeps them) one data volume", () => {

@@ -91,7 +91,10 @@ describe("request ids and security headers", () => {
     expect(csp).toContain("object-src 'none'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toMatch(/script-src[^;]*unsafe/);
+    expect(csp).not.toContain("unsafe-inline");
     expect(res.headers["x-powered-by"]).toBeUndefined();
+    // over plain http: HSTS is for answers over HTTPS only (./http/security.test.ts)
+    expect(res.headers["strict-transport-security"]).toBeUndefined();
   });
 });
 

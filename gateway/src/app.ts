@@ -1,4 +1,5 @@
 import { expressMiddleware } from "@as-integrations/express5";
+import { EMAIL_FRAME_PATH } from "@schema/api/emailFrame";
 import { PROBE_TIMEOUT_MS, type SystemProbes } from "@services/diagnostics";
 import type { Config } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
@@ -16,6 +17,7 @@ import { graphiqlRouter } from "./graphiql/router";
 import type { GraphQLContext } from "./graphql/context";
 import { graphqlOriginGuard } from "./graphql/originGuard";
 import { createGraphQLServer } from "./graphql/server";
+import { emailFrameHandlers } from "./http/emailFrame";
 import { apiNotFound, errorHandler } from "./http/errorHandler";
 import { createMetrics, metricsAccess } from "./http/metrics";
 import { type ReadinessChecks, readinessHandler } from "./http/readiness";
@@ -136,6 +138,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
     res.send(await metrics.registry.metrics());
   });
 
+  // the page email previews are shown in, with a CSP of its own (./http/emailFrame)
+  app.get(EMAIL_FRAME_PATH, ...emailFrameHandlers());
   // GraphiQL replaces the app's CSP with its own (see ./http/security).
   if (cfg.NODE_ENV !== "production") app.use("/graphiql", graphiqlRouter());
 

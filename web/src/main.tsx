@@ -2,7 +2,12 @@ import "@blueprintjs/core/lib/css/blueprint.css";
 import "./styles.css";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
+import { config as zodConfig } from "zod/v4/core";
 import { App } from "./App";
+
+// zod compiles object schemas with `new Function` where it may, and finds out by trying one, which
+// the portal's CSP (script-src 'self') refuses and reports: the web app tells it not to try.
+zodConfig({ jitless: true });
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");

@@ -4,15 +4,15 @@ import helmet from "helmet";
 type CspDirectives = Record<string, string[]>;
 
 /**
- * CSP of the web app. The Vite build loads only its own scripts and stylesheets (no inline script);
- * React and Blueprint set styles through the DOM, which CSP does not restrict, and style attributes
- * are allowed for the few that come from markup.
+ * CSP of the web app: no inline script and no inline style. The Vite build loads only its own
+ * scripts and stylesheets; React, Blueprint and its popovers set styles through the CSSOM, which
+ * CSP does not restrict. An email's inline styles show in a frame whose page has a policy of its
+ * own (./emailFrame.ts). docs/DECISIONS.md, "Production image and security headers".
  */
 export const appCspDirectives: CspDirectives = {
   "default-src": ["'self'"],
   "script-src": ["'self'"],
   "style-src": ["'self'"],
-  "style-src-attr": ["'unsafe-inline'"],
   // https: for the branding's logo, which an administrator may host elsewhere (issue 12)
   "img-src": ["'self'", "data:", "blob:", "https:"],
   "connect-src": ["'self'"],
@@ -60,22 +60,29 @@ function headersOf(middleware: RequestHandler): { set: [string, string][]; remov
   return { set, removed };
 }
 
+/** HSTS for a year, subdomains included (helmet's default value); no preload. */
+export const HSTS = "max-age=31536000; includeSubDomains";
+
 /**
  * helmet with the given CSP (no upgrade-insecure-requests: the portal may run on plain http on a LAN).
  * None of its headers depends on the request (the directives are fixed strings, no nonces): helmet
  * runs once, here, and each request gets the very headers it set, in its order, with one call per
- * header instead of twelve middlewares and a CSP string built anew.
+ * header instead of twelve middlewares and a CSP string built anew. Strict-Transport-Security goes
+ * only on an answer over HTTPS (`req.secure`: TLS, or X-Forwarded-Proto from a proxy TRUST_PROXY
+ * trusts), as RFC 6797 has browsers ignore it over http anyway.
  */
 export function securityHeaders(directives: CspDirectives = appCspDirectives): RequestHandler {
   const { set, removed } = headersOf(
     helmet({
       contentSecurityPolicy: { useDefaults: false, directives },
       crossOriginEmbedderPolicy: false,
+      strictTransportSecurity: false,
     }),
   );
-  return (_req, res, next) => {
+  return (req, res, next) => {
     for (const [name, value] of set) res.setHeader(name, value);
     for (const name of removed) res.removeHeader(name);
+    if (req.secure) res.setHeader("Strict-Transport-Security", HSTS);
     next();
   };
 }

@@ -1,5 +1,7 @@
 import { Intent, Tag } from "@blueprintjs/core";
+import { EMAIL_FRAME_PATH } from "@schema/api/emailFrame";
 import type { EmailMessageStatus } from "@web/generated/graphql";
+import { useEffect, useRef, useState } from "react";
 
 /** Props of an email's HTML shown in a frame. */
 export interface EmailFrameProps {
@@ -9,11 +11,29 @@ export interface EmailFrameProps {
 }
 
 /**
- * An email's HTML in a sandboxed frame (srcdoc, no allow-scripts, no same origin): a script in it
- * never runs, a link in it never navigates the portal, and it cannot read the admin's page.
+ * An email's HTML in a sandboxed frame (no allow-scripts): a script in it never runs, a form in it
+ * never submits, and a link in it never navigates the portal. The frame loads the portal's empty
+ * email page, whose own CSP allows the inline styles emails are made of (the app's does not), and
+ * the email is written into it once loaded: `allow-same-origin` lets the page's script do that, and
+ * without scripts nothing in the frame can use it to reach the page.
  */
 export function EmailFrame({ title, html }: EmailFrameProps) {
-  return <iframe className="email-frame" title={title} sandbox="" srcDoc={html} />;
+  const frame = useRef<HTMLIFrameElement>(null);
+  const [loaded, setLoaded] = useState(false);
+  useEffect(() => {
+    const body = loaded ? frame.current?.contentDocument?.body : undefined;
+    if (body) body.innerHTML = html;
+  }, [html, loaded]);
+  return (
+    <iframe
+      ref={frame}
+      className="email-frame"
+      title={title}
+      sandbox="allow-same-origin"
+      src={EMAIL_FRAME_PATH}
+      onLoad={() => setLoaded(true)}
+    />
+  );
 }
 
 const STATUS_TAGS: Record<EmailMessageStatus, { text: string; intent: Intent }> = {
