@@ -241,6 +241,7 @@ describe("the top bar on a 375 px wide screen (WCAG 1.4.10 Reflow)", () => {
       "Dashboard",
       "Admin Dashboard",
       "Pro App Features",
+      "Two-factor sign-in",
       "Security questions",
       "Change password",
       "Logout",

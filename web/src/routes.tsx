@@ -91,6 +91,12 @@ export const routes: readonly PortalRoute[] = [
     component: page(() => import("./features/home/ProspectLanding"), "ProspectLandingPage"),
   },
   {
+    path: "/two-factor",
+    title: "Two-factor sign-in",
+    access: "login",
+    component: page(() => import("./features/two-factor/TwoFactorPage"), "TwoFactorPage"),
+  },
+  {
     path: "/admin/user-management",
     title: "User Management",
     access: { permissions: ["manage:users"] },

@@ -5,9 +5,9 @@ import { loginFailureMessage, serverMessage } from "@web/lib/apiErrors";
 import {
   CURRENT_USER_OPTIONS,
   type CurrentUser,
-  isSecurityChallenge,
+  isSignedInUser,
   type SafeUser,
-  type SecurityChallenge,
+  type SignInAnswer,
 } from "@web/lib/auth";
 import {
   BRANDING_TTL_MS,
@@ -191,15 +191,15 @@ export function useRestSend(): (request: RestRequest) => Promise<unknown> {
 
 /**
  * POST /api/login. A user answer replaces the cached user and refreshes it; an enhanced-security
- * account answers a challenge instead (the caller shows the security step). Failures show the
- * 'Login failed' toast of spec §8.
+ * account answers a challenge instead, and an account with a second factor asks for it (the caller
+ * shows the next step). Failures show the 'Login failed' toast of spec §8.
  */
-export function useLogin(): Mutation<LoginInput, SafeUser | SecurityChallenge> {
+export function useLogin(): Mutation<LoginInput, SignInAnswer> {
   const { supportPhone } = useBranding();
-  return useRestMutation<LoginInput, SafeUser | SecurityChallenge>({
+  return useRestMutation<LoginInput, SignInAnswer>({
     request: (input) => ({ method: "POST", path: "/api/login", body: input }),
     onSuccess: (result) => {
-      if (!isSecurityChallenge(result)) completeSignIn(result);
+      if (isSignedInUser(result)) completeSignIn(result);
     },
     onError: (error) =>
       showToast({

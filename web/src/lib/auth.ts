@@ -1,7 +1,7 @@
-import type { SafeUser, SecurityChallenge } from "@schema/api/user";
+import type { SafeUser, SecurityChallenge, TwoFactorChallenge } from "@schema/api/user";
 import { getQueryFn } from "@web/data/api";
 
-export type { SafeUser, SecurityChallenge } from "@schema/api/user";
+export type { SafeUser, SecurityChallenge, TwoFactorChallenge } from "@schema/api/user";
 
 /** Cache key (and path) of the current user. */
 export const CURRENT_USER_KEY = "/api/user";
@@ -27,7 +27,23 @@ export interface CurrentUser {
   refetch(): Promise<SafeUser | null>;
 }
 
+/**
+ * What a sign-in step answers (POST /api/login, its second step, a passkey alone): the signed-in
+ * user, the enhanced level's question, or a second factor to give first (issue 20).
+ */
+export type SignInAnswer = SafeUser | SecurityChallenge | TwoFactorChallenge;
+
 /** Whether a POST /api/login answer asks for a security answer before the session is granted. */
-export function isSecurityChallenge(value: SafeUser | SecurityChallenge): value is SecurityChallenge {
+export function isSecurityChallenge(value: SignInAnswer): value is SecurityChallenge {
   return "needsSecurityAnswer" in value && value.needsSecurityAnswer === true;
+}
+
+/** Whether a sign-in answer asks for a second factor before the session is granted (issue 20). */
+export function isTwoFactorChallenge(value: SignInAnswer): value is TwoFactorChallenge {
+  return "twoFactorRequired" in value && value.twoFactorRequired === true;
+}
+
+/** Whether a sign-in answer is the signed-in user (no further step). */
+export function isSignedInUser(value: SignInAnswer): value is SafeUser {
+  return !isSecurityChallenge(value) && !isTwoFactorChallenge(value);
 }

@@ -13,6 +13,10 @@ export interface TextFieldProps {
   multiline?: boolean;
   /** shown under the field while it has no error */
   hint?: string;
+  /** focus the field when it appears (the only field of a step) */
+  autoFocus?: boolean;
+  /** the on-screen keyboard to offer: "numeric" for a code */
+  inputMode?: "numeric" | "text";
 }
 
 /** A labelled input with the field's validation message under it (spec §5 messages). */
@@ -26,6 +30,8 @@ export function TextField({
   optional = false,
   multiline = false,
   hint,
+  autoFocus,
+  inputMode,
 }: TextFieldProps) {
   const { ref, ...rest } = registration;
   const intent = error ? Intent.DANGER : Intent.NONE;
@@ -51,6 +57,8 @@ export function TextField({
           id={id}
           type={type}
           autoComplete={autoComplete}
+          autoFocus={autoFocus}
+          inputMode={inputMode}
           {...rest}
           inputRef={ref}
           intent={intent}

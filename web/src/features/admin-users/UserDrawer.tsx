@@ -22,6 +22,7 @@ import { AccountActions } from "./drawer/AccountActions";
 import { AppointmentsTab, DocumentsTab, NotesTab } from "./drawer/HistoryTabs";
 import { ProfileTab } from "./drawer/ProfileTab";
 import { SessionsTab } from "./drawer/SessionsTab";
+import { TwoFactorState } from "./drawer/TwoFactorState";
 import { formatWhen, mayManage, USER_STATUS_LABELS, USER_TYPE_LABELS } from "./drawer/userDrawer";
 
 /** Props of the user drawer (the contract the user-management page relies on). */
@@ -36,6 +37,7 @@ export interface UserDrawerProps {
 /**
  * One user for an administrator (manage:users; issue 11): a drawer, a modal dialog named by the
  * user's name, with the account's type, status and access level and its actions (each confirmed),
+ * its two-factor sign-in (a mainAdmin may reset another user's),
  * and tabs for the profile, the notes the user sent the team, appointments, documents, open sessions
  * and the audit trail. Focus moves to the drawer's title when it opens and back to the opener when
  * it closes; Escape closes it.
@@ -148,6 +150,7 @@ function UserDrawerContent({
               </p>
             </div>
             <AccountActions user={user} grantable={grantable} editable={editable} onChanged={handleChanged} />
+            <TwoFactorState user={user} onChanged={handleChanged} />
             {/* `tabOf` marks each tab `disabled={false}`: Blueprint's arrow keys move only between tabs marked aria-disabled="false" */}
             <Tabs
               id={`user-drawer-tabs-${userId}`}

@@ -1,16 +1,24 @@
 import { Card, H1, Spinner, SpinnerSize, Tab, Tabs } from "@blueprintjs/core";
 import { useCurrentUser } from "@web/data/rest";
-import { type SafeUser, type SecurityChallenge } from "@web/lib/auth";
+import {
+  isSecurityChallenge,
+  isTwoFactorChallenge,
+  type SecurityChallenge,
+  type SignInAnswer,
+  type TwoFactorChallenge,
+} from "@web/lib/auth";
 import { tabOf } from "@web/ui/tabs";
 import { lazy, type ReactNode, Suspense, useState } from "react";
 import { Navigate, useNavigate, useSearchParams } from "react-router-dom";
 import { LoginForm } from "./LoginForm";
+import { PasskeySignIn } from "./PasskeySignIn";
 
 // Only the login form loads with /auth; every other screen of the page loads when it is opened.
 const RegisterForm = lazy(() => import("./RegisterForm").then((m) => ({ default: m.RegisterForm })));
 const SecurityAnswerStep = lazy(() =>
   import("./SecurityAnswerStep").then((m) => ({ default: m.SecurityAnswerStep })),
 );
+const TwoFactorStep = lazy(() => import("./TwoFactorStep").then((m) => ({ default: m.TwoFactorStep })));
 const ResetRequestForm = lazy(() =>
   import("./ResetRequestForm").then((m) => ({ default: m.ResetRequestForm })),
 );
@@ -33,21 +41,36 @@ const loading = <Spinner className="portal-page-spinner" size={SpinnerSize.STAND
 
 type AuthTab = "login" | "register";
 
-/** Login and Register tabs; a signed-in visitor goes straight to the dashboard. */
+/**
+ * Login and Register tabs; a signed-in visitor goes straight to the dashboard. After the password
+ * come the steps the account asks for: a second factor (issue 20), then the enhanced level's question.
+ */
 function SignIn() {
   const { user, isLoading } = useCurrentUser();
   const navigate = useNavigate();
   const [tab, setTab] = useState<AuthTab>("login");
   const [challenge, setChallenge] = useState<SecurityChallenge | null>(null);
+  const [twoFactor, setTwoFactor] = useState<TwoFactorChallenge | null>(null);
   const [signingIn, setSigningIn] = useState(false);
 
-  const handleSignedIn = (_user: SafeUser) => {
+  const handleSignedIn = () => {
     setSigningIn(true);
     navigate("/dashboard");
   };
 
+  const handleAnswer = (answer: SignInAnswer) => {
+    setTwoFactor(isTwoFactorChallenge(answer) ? answer : null);
+    setChallenge(isSecurityChallenge(answer) ? answer : null);
+    if (!isTwoFactorChallenge(answer) && !isSecurityChallenge(answer)) handleSignedIn();
+  };
+
   if (isLoading) return loading;
   if (user && !signingIn) return <Navigate to="/dashboard" replace />;
+  if (twoFactor) {
+    return (
+      <TwoFactorStep challenge={twoFactor} onAnswer={handleAnswer} onCancel={() => setTwoFactor(null)} />
+    );
+  }
   if (challenge) {
     return (
       <SecurityAnswerStep
@@ -68,7 +91,12 @@ function SignIn() {
     >
       <Tab
         {...tabOf("login", "Login")}
-        panel={<LoginForm onSignedIn={handleSignedIn} onChallenge={setChallenge} />}
+        panel={
+          <>
+            <LoginForm onAnswer={handleAnswer} />
+            <PasskeySignIn onAnswer={handleAnswer} />
+          </>
+        }
       />
       <Tab
         {...tabOf("register", "Register")}

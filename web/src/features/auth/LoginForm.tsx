@@ -1,6 +1,6 @@
 import type { LoginInput } from "@schema/validation/user";
 import { useLogin } from "@web/data/rest";
-import { isSecurityChallenge, type SafeUser, type SecurityChallenge } from "@web/lib/auth";
+import type { SignInAnswer } from "@web/lib/auth";
 import { lazyResolver } from "@web/lib/lazyResolver";
 import { showToast } from "@web/lib/toast";
 import type { FormEvent } from "react";
@@ -12,15 +12,15 @@ const validation = lazyResolver(() => import("./loginValidation").then((m) => m.
 
 /** Props of the login form. */
 export interface LoginFormProps {
-  onSignedIn(user: SafeUser): void;
-  onChallenge(challenge: SecurityChallenge): void;
+  /** the answer: the signed-in user, or the next step (a second factor, a security question) */
+  onAnswer(answer: SignInAnswer): void;
 }
 
 /**
  * Login with a username or email and a password; failures show the 'Login failed' toast (spec §8).
  * The validation code loads when the form is first focused.
  */
-export function LoginForm({ onSignedIn, onChallenge }: LoginFormProps) {
+export function LoginForm({ onAnswer }: LoginFormProps) {
   const login = useLogin();
   const {
     register,
@@ -33,9 +33,7 @@ export function LoginForm({ onSignedIn, onChallenge }: LoginFormProps) {
 
   const submit = handleSubmit(async (input) => {
     const result = await login.run(input);
-    if (!result) return;
-    if (isSecurityChallenge(result)) onChallenge(result);
-    else onSignedIn(result);
+    if (result) onAnswer(result);
   });
   // Only loading the validation code can throw here (login.run never does): the network is away.
   const handleLogin = (event: FormEvent<HTMLFormElement>) =>

@@ -59,6 +59,8 @@ function formValuesOf(s: SecuritySettingsFieldsFragment): SecuritySettingsInput 
     requireVerifiedEmail: s.requireVerifiedEmail,
     revealUnknownAccounts: s.revealUnknownAccounts,
     requireEnhancedForAdmins: s.requireEnhancedForAdmins,
+    requireTwoFactorForAdmins: s.requireTwoFactorForAdmins,
+    requireTwoFactorForEveryone: s.requireTwoFactorForEveryone,
     minPasswordLength: s.minPasswordLength,
     loginIpAttempts: s.loginIpAttempts,
     loginAccountFreeFailures: s.loginAccountFreeFailures,
@@ -66,7 +68,12 @@ function formValuesOf(s: SecuritySettingsFieldsFragment): SecuritySettingsInput 
   };
 }
 
-type SwitchName = "requireVerifiedEmail" | "revealUnknownAccounts" | "requireEnhancedForAdmins";
+type SwitchName =
+  | "requireVerifiedEmail"
+  | "revealUnknownAccounts"
+  | "requireEnhancedForAdmins"
+  | "requireTwoFactorForAdmins"
+  | "requireTwoFactorForEveryone";
 type NumberName = keyof typeof SECURITY_BOUNDS;
 
 const SWITCHES: { name: SwitchName; label: string; helper: string }[] = [
@@ -84,6 +91,18 @@ const SWITCHES: { name: SwitchName; label: string; helper: string }[] = [
     name: "requireEnhancedForAdmins",
     label: "Require security questions of administrators",
     helper: "Administrators answer one of their security questions after the password.",
+  },
+  {
+    name: "requireTwoFactorForAdmins",
+    label: "Require two-factor sign-in for administrators",
+    helper:
+      "An administrator without an authenticator app or passkey can only set one up after signing in. Set up your own first.",
+  },
+  {
+    name: "requireTwoFactorForEveryone",
+    label: "Require two-factor sign-in for everyone",
+    helper:
+      "Every user without an authenticator app or passkey can only set one up after signing in. Set up your own first.",
   },
 ];
 
@@ -132,7 +151,7 @@ function SecurityForm({ settings }: { settings: SecuritySettingsFieldsFragment }
               <FormGroup helperText={errors[item.name]?.message ?? item.helper}>
                 <Switch
                   label={item.label}
-                  checked={field.value}
+                  checked={field.value === true}
                   onChange={(e) => field.onChange(e.currentTarget.checked)}
                 />
               </FormGroup>

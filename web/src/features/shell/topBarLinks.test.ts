@@ -26,8 +26,9 @@ describe("topBarLinks", () => {
 });
 
 describe("userMenuItems", () => {
-  it("offers the security questions, a password change and logout, in that order", () => {
+  it("offers two-factor sign-in, the security questions, a password change and logout, in that order", () => {
     expect(userMenuItems()).toEqual([
+      { label: "Two-factor sign-in", to: "/two-factor" },
       { label: "Security questions", to: "/auth?mode=security-questions" },
       { label: "Change password", to: "/auth?mode=change-password" },
       { label: "Logout", action: "logout" },

@@ -33,6 +33,7 @@ export type UserMenuItem = { label: string; to: string } | { label: "Logout"; ac
 /** The items of the top bar's user menu, top to bottom: account screens, then logout. */
 export function userMenuItems(): UserMenuItem[] {
   return [
+    { label: "Two-factor sign-in", to: "/two-factor" },
     { label: "Security questions", to: "/auth?mode=security-questions" },
     { label: "Change password", to: "/auth?mode=change-password" },
     { label: "Logout", action: "logout" },

@@ -1,5 +1,5 @@
 import { Button, Menu, MenuDivider, MenuItem, Popover } from "@blueprintjs/core";
-import { CaretDown, Key, LogOut, Menu as MenuIcon, Shield, User } from "@blueprintjs/icons";
+import { CaretDown, Key, Lock, LogOut, Menu as MenuIcon, Shield, User } from "@blueprintjs/icons";
 import type { MouseEvent } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
 import { type TopBarLink, type TopBarUser, userMenuItems } from "./topBarLinks";
@@ -22,7 +22,13 @@ export interface CompactMenuProps {
   loggingOut: boolean;
 }
 
-/** The items of the user menu: security questions, change password, then logout when it can. */
+/** The icon of an account screen of the user menu. */
+function menuIcon(to: string) {
+  if (to === "/two-factor") return <Lock />;
+  return to.endsWith("security-questions") ? <Shield /> : <Key />;
+}
+
+/** The items of the user menu: two-factor sign-in, security questions, change password, then logout. */
 function AccountItems({ onLogout, loggingOut }: Omit<UserMenuProps, "firstName">) {
   const navigate = useNavigate();
   return (
@@ -32,7 +38,7 @@ function AccountItems({ onLogout, loggingOut }: Omit<UserMenuProps, "firstName">
           <MenuItem
             key={item.label}
             text={item.label}
-            icon={item.to.endsWith("security-questions") ? <Shield /> : <Key />}
+            icon={menuIcon(item.to)}
             href={item.to}
             onClick={(event: MouseEvent) => {
               event.preventDefault();
@@ -56,7 +62,7 @@ function AccountItems({ onLogout, loggingOut }: Omit<UserMenuProps, "firstName">
   );
 }
 
-/** 'Welcome, {first name}' opening a menu: security questions, change password, logout. */
+/** 'Welcome, {first name}' opening a menu: the account's screens and logout. */
 export function UserMenu({ firstName, onLogout, loggingOut }: UserMenuProps) {
   return (
     <Popover

@@ -1,4 +1,4 @@
-import { fieldOfMessage, formatWhen, mayManage, USER_TYPE_LABELS } from "./userDrawer";
+import { fieldOfMessage, formatWhen, mayManage, twoFactorSummary, USER_TYPE_LABELS } from "./userDrawer";
 
 describe("the user drawer's rules", () => {
   it("lets an administrator manage an account only of a type they may grant", () => {
@@ -33,5 +33,19 @@ describe("the user drawer's rules", () => {
     expect(formatWhen(null)).toBe("Never");
     expect(formatWhen("not a date", "—")).toBe("—");
     expect(formatWhen("2026-01-02T10:00:00Z")).toMatch(/2026/);
+  });
+
+  it("says what second factors a user holds, or that the password alone signs them in", () => {
+    const off = { enabled: false, authenticator: false, passkeys: 0, recoveryCodesLeft: 0 };
+    expect(twoFactorSummary(off)).toBe("Password only");
+    expect(twoFactorSummary({ enabled: true, authenticator: true, passkeys: 0, recoveryCodesLeft: 10 })).toBe(
+      "Authenticator app, 10 recovery codes left",
+    );
+    expect(twoFactorSummary({ enabled: true, authenticator: true, passkeys: 2, recoveryCodesLeft: 1 })).toBe(
+      "Authenticator app, 2 passkeys, 1 recovery code left",
+    );
+    expect(twoFactorSummary({ enabled: true, authenticator: false, passkeys: 1, recoveryCodesLeft: 0 })).toBe(
+      "1 passkey, 0 recovery codes left",
+    );
   });
 });

@@ -65,6 +65,22 @@ export function fieldOfMessage(message: string): ProfileFieldName | null {
   return null;
 }
 
+/** A user's second factors in words: "Authenticator app, 2 passkeys, 8 recovery codes left". */
+export function twoFactorSummary(state: {
+  enabled: boolean;
+  authenticator: boolean;
+  passkeys: number;
+  recoveryCodesLeft: number;
+}): string {
+  if (!state.enabled) return "Password only";
+  const parts = [
+    ...(state.authenticator ? ["Authenticator app"] : []),
+    ...(state.passkeys > 0 ? [state.passkeys === 1 ? "1 passkey" : `${state.passkeys} passkeys`] : []),
+    state.recoveryCodesLeft === 1 ? "1 recovery code left" : `${state.recoveryCodesLeft} recovery codes left`,
+  ];
+  return parts.join(", ");
+}
+
 /** A date and time as the drawer shows it, or `empty`. */
 export function formatWhen(iso: string | null | undefined, empty = "Never"): string {
   if (!iso) return empty;
