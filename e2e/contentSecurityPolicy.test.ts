@@ -52,6 +52,7 @@ const ADMIN_PAGES = [
   "/admin/email-testing",
   "/documents",
   "/appointments",
+  "/two-factor",
 ];
 
 describe("the Content Security Policy in Chromium", () => {
