@@ -2,7 +2,7 @@ import { Button } from "@blueprintjs/core";
 import { Key } from "@blueprintjs/icons";
 import { completeSignIn, useRestMutation, useRestSend } from "@web/data/rest";
 import { passkeysAvailable, signWithPasskey } from "@web/features/two-factor/passkeyCeremony";
-import { passkeyFailureMessage } from "@web/features/two-factor/twoFactor";
+import { passkeyFailureMessage, UNREACHABLE_MESSAGE } from "@web/features/two-factor/twoFactor";
 import { serverMessage } from "@web/lib/apiErrors";
 import { isSignedInUser, type SignInAnswer } from "@web/lib/auth";
 import { showToast } from "@web/lib/toast";
@@ -41,9 +41,7 @@ export function PasskeySignIn({ onAnswer }: PasskeySignInProps) {
       try {
         options = await send({ method: "POST", path: "/api/login/passkey/options", body: {} });
       } catch (error) {
-        return failed(
-          serverMessage(error, "The portal could not be reached. Check your connection and try again."),
-        );
+        return failed(serverMessage(error, UNREACHABLE_MESSAGE));
       }
       let response: unknown;
       try {

@@ -97,6 +97,8 @@ export function TwoFactorStep({ challenge, onAnswer, onCancel }: TwoFactorStepPr
   };
 
   const handlePasskey = async () => {
+    // the step shows the passkey's way from now on (and its refusal, if any)
+    setMethod("passkey");
     setProblem(null);
     setUsingPasskey(true);
     try {

@@ -5,13 +5,15 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { confirmAuthenticatorSchema } from "@schema/validation/twoFactor";
 import { ConfirmAuthenticatorDocument, TwoFactorStatusDocument } from "@web/generated/graphql";
 import { makeQrDataUrl } from "@web/lib/qr";
-import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
+import { FormDialog } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";
 import { copyToClipboard } from "@web/ui/OneTimeSecret";
+import { TextField } from "@web/ui/TextField";
 import { useEffect, useId, useRef, useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import type { IdentityProof } from "./IdentityProof";
+import { UNREACHABLE_MESSAGE } from "./twoFactor";
 
 /** A new authenticator app's secret, as startAuthenticator gives it. */
 export interface AuthenticatorSetup {
@@ -50,8 +52,6 @@ export function AuthenticatorDialog({ setup, proof, onDone, onClose }: Authentic
     resolver: zodResolver(confirmAuthenticatorSchema),
     defaultValues: { code: "" },
   });
-  const codeProblem = form.formState.errors.code?.message;
-  const { ref: codeRef, ...codeField } = form.register("code");
 
   const submit = form.handleSubmit(async ({ code }) => {
     setProblem(null);
@@ -69,79 +69,65 @@ export function AuthenticatorDialog({ setup, proof, onDone, onClose }: Authentic
         form.setError("code", { message }, { shouldFocus: true });
       } else setProblem(message);
     } catch {
-      setProblem("The portal could not be reached. Check your connection and try again.");
+      setProblem(UNREACHABLE_MESSAGE);
     }
   });
 
   return (
-    <BusyDialog
-      title="Set up an authenticator app"
+    <FormDialog
+      label="Set up an authenticator app"
+      submitText="Turn on"
+      backText="Cancel"
       busy={state.loading}
+      problem={problem}
+      onSubmit={(event) => void submit(event)}
       onClose={onClose}
-      className="two-factor-setup-dialog"
     >
-      <DialogForm
-        label="Set up an authenticator app"
-        submitText="Turn on"
-        busy={state.loading}
-        problem={problem}
-        onSubmit={(event) => void submit(event)}
-        onBack={onClose}
-        backText="Cancel"
-      >
-        <ol className="two-factor-steps">
-          <li>
-            <p>
-              Scan this QR code with an authenticator app on your phone (such as Google Authenticator,
-              Microsoft Authenticator or 1Password).
-            </p>
-            <AuthenticatorQr uri={setup.otpauthUri} />
-            <FormGroup
-              label="Can't scan it? Enter this setup key in the app instead"
-              labelFor={keyId}
-              className="two-factor-key"
-            >
-              <InputGroup
-                id={keyId}
-                inputRef={keyInput}
-                readOnly
-                value={setup.secret}
-                className="two-factor-key-value"
-                onFocus={(e) => e.currentTarget.select()}
-                rightElement={
-                  <Button
-                    variant="minimal"
-                    icon={<Clipboard />}
-                    aria-label="Copy the setup key"
-                    title="Copy"
-                    onClick={() => void copyToClipboard(setup.secret, keyInput.current, "The setup key")}
-                  />
-                }
-              />
-            </FormGroup>
-          </li>
-          <li>
-            <FormGroup
-              label="Enter the 6-digit code the app shows"
-              labelFor={codeId}
-              intent={codeProblem ? Intent.DANGER : Intent.NONE}
-              helperText={codeProblem ?? "It changes every 30 seconds."}
-            >
-              <InputGroup
-                id={codeId}
-                autoComplete="one-time-code"
-                inputMode="numeric"
-                autoFocus
-                intent={codeProblem ? Intent.DANGER : Intent.NONE}
-                aria-invalid={codeProblem ? true : undefined}
-                {...codeField}
-                inputRef={codeRef}
-              />
-            </FormGroup>
-          </li>
-        </ol>
-      </DialogForm>
-    </BusyDialog>
+      <ol className="two-factor-steps">
+        <li>
+          <p>
+            Scan this QR code with an authenticator app on your phone (such as Google Authenticator, Microsoft
+            Authenticator or 1Password).
+          </p>
+          <AuthenticatorQr uri={setup.otpauthUri} />
+          <FormGroup
+            label="Can't scan it? Enter this setup key in the app instead"
+            labelFor={keyId}
+            className="two-factor-key"
+          >
+            <InputGroup
+              id={keyId}
+              inputRef={keyInput}
+              readOnly
+              value={setup.secret}
+              className="two-factor-key-value"
+              onFocus={(e) => e.currentTarget.select()}
+              rightElement={
+                <Button
+                  variant="minimal"
+                  icon={<Clipboard />}
+                  aria-label="Copy the setup key"
+                  title="Copy"
+                  onClick={() => void copyToClipboard(setup.secret, keyInput.current, "The setup key")}
+                />
+              }
+            />
+          </FormGroup>
+        </li>
+        <li>
+          <TextField
+            id={codeId}
+            label="Enter the 6-digit code the app shows"
+            autoComplete="one-time-code"
+            inputMode="numeric"
+            autoFocus
+            registration={form.register("code")}
+            error={form.formState.errors.code?.message}
+            hint="It changes every 30 seconds."
+          />
+        </li>
+      </ol>
+    </FormDialog>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useMutation } from "@apollo/client/react";
-import { Callout, FormGroup, InputGroup, Intent, Radio, RadioGroup } from "@blueprintjs/core";
+import { Callout, Radio, RadioGroup } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { identityProofSchema, recoveryCodeSchema, totpCodeSchema } from "@schema/validation/twoFactor";
 import {
@@ -9,13 +9,20 @@ import {
   TwoFactorStatusDocument,
   type TwoFactorStatusFieldsFragment,
 } from "@web/generated/graphql";
-import { BusyDialog, DialogForm } from "@web/ui/FormDialog";
+import { FormDialog } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";
+import { TextField } from "@web/ui/TextField";
 import { type ReactNode, useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
 import { type Resolver, useForm } from "react-hook-form";
 import { z } from "zod";
 import { signWithPasskey } from "./passkeyCeremony";
-import { asksForProof, passkeyFailureMessage, proofIsFresh, type TypedAnswer } from "./twoFactor";
+import {
+  asksForProof,
+  passkeyFailureMessage,
+  proofIsFresh,
+  type TypedAnswer,
+  UNREACHABLE_MESSAGE,
+} from "./twoFactor";
 
 /** A change that needs a fresh proof of identity, as the page and its dialogs run it. */
 export interface IdentityProof {
@@ -190,66 +197,54 @@ export function ConfirmIdentityDialog({ status, onConfirmed, onCancel }: Confirm
         await send({ method, response });
       }
     } catch {
-      setProblem("The portal could not be reached. Check your connection and try again.");
+      setProblem(UNREACHABLE_MESSAGE);
     } finally {
       setBusy(false);
     }
   });
 
   const field = method === "passkey" ? null : FIELDS[method];
-  const fieldProblem = form.formState.errors.value?.message;
-  const { ref, ...registration } = form.register("value");
 
   return (
-    <BusyDialog title="Confirm it's you" busy={busy} onClose={onCancel}>
-      <DialogForm
-        label="Confirm it's you"
-        submitText={method === "passkey" ? "Use a passkey" : "Confirm"}
-        backText="Cancel"
-        busy={busy}
-        problem={problem}
-        onSubmit={(event) => void submit(event)}
-        onBack={onCancel}
-      >
-        <p>
-          Changes to two-factor sign-in need a fresh proof that it is you. You will not be asked again for the
-          next five minutes.
-        </p>
-        {offered.length > 1 ? (
-          <RadioGroup
-            label="Confirm with"
-            selectedValue={method}
-            onChange={(event) => handleMethod(event.currentTarget.value as IdentityProofMethod)}
-          >
-            {offered.map((option) => (
-              <Radio key={option.value} value={option.value} label={option.label} />
-            ))}
-          </RadioGroup>
-        ) : null}
-        {field ? (
-          <FormGroup
-            label={field.label}
-            labelFor={fieldId}
-            intent={fieldProblem ? Intent.DANGER : Intent.NONE}
-            helperText={fieldProblem}
-          >
-            <InputGroup
-              key={method}
-              id={fieldId}
-              type={field.type}
-              autoComplete={field.autoComplete}
-              inputMode={field.inputMode}
-              autoFocus
-              intent={fieldProblem ? Intent.DANGER : Intent.NONE}
-              aria-invalid={fieldProblem ? true : undefined}
-              {...registration}
-              inputRef={ref}
-            />
-          </FormGroup>
-        ) : (
-          <Callout compact>Your browser asks for one of your passkeys.</Callout>
-        )}
-      </DialogForm>
-    </BusyDialog>
+    <FormDialog
+      label="Confirm it's you"
+      submitText={method === "passkey" ? "Use a passkey" : "Confirm"}
+      backText="Cancel"
+      busy={busy}
+      problem={problem}
+      onSubmit={(event) => void submit(event)}
+      onClose={onCancel}
+    >
+      <p>
+        Changes to two-factor sign-in need a fresh proof that it is you. You will not be asked again for the
+        next five minutes.
+      </p>
+      {offered.length > 1 ? (
+        <RadioGroup
+          label="Confirm with"
+          selectedValue={method}
+          onChange={(event) => handleMethod(event.currentTarget.value as IdentityProofMethod)}
+        >
+          {offered.map((option) => (
+            <Radio key={option.value} value={option.value} label={option.label} />
+          ))}
+        </RadioGroup>
+      ) : null}
+      {field ? (
+        <TextField
+          key={method}
+          id={fieldId}
+          label={field.label}
+          type={field.type}
+          autoComplete={field.autoComplete}
+          inputMode={field.inputMode}
+          autoFocus
+          registration={form.register("value")}
+          error={form.formState.errors.value?.message}
+        />
+      ) : (
+        <Callout compact>Your browser asks for one of your passkeys.</Callout>
+      )}
+    </FormDialog>
   );
 }

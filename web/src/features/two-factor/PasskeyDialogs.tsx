@@ -1,5 +1,5 @@
 import { useMutation } from "@apollo/client/react";
-import { FormGroup, InputGroup, Intent } from "@blueprintjs/core";
+import { Intent } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { renamePasskeySchema } from "@schema/validation/twoFactor";
 import {
@@ -12,41 +12,30 @@ import {
 import { showToast } from "@web/lib/toast";
 import { FormDialog } from "@web/ui/FormDialog";
 import { useReturnFocus } from "@web/ui/hooks";
+import { TextField } from "@web/ui/TextField";
 import { useId, useState } from "react";
 import { type UseFormReturn, useForm } from "react-hook-form";
 import type { z } from "zod";
 import type { IdentityProof } from "./IdentityProof";
 import { createPasskey } from "./passkeyCeremony";
-import { passkeyFailureMessage, suggestedPasskeyName } from "./twoFactor";
+import { passkeyFailureMessage, suggestedPasskeyName, UNREACHABLE_MESSAGE } from "./twoFactor";
 
 type NameInput = z.input<typeof renamePasskeySchema>;
 type NameValues = z.output<typeof renamePasskeySchema>;
 
-const UNREACHABLE = "The portal could not be reached. Check your connection and try again.";
-
 /** The passkey's name field, checked with the shared schema. */
 function NameField({ form }: { form: UseFormReturn<NameInput, unknown, NameValues> }) {
   const id = useId();
-  const problem = form.formState.errors.name?.message;
-  const { ref, ...field } = form.register("name");
   return (
-    <FormGroup
+    <TextField
+      id={id}
       label="Name"
-      labelFor={id}
-      intent={problem ? Intent.DANGER : Intent.NONE}
-      helperText={problem ?? "To tell your passkeys apart, such as “Work laptop” or “Phone”."}
-    >
-      <InputGroup
-        id={id}
-        autoFocus
-        autoComplete="off"
-        fill
-        intent={problem ? Intent.DANGER : Intent.NONE}
-        aria-invalid={problem ? true : undefined}
-        {...field}
-        inputRef={ref}
-      />
-    </FormGroup>
+      autoComplete="off"
+      autoFocus
+      registration={form.register("name")}
+      error={form.formState.errors.name?.message}
+      hint="To tell your passkeys apart, such as “Work laptop” or “Phone”."
+    />
   );
 }
 
@@ -106,7 +95,7 @@ export function AddPasskeyDialog({ proof, onDone, onClose }: AddPasskeyDialogPro
       }
       setProblem(answer?.__typename === "AppError" ? answer.message : "The passkey could not be added.");
     } catch {
-      setProblem(UNREACHABLE);
+      setProblem(UNREACHABLE_MESSAGE);
     } finally {
       setBusy(false);
     }
@@ -156,7 +145,7 @@ export function RenamePasskeyDialog({ passkey, onClose }: RenamePasskeyDialogPro
       }
       setProblem(answer?.__typename === "AppError" ? answer.message : "The passkey could not be renamed.");
     } catch {
-      setProblem(UNREACHABLE);
+      setProblem(UNREACHABLE_MESSAGE);
     }
   });
   return (

@@ -36,7 +36,7 @@ import { type IdentityProof, useIdentityProof } from "./IdentityProof";
 import { AddPasskeyDialog, RenamePasskeyDialog } from "./PasskeyDialogs";
 import { passkeysAvailable } from "./passkeyCeremony";
 import { RecoveryCodesDialog } from "./RecoveryCodesDialog";
-import { RECOVERY_CODE_COUNT } from "./twoFactor";
+import { RECOVERY_CODE_COUNT, UNREACHABLE_MESSAGE } from "./twoFactor";
 
 /** The dialog open on the page. */
 type Open =
@@ -53,8 +53,6 @@ interface ShownCodes {
   codes: readonly string[];
   thenContinue: boolean;
 }
-
-const UNREACHABLE = "The portal could not be reached. Check your connection and try again.";
 
 /**
  * /two-factor (issue 20), the user menu's "Two-factor sign-in": whether a second factor is asked
@@ -105,7 +103,7 @@ export function TwoFactorPage() {
     } catch {
       showToast({
         title: "The authenticator app could not be set up",
-        description: UNREACHABLE,
+        description: UNREACHABLE_MESSAGE,
         intent: "destructive",
       });
     } finally {
@@ -571,7 +569,7 @@ function ChangeDialog<A extends Answer>({
       if (answer && answer.__typename !== "AppError") return onDone(answer);
       setProblem(answer?.message || "The change could not be made.");
     } catch {
-      setProblem(UNREACHABLE);
+      setProblem(UNREACHABLE_MESSAGE);
     } finally {
       setBusy(false);
     }

@@ -4,6 +4,9 @@
 /** The page of two-factor sign-in (the user menu's "Two-factor sign-in", and the enrolment page). */
 export const TWO_FACTOR_PATH = "/two-factor";
 
+/** What a change says when the request did not reach the portal. */
+export const UNREACHABLE_MESSAGE = "The portal could not be reached. Check your connection and try again.";
+
 /** How many recovery codes a set holds (services/user RECOVERY_CODE_COUNT). */
 export const RECOVERY_CODE_COUNT = 10;
 
