@@ -86,13 +86,14 @@ async function enrolAuthenticator(cookie: string): Promise<string> {
     `mutation { startAuthenticator { ... on MutationStartAuthenticatorSuccess { data { secret } } ${FAIL} } }`,
     cookie,
   );
-  const secret = (started.data?.startAuthenticator as { data: { secret: string } }).data.secret;
+  const secret =
+    (started.data?.startAuthenticator as { data?: { secret: string } } | undefined)?.data?.secret ?? "";
   const confirmed = await gql(
     `mutation ($code: String!) { confirmAuthenticator(code: $code) { ${ok("confirmAuthenticator")} ${FAIL} } }`,
     cookie,
     { code: totpCodeAt(secret) },
   );
-  expect((confirmed.data?.confirmAuthenticator as { __typename: string }).__typename).toBe(
+  expect((confirmed.data?.confirmAuthenticator as { __typename?: string } | undefined)?.__typename).toBe(
     "MutationConfirmAuthenticatorSuccess",
   );
   return secret;
@@ -248,7 +249,7 @@ describe("a mainAdmin's reset of another user's two-factor sign-in", () => {
       where: { type: "user.two_factor_changed" },
       orderBy: { createdAt: "desc" },
     });
-    expect((event?.envelope as { payload: Record<string, unknown> }).payload).toMatchObject({
+    expect((event?.envelope as { payload?: Record<string, unknown> } | undefined)?.payload).toMatchObject({
       userId: target.user.id,
       change: "two_factor_reset",
     });
