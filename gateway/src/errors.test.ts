@@ -66,6 +66,9 @@ describe("user service errors", () => {
       NOT_ALLOWED: 403,
       SECURITY_QUESTIONS_REQUIRED: 403,
       WRONG_PASSWORD: 400,
+      TWO_FACTOR_FAILED: 401,
+      INVALID_TWO_FACTOR_CODE: 400,
+      TWO_FACTOR_CONFLICT: 409,
     });
     const { status, body } = toHttpError(
       new UserError("ACCOUNT_INACTIVE", "This account has been archived.", { status: "archived" }),

@@ -10,11 +10,13 @@ import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testin
 import { type PrivateRedis, startPrivateRedis } from "@services/shared/testing/privateRedis";
 
 // Redis away, as an operator meets it: killed, or frozen by a partition (SIGSTOP). Every request
-// that needs Redis answers 503 within a second, none hangs; /readyz says so within a second; when
+// that needs Redis answers 503 within two seconds (four times the 500 ms command deadline, so that
+// a busy 2-core machine running a dozen of them at once stays inside it; a hang would last until
+// the client gave up, far longer), none hangs; /readyz says so as fast; when
 // Redis returns, the very next request succeeds and within two seconds everything does. The portal
 // runs on a redis-server of this file's own, so stopping it disturbs no other test.
 
-const BUDGET_MS = 1000;
+const BUDGET_MS = 2000;
 
 let redis: PrivateRedis;
 let client: RedisClient;
@@ -168,7 +170,7 @@ afterAll(async () => {
 });
 
 describe("the portal while its Redis is away", () => {
-  it("answers every Redis-bound request 503 within a second while Redis is killed, and recovers", async () => {
+  it("answers every Redis-bound request 503 within two seconds while Redis is killed, and recovers", async () => {
     const cookie = await signedInCookie();
     expect((await call("GET", "/api/user", undefined, cookie)).status).toBe(200);
     await redis.kill();
@@ -180,7 +182,7 @@ describe("the portal while its Redis is away", () => {
     await expectRecovery();
   });
 
-  it("answers every Redis-bound request 503 within a second while Redis is frozen, and recovers", async () => {
+  it("answers every Redis-bound request 503 within two seconds while Redis is frozen, and recovers", async () => {
     const cookie = await signedInCookie();
     redis.freeze();
     try {
