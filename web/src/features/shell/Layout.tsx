@@ -3,7 +3,7 @@ import { useBranding, useBrandingRefresh, useCurrentUser, useLogout } from "@web
 import { useFocusHeadingAfterNavigation } from "@web/lib/pageFocus";
 import { useSessionTracking } from "@web/lib/sessionTracking";
 import { Suspense, useRef } from "react";
-import { Outlet, useNavigate } from "react-router-dom";
+import { Outlet, useLocation, useNavigate } from "react-router-dom";
 import { Toasts } from "./Toasts";
 import { TopBar } from "./TopBar";
 
@@ -20,6 +20,9 @@ export function Layout() {
   useBrandingRefresh();
   const logout = useLogout();
   const navigate = useNavigate();
+  // the path whose page `main` shows: it changes in the same render as the page (a navigation is a
+  // transition: the old page stays until the new one is ready), so tools can tell the two apart
+  const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   useSessionTracking({ enabled: user !== null });
   useFocusHeadingAfterNavigation(mainRef);
@@ -37,7 +40,7 @@ export function Layout() {
         onLogout={() => void handleLogout()}
         loggingOut={logout.isPending}
       />
-      <main className="portal-main" ref={mainRef}>
+      <main className="portal-main" ref={mainRef} data-path={pathname}>
         <Suspense fallback={<Spinner className="portal-page-spinner" size={SpinnerSize.STANDARD} />}>
           <Outlet />
         </Suspense>
