@@ -134,6 +134,18 @@ export async function auditFailedSignIn(
   });
 }
 
+/** Audits a first factor accepted, the sign-in waiting for `pending` (a second factor, an answer). */
+async function auditPending(db: Db, userId: number, pending: string, ip: string | null | undefined) {
+  await audit(db.prisma, {
+    action: "user.login_password_accepted",
+    actorId: userId,
+    targetType: "user",
+    targetId: userId,
+    ip,
+    metadata: { pending },
+  });
+}
+
 /** How an unknown login is kept in the audit log: a sha256 of it lower-cased, never the text. */
 export function loginDigest(login: string): string {
   return createHash("sha256").update(login.trim().toLowerCase()).digest("hex");
@@ -195,14 +207,7 @@ export async function loginUser(props: {
   await admitAccount({ db, user: found, settings, ip: props.ip });
   if (found.twoFactorEnabled) {
     // a second factor is asked before any session exists (issue 20)
-    await audit(db.prisma, {
-      action: "user.login_password_accepted",
-      actorId: found.id,
-      targetType: "user",
-      targetId: found.id,
-      ip: props.ip,
-      metadata: { pending: "second_factor" },
-    });
+    await auditPending(db, found.id, "second_factor", props.ip);
     return { kind: "twoFactor", user: found, methods: await secondFactorMethods(db, found.id) };
   }
   return finishSignIn({ db, user: found, settings, ip: props.ip });
@@ -262,14 +267,7 @@ export async function finishSignIn(props: {
       await auditFailedSignIn(db, found.id, "security_questions_missing", props.ip);
       throw new UserError("SECURITY_QUESTIONS_REQUIRED", SECURITY_QUESTIONS_REQUIRED_MESSAGE);
     }
-    await audit(db.prisma, {
-      action: "user.login_password_accepted",
-      actorId: found.id,
-      targetType: "user",
-      targetId: found.id,
-      ip: props.ip,
-      metadata: { pending: "security_answer" },
-    });
+    await auditPending(db, found.id, "security_answer", props.ip);
     return {
       kind: "challenge",
       user: found,

@@ -18,14 +18,15 @@ export async function recordTwoFactorChange(
   props: {
     user: { id: number; email: string; firstName: string };
     change: TwoFactorChange;
-    /** who made it: the user, or (a reset) the mainAdmin */
-    actorId: number;
+    /** who made it: the user (the default), or (a reset) the mainAdmin */
+    actorId?: number;
     ip?: string | null;
     passkeyName?: string;
     metadata?: Record<string, unknown>;
   },
 ): Promise<void> {
   const { user } = props;
+  const actorId = props.actorId ?? user.id;
   await emit(
     tx,
     {
@@ -38,11 +39,11 @@ export async function recordTwoFactorChange(
         ...(props.passkeyName === undefined ? {} : { passkeyName: props.passkeyName }),
       },
     },
-    { actor: { kind: props.actorId === user.id ? "user" : "admin", userId: props.actorId } },
+    { actor: { kind: actorId === user.id ? "user" : "admin", userId: actorId } },
   );
   await audit(tx, {
     action: `user.two_factor_${props.change}`,
-    actorId: props.actorId,
+    actorId,
     targetType: "user",
     targetId: user.id,
     ip: props.ip,

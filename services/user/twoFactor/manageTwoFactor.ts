@@ -1,5 +1,5 @@
 import { audit } from "@services/shared/audit";
-import type { Db } from "@services/shared/db";
+import type { Db, Tx } from "@services/shared/db";
 import type { User } from "@services/shared/generated/prisma/client";
 import { UserError } from "../errors";
 import { getPublicBranding } from "../getPublicBranding";
@@ -87,7 +87,7 @@ export async function startAuthenticator(props: {
  * Recovery codes for a user whose first second factor this is (in the caller's transaction): ten
  * new ones when none are left unused, else null (the ones they hold stay).
  */
-async function firstRecoveryCodes(tx: Parameters<typeof replaceRecoveryCodes>[0], userId: number) {
+async function firstRecoveryCodes(tx: Tx, userId: number) {
   const unused = await tx.recoveryCode.count({ where: { userId, usedAt: null } });
   return unused === 0 ? replaceRecoveryCodes(tx, userId) : null;
 }
@@ -111,7 +111,7 @@ export async function confirmAuthenticator(props: {
     }
     await refreshTwoFactorEnabled(tx, user.id);
     const recoveryCodes = await firstRecoveryCodes(tx, user.id);
-    await recordTwoFactorChange(tx, { user, change: "authenticator_added", actorId: user.id, ip: props.ip });
+    await recordTwoFactorChange(tx, { user, change: "authenticator_added", ip: props.ip });
     return { recoveryCodes };
   });
 }
@@ -143,12 +143,7 @@ export async function removeAuthenticator(props: { db: Db; user: Owner; ip?: str
     await tx.twoFactorAuthenticator.deleteMany({ where: { userId: user.id } });
     await refreshTwoFactorEnabled(tx, user.id);
     if (authenticator.confirmedAt) {
-      await recordTwoFactorChange(tx, {
-        user,
-        change: "authenticator_removed",
-        actorId: user.id,
-        ip: props.ip,
-      });
+      await recordTwoFactorChange(tx, { user, change: "authenticator_removed", ip: props.ip });
     }
   });
 }
@@ -195,13 +190,7 @@ export async function addPasskey(props: {
     });
     await refreshTwoFactorEnabled(tx, user.id);
     const recoveryCodes = await firstRecoveryCodes(tx, user.id);
-    await recordTwoFactorChange(tx, {
-      user,
-      change: "passkey_added",
-      actorId: user.id,
-      ip: props.ip,
-      passkeyName: props.name,
-    });
+    await recordTwoFactorChange(tx, { user, change: "passkey_added", ip: props.ip, passkeyName: props.name });
     return { passkey: passkeyView(passkey), recoveryCodes };
   });
 }
@@ -259,11 +248,16 @@ export async function removePasskey(props: {
     await recordTwoFactorChange(tx, {
       user,
       change: "passkey_removed",
-      actorId: user.id,
       ip: props.ip,
       passkeyName: found.name,
     });
   });
+}
+
+/** @throws UserError TWO_FACTOR_CONFLICT when two-factor sign-in is off for `userId`. */
+async function assertEnabled(tx: Tx, userId: number): Promise<void> {
+  const row = await tx.user.findUnique({ where: { id: userId }, select: { twoFactorEnabled: true } });
+  if (!row?.twoFactorEnabled) throw new UserError("TWO_FACTOR_CONFLICT", NOT_ENABLED_MESSAGE);
 }
 
 /**
@@ -277,15 +271,9 @@ export async function regenerateRecoveryCodes(props: {
 }): Promise<{ recoveryCodes: string[] }> {
   const { db, user } = props;
   return db.prisma.$transaction(async (tx) => {
-    const row = await tx.user.findUnique({ where: { id: user.id }, select: { twoFactorEnabled: true } });
-    if (!row?.twoFactorEnabled) throw new UserError("TWO_FACTOR_CONFLICT", NOT_ENABLED_MESSAGE);
+    await assertEnabled(tx, user.id);
     const recoveryCodes = await replaceRecoveryCodes(tx, user.id);
-    await recordTwoFactorChange(tx, {
-      user,
-      change: "recovery_codes_regenerated",
-      actorId: user.id,
-      ip: props.ip,
-    });
+    await recordTwoFactorChange(tx, { user, change: "recovery_codes_regenerated", ip: props.ip });
     return { recoveryCodes };
   });
 }
@@ -306,19 +294,13 @@ async function removeEverything(
  */
 export async function turnOffTwoFactor(props: { db: Db; user: Owner; ip?: string | null }): Promise<void> {
   const { db, user } = props;
-  const row = await db.prisma.user.findUnique({ where: { id: user.id }, select: { twoFactorEnabled: true } });
-  if (!row?.twoFactorEnabled) throw new UserError("TWO_FACTOR_CONFLICT", NOT_ENABLED_MESSAGE);
+  await assertEnabled(db.prisma, user.id);
   if (twoFactorRequiredOf(await currentSecuritySettings(db), user)) {
     throw new UserError("TWO_FACTOR_CONFLICT", "Two-factor sign-in is required for your account.");
   }
   await db.prisma.$transaction(async (tx) => {
     await removeEverything(tx, user.id);
-    await recordTwoFactorChange(tx, {
-      user,
-      change: "two_factor_turned_off",
-      actorId: user.id,
-      ip: props.ip,
-    });
+    await recordTwoFactorChange(tx, { user, change: "two_factor_turned_off", ip: props.ip });
   });
 }
 

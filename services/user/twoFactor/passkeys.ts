@@ -41,16 +41,22 @@ export function passkeyView(p: Passkey): PasskeyView {
   return { id: p.id, name: p.name, createdAt: p.createdAt, lastUsedAt: p.lastUsedAt, backedUp: p.backedUp };
 }
 
+/** The user's passkeys as WebAuthn options name them: their ids and how they are reached. */
+async function credentialsOf(db: Db, userId: number): Promise<{ id: string; transports: string[] }[]> {
+  const rows = await db.prisma.passkey.findMany({
+    where: { userId },
+    select: { credentialId: true, transports: true },
+  });
+  return rows.map((c) => ({ id: c.credentialId, transports: c.transports }));
+}
+
 /** The options of a new passkey for `user`, its existing ones excluded. */
 export async function registrationOptions(props: {
   db: Db;
   rp: RelyingParty;
   user: { id: number; uniqueId: string; email: string; firstName: string; lastName: string };
 }): Promise<PublicKeyCredentialCreationOptionsJSON> {
-  const existing = await props.db.prisma.passkey.findMany({
-    where: { userId: props.user.id },
-    select: { credentialId: true, transports: true },
-  });
+  const existing = await credentialsOf(props.db, props.user.id);
   return generateRegistrationOptions({
     rpName: props.rp.name,
     rpID: props.rp.id,
@@ -60,7 +66,7 @@ export async function registrationOptions(props: {
     userID: isoUint8Array.fromUTF8String(props.user.uniqueId),
     attestationType: "none",
     timeout: CEREMONY_TIMEOUT_MS,
-    excludeCredentials: existing.map((c) => ({ id: c.credentialId, transports: c.transports })),
+    excludeCredentials: existing,
     authenticatorSelection: { residentKey: "required", userVerification: "preferred" },
   });
 }
@@ -114,15 +120,7 @@ export async function assertionOptions(props: {
   rp: RelyingParty;
   userId?: number;
 }): Promise<PublicKeyCredentialRequestOptionsJSON> {
-  const allow =
-    props.userId === undefined
-      ? undefined
-      : (
-          await props.db.prisma.passkey.findMany({
-            where: { userId: props.userId },
-            select: { credentialId: true, transports: true },
-          })
-        ).map((c) => ({ id: c.credentialId, transports: c.transports }));
+  const allow = props.userId === undefined ? undefined : await credentialsOf(props.db, props.userId);
   return generateAuthenticationOptions({
     rpID: props.rp.id,
     allowCredentials: allow,

@@ -43,41 +43,26 @@ export function authRouter(deps: IdentityDeps): Router {
     }),
   );
 
-  // two-factor sign-in (issue 20): the pending sign-in's second step, and a passkey alone
-  router.post(
-    "/login/two-factor",
-    guard,
-    handle(async (req, res) => {
-      res.json(await completeTwoFactorSignIn(deps, req, res, parseInput(secondFactorSchema, req.body)));
-    }),
-  );
-
-  router.post(
-    "/login/two-factor/passkey-options",
-    guard,
-    handle(async (req, res) => {
-      res.setHeader("Cache-Control", "no-store");
-      res.json(await secondFactorPasskeyOptions(deps, req));
-    }),
-  );
-
-  router.post(
-    "/login/passkey/options",
-    guard,
-    handle(async (req, res) => {
-      res.setHeader("Cache-Control", "no-store");
-      res.json(await passkeySignInOptions(deps, req));
-    }),
-  );
-
-  router.post(
-    "/login/passkey",
-    guard,
-    handle(async (req, res) => {
-      const { response } = parseInput(passkeySignInSchema, req.body);
-      res.json(await passkeySignIn(deps, req, res, response));
-    }),
-  );
+  // two-factor sign-in (issue 20): the pending sign-in's second step, and a passkey alone; each
+  // answers what its step leads to (WebAuthn options are never cached)
+  const twoFactorSteps: Record<string, (req: Request, res: Response) => Promise<unknown>> = {
+    "/login/two-factor": (req, res) =>
+      completeTwoFactorSignIn(deps, req, res, parseInput(secondFactorSchema, req.body)),
+    "/login/two-factor/passkey-options": (req) => secondFactorPasskeyOptions(deps, req),
+    "/login/passkey/options": (req) => passkeySignInOptions(deps, req),
+    "/login/passkey": (req, res) =>
+      passkeySignIn(deps, req, res, parseInput(passkeySignInSchema, req.body).response),
+  };
+  for (const [path, step] of Object.entries(twoFactorSteps)) {
+    router.post(
+      path,
+      guard,
+      handle(async (req, res) => {
+        res.setHeader("Cache-Control", "no-store");
+        res.json(await step(req, res));
+      }),
+    );
+  }
 
   router.post(
     "/logout",

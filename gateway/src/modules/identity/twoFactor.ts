@@ -11,6 +11,7 @@ import {
   secondFactorSchema,
 } from "@schema/validation/twoFactor";
 import { AppError } from "@services/shared/errors";
+import type { User } from "@services/shared/generated/prisma/client";
 import {
   type PasskeyView,
   regenerateRecoveryCodes,
@@ -144,26 +145,6 @@ builder.mutationField("loginTwoFactor", (t) =>
   }),
 );
 
-builder.mutationField("secondFactorPasskeyOptions", (t) =>
-  t.field({
-    type: "JSON",
-    description: "The WebAuthn request options for the pending sign-in's passkey (valid five minutes).",
-    authScopes: PUBLIC,
-    errors: { types: [AppError] },
-    resolve: (_root, _args, ctx) => runIdentity(() => secondFactorPasskeyOptions(ctx.identity, ctx.req)),
-  }),
-);
-
-builder.mutationField("passkeySignInOptions", (t) =>
-  t.field({
-    type: "JSON",
-    description: "The WebAuthn request options of signing in with a passkey alone.",
-    authScopes: PUBLIC,
-    errors: { types: [AppError] },
-    resolve: (_root, _args, ctx) => runIdentity(() => passkeySignInOptions(ctx.identity, ctx.req)),
-  }),
-);
-
 builder.mutationField("loginWithPasskey", (t) =>
   t.field({
     type: LoginResultRef,
@@ -176,17 +157,6 @@ builder.mutationField("loginWithPasskey", (t) =>
         const { response } = parseArgs(passkeySignInSchema, args);
         return loginResult(await passkeySignIn(ctx.identity, ctx.req, ctx.res, response));
       }),
-  }),
-);
-
-builder.mutationField("confirmIdentityPasskeyOptions", (t) =>
-  t.field({
-    type: "JSON",
-    description: "The WebAuthn request options of proving who you are with one of your passkeys.",
-    authScopes: SETUP,
-    errors: { types: [AppError] },
-    resolve: (_root, _args, ctx) =>
-      runIdentity(() => confirmIdentityPasskeyOptions(ctx.identity, ctx.req, ctx.res)),
   }),
 );
 
@@ -239,31 +209,6 @@ builder.mutationField("confirmAuthenticator", (t) =>
   }),
 );
 
-builder.mutationField("removeAuthenticator", (t) =>
-  t.field({
-    type: TwoFactorStatusRef,
-    description: "Removes the authenticator app.",
-    authScopes: SETUP,
-    errors: { types: [AppError] },
-    resolve: (_root, _args, ctx) =>
-      runIdentity(async () => {
-        const user = requireFreshProof(ctx.req, ctx.res);
-        await removeAuthenticator({ db: ctx.db, user, ip: clientIp(ctx.req) });
-        return statusAfter(ctx);
-      }),
-  }),
-);
-
-builder.mutationField("passkeyRegistrationOptions", (t) =>
-  t.field({
-    type: "JSON",
-    description: "The WebAuthn creation options of a new passkey (valid five minutes).",
-    authScopes: SETUP,
-    errors: { types: [AppError] },
-    resolve: (_root, _args, ctx) => runIdentity(() => newPasskeyOptions(ctx.identity, ctx.req, ctx.res)),
-  }),
-);
-
 builder.mutationField("addPasskey", (t) =>
   t.field({
     type: EnrolmentResultRef,
@@ -301,22 +246,6 @@ builder.mutationField("renamePasskey", (t) =>
   }),
 );
 
-builder.mutationField("removePasskey", (t) =>
-  t.field({
-    type: TwoFactorStatusRef,
-    description: "Removes one of your passkeys.",
-    authScopes: SETUP,
-    errors: { types: [AppError] },
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) =>
-      runIdentity(async () => {
-        const user = requireFreshProof(ctx.req, ctx.res);
-        await removePasskey({ db: ctx.db, user, passkeyId: parseId(args.id), ip: clientIp(ctx.req) });
-        return statusAfter(ctx);
-      }),
-  }),
-);
-
 builder.mutationField("regenerateRecoveryCodes", (t) =>
   t.stringList({
     description: "Ten new recovery codes (shown once); the old ones stop working.",
@@ -330,18 +259,84 @@ builder.mutationField("regenerateRecoveryCodes", (t) =>
   }),
 );
 
-builder.mutationField("turnOffTwoFactor", (t) =>
-  t.field({
-    type: TwoFactorStatusRef,
-    description:
-      "Turns two-factor sign-in off: the authenticator app, every passkey and the recovery codes go.",
-    authScopes: SETUP,
-    errors: { types: [AppError] },
-    resolve: (_root, _args, ctx) =>
-      runIdentity(async () => {
-        const user = requireFreshProof(ctx.req, ctx.res);
-        await turnOffTwoFactor({ db: ctx.db, user, ip: clientIp(ctx.req) });
-        return statusAfter(ctx);
-      }),
-  }),
+/** A mutation that answers WebAuthn options as JSON (its challenge kept in the session). */
+function optionsMutation(
+  name: string,
+  description: string,
+  authScopes: typeof PUBLIC | typeof SETUP,
+  offer: (ctx: GraphQLContext) => Promise<unknown>,
+): void {
+  builder.mutationField(name, (t) =>
+    t.field({
+      type: "JSON",
+      description,
+      authScopes,
+      errors: { types: [AppError] },
+      resolve: (_root, _args, ctx) => runIdentity(() => offer(ctx)),
+    }),
+  );
+}
+
+optionsMutation(
+  "secondFactorPasskeyOptions",
+  "The WebAuthn request options for the pending sign-in's passkey (valid five minutes).",
+  PUBLIC,
+  (ctx) => secondFactorPasskeyOptions(ctx.identity, ctx.req),
+);
+optionsMutation(
+  "passkeySignInOptions",
+  "The WebAuthn request options of signing in with a passkey alone.",
+  PUBLIC,
+  (ctx) => passkeySignInOptions(ctx.identity, ctx.req),
+);
+optionsMutation(
+  "confirmIdentityPasskeyOptions",
+  "The WebAuthn request options of proving who you are with one of your passkeys.",
+  SETUP,
+  (ctx) => confirmIdentityPasskeyOptions(ctx.identity, ctx.req, ctx.res),
+);
+optionsMutation(
+  "passkeyRegistrationOptions",
+  "The WebAuthn creation options of a new passkey (valid five minutes).",
+  SETUP,
+  (ctx) => newPasskeyOptions(ctx.identity, ctx.req, ctx.res),
+);
+
+/**
+ * A change to the user's own second factors, after a fresh proof of identity, that answers their
+ * two-factor page as it is then.
+ */
+function removalMutation(
+  name: string,
+  description: string,
+  args: { id?: true },
+  remove: (props: { db: GraphQLContext["db"]; user: User; ip: string; id: number }) => Promise<void>,
+): void {
+  builder.mutationField(name, (t) =>
+    t.field({
+      type: TwoFactorStatusRef,
+      description,
+      authScopes: SETUP,
+      errors: { types: [AppError] },
+      args: args.id ? { id: t.arg.int({ required: true }) } : {},
+      resolve: (_root, given, ctx) =>
+        runIdentity(async () => {
+          const user = requireFreshProof(ctx.req, ctx.res);
+          const id = "id" in given && typeof given.id === "number" ? parseId(given.id) : 0;
+          await remove({ db: ctx.db, user, ip: clientIp(ctx.req), id });
+          return statusAfter(ctx);
+        }),
+    }),
+  );
+}
+
+removalMutation("removeAuthenticator", "Removes the authenticator app.", {}, removeAuthenticator);
+removalMutation("removePasskey", "Removes one of your passkeys.", { id: true }, (props) =>
+  removePasskey({ ...props, passkeyId: props.id }),
+);
+removalMutation(
+  "turnOffTwoFactor",
+  "Turns two-factor sign-in off: the authenticator app, every passkey and the recovery codes go.",
+  {},
+  turnOffTwoFactor,
 );

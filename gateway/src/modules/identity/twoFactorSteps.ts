@@ -72,6 +72,32 @@ async function takeChallenge(req: Request, purpose: WebAuthnPurpose): Promise<st
   return held.purpose === purpose && Date.now() < held.until ? held.challenge : null;
 }
 
+/**
+ * What a check of a factor takes from the request: the services, the relying party, the client's
+ * address, and the challenge of the `purpose` ceremony (taken out of the session) for a passkey.
+ */
+async function checkOf(deps: IdentityDeps, req: Request, purpose: WebAuthnPurpose | null) {
+  return {
+    db: deps.db,
+    limiter: deps.limiter,
+    rp: await relyingParty(deps, req),
+    ip: clientIp(req),
+    challenge: purpose === null ? null : await takeChallenge(req, purpose),
+  };
+}
+
+/** Offers a passkey assertion for `purpose` (of `userId`'s passkeys, or any): its challenge kept. */
+async function offerAssertion(
+  deps: IdentityDeps,
+  req: Request,
+  purpose: WebAuthnPurpose,
+  userId?: number,
+): Promise<unknown> {
+  const options = await assertionOptions({ db: deps.db, rp: await relyingParty(deps, req), userId });
+  await keepChallenge(req, purpose, options.challenge);
+  return options;
+}
+
 /** The user whose sign-in waits for a second factor in this session. @throws AppError UNAUTHENTICATED. */
 function pendingUserId(req: Request): number {
   const pending = req.session?.pendingTwoFactor;
@@ -113,10 +139,7 @@ export async function answerSignIn(
  * @throws AppError UNAUTHENTICATED (no pending sign-in, or it expired).
  */
 export async function secondFactorPasskeyOptions(deps: IdentityDeps, req: Request): Promise<unknown> {
-  const userId = pendingUserId(req);
-  const options = await assertionOptions({ db: deps.db, rp: await relyingParty(deps, req), userId });
-  await keepChallenge(req, "secondFactor", options.challenge);
-  return options;
+  return offerAssertion(deps, req, "secondFactor", pendingUserId(req));
 }
 
 /**
@@ -131,15 +154,11 @@ export async function completeTwoFactorSignIn(
   input: SecondFactorInput,
 ): Promise<SafeUser | SecurityChallenge | TwoFactorChallenge> {
   const userId = pendingUserId(req);
-  const challenge = input.method === "passkey" ? await takeChallenge(req, "secondFactor") : null;
+  const check = await checkOf(deps, req, input.method === "passkey" ? "secondFactor" : null);
   const outcome = await signInSecondFactor({
-    db: deps.db,
-    limiter: deps.limiter,
+    ...check,
     userId,
     proof: input,
-    rp: await relyingParty(deps, req),
-    challenge,
-    ip: clientIp(req),
     knownDevice: isKnownDevice(deps.config, req, userId),
   });
   return answerSignIn(deps, req, res, outcome);
@@ -147,9 +166,7 @@ export async function completeTwoFactorSignIn(
 
 /** The options of signing in with a passkey alone (any of the portal's passkeys). */
 export async function passkeySignInOptions(deps: IdentityDeps, req: Request): Promise<unknown> {
-  const options = await assertionOptions({ db: deps.db, rp: await relyingParty(deps, req) });
-  await keepChallenge(req, "passkeySignIn", options.challenge);
-  return options;
+  return offerAssertion(deps, req, "passkeySignIn");
 }
 
 /**
@@ -162,15 +179,7 @@ export async function passkeySignIn(
   res: Response,
   response: unknown,
 ): Promise<SafeUser | SecurityChallenge | TwoFactorChallenge> {
-  const challenge = await takeChallenge(req, "passkeySignIn");
-  const outcome = await signInWithPasskey({
-    db: deps.db,
-    limiter: deps.limiter,
-    response,
-    rp: await relyingParty(deps, req),
-    challenge,
-    ip: clientIp(req),
-  });
+  const outcome = await signInWithPasskey({ ...(await checkOf(deps, req, "passkeySignIn")), response });
   return answerSignIn(deps, req, res, outcome);
 }
 
@@ -198,10 +207,7 @@ export async function confirmIdentityPasskeyOptions(
   req: Request,
   res: Response,
 ): Promise<unknown> {
-  const user = requireEnrollingUser(res);
-  const options = await assertionOptions({ db: deps.db, rp: await relyingParty(deps, req), userId: user.id });
-  await keepChallenge(req, "confirmIdentity", options.challenge);
-  return options;
+  return offerAssertion(deps, req, "confirmIdentity", requireEnrollingUser(res).id);
 }
 
 /**
@@ -216,15 +222,10 @@ export async function confirmIdentity(
   input: IdentityProofInput,
 ): Promise<{ confirmedUntil: Date }> {
   const user = requireEnrollingUser(res);
-  const challenge = input.method === "passkey" ? await takeChallenge(req, "confirmIdentity") : null;
   await confirmOwnIdentity({
-    db: deps.db,
-    limiter: deps.limiter,
+    ...(await checkOf(deps, req, input.method === "passkey" ? "confirmIdentity" : null)),
     userId: user.id,
     proof: input,
-    rp: await relyingParty(deps, req),
-    challenge,
-    ip: clientIp(req),
     knownDevice: isKnownDevice(deps.config, req, user.id),
   });
   req.session.identityConfirmedAt = Date.now();
