@@ -74,6 +74,11 @@ const envSchema = z.object({
    */
   CONNECTION_TEST_ALLOW_PRIVATE: bool.optional(),
   /**
+   * how long one Redis command (or a MULTI block) may wait for its answer before the request fails
+   * fast with 503 (services/shared/redis.ts)
+   */
+  REDIS_TIMEOUT_MS: z.coerce.number().int().min(100).max(10_000).default(500),
+  /**
    * whether a new database starts with two-factor sign-in required of administrators (issue 20;
    * unset: on in production, off in development and tests); /admin/security changes it afterwards
    */

@@ -52,7 +52,7 @@ describe("redis", () => {
 
   it("fails a command to a frozen Redis after its deadline, and answers again once it thaws", async () => {
     const redis = await startPrivateRedis();
-    const client = await connectRedis(redis.url);
+    const client = await connectRedis(redis.url, { commandTimeoutMs: REDIS_COMMAND_TIMEOUT_MS });
     try {
       await client.set("k", "before");
       redis.freeze();
@@ -74,7 +74,7 @@ describe("redis", () => {
 
   it("does not time out an answer that arrived while this process's event loop was blocked", async () => {
     const redis = await startPrivateRedis();
-    const client = await connectRedis(redis.url);
+    const client = await connectRedis(redis.url, { commandTimeoutMs: REDIS_COMMAND_TIMEOUT_MS });
     try {
       await client.set("k", "answered");
       const answer = client.get("k");
@@ -98,7 +98,7 @@ describe("redis", () => {
 
   it("reconnects within its short backoff when Redis returns, so a waiting request finds it ready", async () => {
     const redis = await startPrivateRedis();
-    const client = await connectRedis(redis.url);
+    const client = await connectRedis(redis.url, { commandTimeoutMs: REDIS_COMMAND_TIMEOUT_MS });
     try {
       await redis.kill();
       await expect(client.get("k")).rejects.toThrow();

@@ -1,4 +1,5 @@
 import { createClient } from "redis";
+import { config } from "./config";
 import { logger } from "./logger";
 import { redactUrl } from "./net";
 import { withTimeout } from "./timeout";
@@ -12,7 +13,7 @@ export interface RedisOptions {
   initialConnectTimeoutMs?: number;
   /** Longest pause between two reconnection attempts (default {@link REDIS_MAX_BACKOFF_MS}). */
   maxBackoffMs?: number;
-  /** How long one command may wait for its answer (default {@link REDIS_COMMAND_TIMEOUT_MS}). */
+  /** How long one command may wait for its answer (default {@link redisTimeoutMs}). */
   commandTimeoutMs?: number;
 }
 
@@ -40,10 +41,16 @@ function withCommandDeadlines(client: RedisClient, ms: number): RedisClient {
 }
 
 /**
- * How long one Redis command may wait for its answer. A frozen or partitioned Redis keeps its
- * connection open and answers nothing: without a bound, every request that needs it would hang.
+ * How long one Redis command may wait for its answer by default (REDIS_TIMEOUT_MS sets it). A frozen
+ * or partitioned Redis keeps its connection open and answers nothing: without a bound, every request
+ * that needs it would hang.
  */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
+
+/** The deadline of one Redis command in force: REDIS_TIMEOUT_MS. */
+export function redisTimeoutMs(): number {
+  return config().REDIS_TIMEOUT_MS;
+}
 
 /**
  * Longest pause between two reconnection attempts. Short, so that the portal is back within a
@@ -69,7 +76,7 @@ export function reconnectDelay(retries: number, maxBackoffMs = REDIS_MAX_BACKOFF
  * Builds a node-redis client that is not connected yet: 1 s connect timeout, quick capped
  * reconnects forever, errors logged (never thrown as unhandled 'error' events), no offline queue (a
  * command issued while Redis is away fails at once instead of hanging) and a deadline on every
- * command (a frozen Redis fails a command after {@link REDIS_COMMAND_TIMEOUT_MS}). MULTI blocks are
+ * command (a frozen Redis fails a command after {@link redisTimeoutMs}). MULTI blocks are
  * not bounded by the client: wrap their exec() in {@link withDeadline}.
  */
 export function createRedisClient(url: string, options: RedisOptions = {}): RedisClient {
@@ -92,7 +99,7 @@ export function createRedisClient(url: string, options: RedisOptions = {}): Redi
     log().warn({ err: err instanceof Error ? err.message : String(err) }, "redis connection error");
   });
   client.on("ready", () => log().debug("redis ready"));
-  return withCommandDeadlines(client, options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS);
+  return withCommandDeadlines(client, options.commandTimeoutMs ?? redisTimeoutMs());
 }
 
 /**
@@ -134,7 +141,7 @@ export class RedisTimeoutError extends Error {
  * of several commands) under a deadline.
  * @throws RedisTimeoutError after `ms`; whatever the work throws before.
  */
-export function withDeadline<T>(work: () => Promise<T>, ms = REDIS_COMMAND_TIMEOUT_MS): Promise<T> {
+export function withDeadline<T>(work: () => Promise<T>, ms = redisTimeoutMs()): Promise<T> {
   // One promise settled by whichever comes first (no async frame, no race of two more promises): it
   // runs on every Redis command of every request.
   return new Promise<T>((resolve, reject) => {

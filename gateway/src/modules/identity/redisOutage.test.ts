@@ -2,8 +2,9 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "@gateway/app";
 import { fakeWebDist, testConfig } from "@gateway/testing/appHarness";
+import { config, setConfig } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
-import { connectRedis, pingRedis, type RedisClient } from "@services/shared/redis";
+import { connectRedis, pingRedis, REDIS_COMMAND_TIMEOUT_MS, type RedisClient } from "@services/shared/redis";
 import { createSessionStore } from "@services/shared/sessionStore";
 import { testDb } from "@services/shared/testing/db";
 import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
@@ -141,7 +142,11 @@ async function expectRecovery(): Promise<void> {
   expect(Date.now()).toBeLessThan(deadline);
 }
 
+const savedConfig = config();
+
 beforeAll(async () => {
+  // the product's own deadline (the suite runs with a longer one: scripts/jest/globalSetup.ts)
+  setConfig({ ...savedConfig, REDIS_TIMEOUT_MS: REDIS_COMMAND_TIMEOUT_MS });
   redis = await startPrivateRedis();
   client = await connectRedis(redis.url);
   db = await testDb();
@@ -167,6 +172,7 @@ afterAll(async () => {
   client.destroy();
   await redis.stop();
   web.remove();
+  setConfig(savedConfig);
 });
 
 describe("the portal while its Redis is away", () => {
