@@ -1,7 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { migrateDatabase } from "@db/migrate";
 import { createApp } from "@gateway/app";
 import { jetstreamManager } from "@nats-io/jetstream";
@@ -10,6 +8,7 @@ import { type Config, parseConfig, setConfig } from "@services/shared/config";
 import { connectPostgres, type Db } from "@services/shared/db";
 import { connectRedis } from "@services/shared/redis";
 import { createSessionStore } from "@services/shared/sessionStore";
+import { listenOnLoopback } from "@services/shared/testing/loopback";
 import { Client } from "pg";
 import { requireTestServices, type TestServices } from "../scripts/testServices";
 
@@ -281,17 +280,9 @@ export async function startInProcessGateway(
     webDist: options.webDist,
   });
   cleanup.defer("stop GraphQL server", () => gateway.stop());
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = gateway.app.listen(0, "127.0.0.1", (err?: Error) =>
-      err ? reject(err) : resolve(listening),
-    );
-  });
-  cleanup.defer("close HTTP server", async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve, reject) => server.close((err) => (err ? reject(err) : resolve())));
-  });
-  const { port } = server.address() as AddressInfo;
-  return { base: `http://127.0.0.1:${port}`, db, config };
+  const server = await listenOnLoopback(gateway.app);
+  cleanup.defer("close HTTP server", () => server.close());
+  return { base: server.url, db, config };
 }
 
 /** What a benchmark run starts with: the backing services, a run id, its bus and an empty teardown. */

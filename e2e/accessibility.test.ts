@@ -11,7 +11,7 @@ import type { Page } from "playwright-core";
 import { type AxeFinding, axeFindings } from "./support/axe";
 import { requestsDone } from "./support/browser";
 import { createStoredDocument, findInQueue } from "./support/documents";
-import type { PortalOptions } from "./support/portal";
+import { PHONE, type PortalOptions } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // WCAG 2.2 A and AA (axe-core in Chromium) over every route of web/src/routes.tsx for a signed-out
@@ -29,7 +29,6 @@ const ROUTE_PATHS = [
 ].map((match) => (match[1] === "*" ? "/no-such-page" : (match[1] ?? "")));
 
 const AUDIT: PortalOptions = { bypassCSP: true };
-const PHONE: PortalOptions = { bypassCSP: true, viewport: { width: 375, height: 740 } };
 
 const CONSOLE_TABS = ["Welcome", "Benefits", "Notes", "Appointments"] as const;
 

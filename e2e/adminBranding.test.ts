@@ -1,7 +1,7 @@
 import { createAdmin, uniqueSuffix } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
 import { axeFindings } from "./support/axe";
-import { signInThroughApi, waitForToast } from "./support/portal";
+import { PHONE, sidewaysScroll, signInThroughApi, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // Branding Settings in Chromium (issue 12), on a database of the file's own (the title it sets would
@@ -113,16 +113,11 @@ describe("branding settings", () => {
 
   it("works by keyboard alone, has no WCAG 2.2 A/AA violation and fits 375 px", async () => {
     const admin = await createAdmin(suite.db());
-    const page = await suite.signedIn(admin, "/admin/branding", {
-      bypassCSP: true,
-      viewport: { width: 375, height: 740 },
-    });
+    const page = await suite.signedIn(admin, "/admin/branding", PHONE);
     const title = form(page).getByLabel("Product title");
     await title.waitFor();
     expect(await axeFindings(page)).toEqual([]);
-    const overflow = await page.evaluate(
-      "document.documentElement.scrollWidth - document.documentElement.clientWidth",
-    );
+    const overflow = await sidewaysScroll(page);
     expect(overflow).toBeLessThanOrEqual(0);
 
     // from the heading, Tab reaches the title; type, then Enter saves

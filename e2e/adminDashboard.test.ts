@@ -5,6 +5,7 @@ import { parse as parseCsv } from "csv-parse/sync";
 import type { Page } from "playwright-core";
 import { axeFindings } from "./support/axe";
 import { downloadedFile } from "./support/browser";
+import { PHONE, pressEnterOn, sidewaysScroll, tabTo } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // The admin dashboard in Chromium (issue 11), on a database of the file's own so that its figures
@@ -152,32 +153,21 @@ describe("the admin dashboard", () => {
     expect(await axeFindings(page)).toEqual([]);
 
     // the chart's numbers open by keyboard
-    await page.getByText("Show the numbers").focus();
-    await page.keyboard.press("Enter");
+    await pressEnterOn(page.getByText("Show the numbers"));
     await page.getByRole("table", { name: "New registrations per day" }).waitFor();
     expect(await axeFindings(page)).toEqual([]);
 
     // Tab reaches the pending documents' link; Enter follows it
     const link = card(page, "Pending documents").getByRole("link", { name: "Open Documentation" });
-    let reached = false;
     await page.getByRole("heading", { level: 1, name: "Admin Dashboard" }).click();
-    for (let i = 0; i < 40 && !reached; i++) {
-      await page.keyboard.press("Tab");
-      reached = await link.evaluate((el) => el === el.ownerDocument.activeElement);
-    }
-    expect(reached).toBe(true);
+    expect(await tabTo(page, link, 40)).toBe(true);
     await page.keyboard.press("Enter");
     await page.waitForURL(/\/admin\/documentation$/);
 
-    const phone = await suite.signedIn(need(seeded.admin), "/admin", {
-      bypassCSP: true,
-      viewport: { width: 375, height: 740 },
-    });
+    const phone = await suite.signedIn(need(seeded.admin), "/admin", PHONE);
     await phone.getByRole("table", { name: "Audit entries" }).locator("tbody tr").first().waitFor();
     expect(await axeFindings(phone)).toEqual([]);
-    const overflow = await phone.evaluate(
-      "document.documentElement.scrollWidth - document.documentElement.clientWidth",
-    );
+    const overflow = await sidewaysScroll(phone);
     expect(overflow).toBeLessThanOrEqual(0);
   }, 60_000);
 });

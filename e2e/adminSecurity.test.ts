@@ -1,7 +1,7 @@
 import { createAdmin, uniqueSuffix } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
 import { axeFindings } from "./support/axe";
-import { pressEscapeInOverlay, waitForToast } from "./support/portal";
+import { PHONE, pressEnterOn, pressEscapeInOverlay, sidewaysScroll, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // Security Settings in Chromium (issue 12), on a database of the file's own (the settings it saves
@@ -62,21 +62,15 @@ describe("security settings", () => {
 
   it("works by keyboard, has no WCAG 2.2 A/AA violation and fits 375 px", async () => {
     const admin = await createAdmin(suite.db());
-    const page = await suite.signedIn(admin, "/admin/security", {
-      bypassCSP: true,
-      viewport: { width: 375, height: 740 },
-    });
+    const page = await suite.signedIn(admin, "/admin/security", PHONE);
     const button = page.getByRole("button", { name: "Sign out everyone else" });
     await button.waitFor();
     expect(await axeFindings(page)).toEqual([]);
-    const overflow = await page.evaluate(
-      "document.documentElement.scrollWidth - document.documentElement.clientWidth",
-    );
+    const overflow = await sidewaysScroll(page);
     expect(overflow).toBeLessThanOrEqual(0);
 
     // the confirmation opens and cancels by keyboard
-    await button.focus();
-    await page.keyboard.press("Enter");
+    await pressEnterOn(button);
     const dialog = page.getByRole("alertdialog");
     await dialog.getByText("Everyone else will have to sign in again. Continue?").waitFor();
     await pressEscapeInOverlay(page);

@@ -8,6 +8,7 @@ import { connectRedis, type RedisClient } from "@services/shared/redis";
 import { createAdmin, createUser } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
 import { axeFindings } from "./support/axe";
+import { PHONE, sidewaysScroll, tabTo } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // Testing Tools in Chromium (issue 12), on a database of the file's own: an admin sees every
@@ -74,10 +75,6 @@ afterAll(async () => {
 });
 
 const dependencyRow = (page: Page, key: string) => page.locator(`tr[data-dependency="${key}"]`);
-
-async function noSidewaysScroll(page: Page): Promise<number> {
-  return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth");
-}
 
 describe("Testing Tools", () => {
   it("shows every dependency healthy and each service's consumer", async () => {
@@ -148,13 +145,8 @@ describe("Testing Tools", () => {
     expect(await axeFindings(page)).toEqual([]);
 
     const retry = page.getByRole("button", { name: "Retry esrt.user_sync_changed for user_esrt_sync_state" });
-    let reached = false;
     await page.getByRole("heading", { level: 1, name: "Testing Tools" }).click();
-    for (let i = 0; i < 60 && !reached; i++) {
-      await page.keyboard.press("Tab");
-      reached = await retry.evaluate((el) => el === el.ownerDocument.activeElement);
-    }
-    expect(reached).toBe(true);
+    expect(await tabTo(page, retry, 60)).toBe(true);
     await page.keyboard.press("Enter");
     await page.getByText("No dead letters: every event was handled.").waitFor();
     expect((await db.prisma.user.findUniqueOrThrow({ where: { id: client.id } })).esrtSynced).toBe(true);
@@ -164,15 +156,12 @@ describe("Testing Tools", () => {
       }),
     ).toBe(1);
 
-    const phone = await suite.signedIn(admin, "/admin/testing", {
-      bypassCSP: true,
-      viewport: { width: 375, height: 740 },
-    });
+    const phone = await suite.signedIn(admin, "/admin/testing", PHONE);
     await dependencyRow(phone, "database").getByText("Healthy").waitFor();
     await phone.getByRole("button", { name: "Send a test event" }).click();
     await phone.getByText("Every service handled the test event.").waitFor({ timeout: 15_000 });
     expect(await axeFindings(phone)).toEqual([]);
-    expect(await noSidewaysScroll(phone)).toBeLessThanOrEqual(0);
+    expect(await sidewaysScroll(phone)).toBeLessThanOrEqual(0);
   }, 60_000);
 
   it("generates demo data and removes exactly that again", async () => {

@@ -1,10 +1,13 @@
 import { unseal } from "@services/shared/sealed";
 import { testDb } from "@services/shared/testing/db";
-import { createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
+import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import {
   chooseFromUserMenu,
   type PortalPage,
+  pastTheOverlay,
+  registerThroughForm,
   signInThroughForm,
+  submitLogin,
   submitRegistration,
   waitForToast,
 } from "./support/portal";
@@ -62,18 +65,14 @@ describe("/auth in the browser", () => {
   it("registers a prospect, signs them in at once, welcomes them by first name and asks for the verification link first", async () => {
     portal = await suite.open();
     const { page } = portal;
-    const suffix = uniqueSuffix();
-    await page.goto(`${suite.server().url}/auth`);
-    await submitRegistration(page, {
-      "First name": "Ada",
-      "Last name": "Lovelace",
-      Username: `ada_${suffix}`,
-      Email: `ada_${suffix}@example.test`,
-      Password: "Analytical-Engine-1843",
-      Phone: "+1 (555) 010-0199",
+    const { username, email } = await registerThroughForm(page, suite.server(), {
+      firstName: "Ada",
+      lastName: "Lovelace",
+      handle: "ada",
+      password: "Analytical-Engine-1843",
+      optional: { Phone: "+1 (555) 010-0199" },
     });
 
-    await page.waitForURL(`${suite.server().url}/dashboard`);
     await waitForToast(page, "Registration successful Welcome to ESRT Portal");
     await page.getByText("Welcome, Ada", { exact: true }).waitFor();
     await expect(mainNav(portal).getByRole("link").allInnerTexts()).resolves.toEqual([
@@ -82,13 +81,13 @@ describe("/auth in the browser", () => {
     ]);
 
     const db = await testDb();
-    const saved = await db.prisma.user.findFirstOrThrow({ where: { username: `ada_${suffix}` } });
+    const saved = await db.prisma.user.findFirstOrThrow({ where: { username } });
     expect(saved).toMatchObject({ firstName: "Ada", userType: "prospect", emailVerified: false });
 
     // "require a verified email" is on: until the emailed link is followed, the session can only
     // verify (issue 20)
     await page.getByRole("heading", { level: 1, name: "Verify your email" }).waitFor();
-    await page.getByText(`ada_${suffix}@example.test`, { exact: true }).waitFor();
+    await page.getByText(email, { exact: true }).waitFor();
     const events = await db.prisma.outboxEvent.findMany({ where: { type: "user.registered" } });
     const payload = events
       .map((e) => (e.envelope as { payload: { userId: number; sealedToken: string } }).payload)
@@ -107,10 +106,7 @@ describe("/auth in the browser", () => {
     portal = await suite.open([/status of 401 .*\/api\/login\)$/]);
     const { page } = portal;
     await page.goto(`${suite.server().url}/auth`);
-    const form = page.getByRole("form", { name: "Login" });
-    await form.getByLabel("Username or email").fill(user.username);
-    await form.getByLabel("Password").fill("Wrong-Password-9!");
-    await form.getByRole("button", { name: "Login" }).click();
+    await submitLogin(page, user.username, "Wrong-Password-9!");
 
     await waitForToast(page, "Login failed Invalid login credentials");
     expect(new URL(page.url()).pathname).toBe("/auth");
@@ -128,8 +124,7 @@ describe("/auth in the browser", () => {
     await page.getByText("Welcome, Grace", { exact: true }).waitFor();
 
     // Past the dashboard's welcome overlay, as a person would, then log out.
-    await page.getByRole("button", { name: "Continue to my console" }).click();
-    await page.locator(".console-welcome-overlay").waitFor({ state: "detached" });
+    await pastTheOverlay(page);
     await chooseFromUserMenu(page, "Logout");
     await page.waitForURL(`${suite.server().url}/auth`);
     await mainNav(portal).getByRole("link", { name: "Login / Register" }).waitFor();
@@ -143,8 +138,7 @@ describe("/auth in the browser", () => {
     await page.getByText("Welcome, Grace", { exact: true }).waitFor();
 
     // The top bar's own Logout button (spec §2) signs out too.
-    await page.getByRole("button", { name: "Continue to my console" }).click();
-    await page.locator(".console-welcome-overlay").waitFor({ state: "detached" });
+    await pastTheOverlay(page);
     await page.locator(".portal-topbar").getByRole("button", { name: "Logout", exact: true }).click();
     await page.waitForURL(`${suite.server().url}/auth`);
     await expect(page.getByText("Welcome, Grace", { exact: true }).count()).resolves.toBe(0);

@@ -4,7 +4,10 @@ import type { Page } from "playwright-core";
 import {
   chooseFromUserMenu,
   type PortalPage,
+  pastTheOverlay,
+  registerThroughForm,
   signInThroughForm,
+  submitLogin,
   submitRegistration,
   waitForToast,
 } from "./support/portal";
@@ -27,12 +30,6 @@ const ACME = {
 /** Answers GET /api/branding in this page with `branding`, as an administrator's settings would. */
 async function brandAs(page: Page, branding: typeof ACME): Promise<void> {
   await page.route("**/api/branding", (route) => route.fulfill({ json: branding }));
-}
-
-/** Closes the dashboard's welcome overlay as a person would. */
-async function pastTheOverlay(page: Page): Promise<void> {
-  await page.getByRole("button", { name: "Continue to my console" }).click();
-  await page.locator(".console-welcome-overlay").waitFor({ state: "detached" });
 }
 
 describe("branding in the browser", () => {
@@ -86,10 +83,7 @@ describe("branding in the browser", () => {
     );
     await page.goto(`${suite.server().url}/auth`);
     await page.locator('[data-tour="logo"]', { hasText: "Acme Receivables" }).waitFor();
-    const form = page.getByRole("form", { name: "Login" });
-    await form.getByLabel("Username or email").fill("someone");
-    await form.getByLabel("Password").fill("Whatever-1!");
-    await form.getByRole("button", { name: "Login" }).click();
+    await submitLogin(page, "someone", "Whatever-1!");
     await waitForToast(
       page,
       "Login failed This account has been deactivated. Please contact support at (555) 777-1234 for assistance.",
@@ -160,20 +154,16 @@ describe("registration notes", () => {
   it("sends the optional notes with the registration", async () => {
     portal = await suite.open();
     const { page } = portal;
-    const suffix = uniqueSuffix();
-    await page.goto(`${suite.server().url}/auth`);
-    await submitRegistration(page, {
-      "First name": "Nora",
-      "Last name": "Notes",
-      Username: `nora_${suffix}`,
-      Email: `nora_${suffix}@example.test`,
-      Password: "Nora-Writes-Notes-8",
-      Notes: "We invoice about 300 clients a month.",
+    const { username } = await registerThroughForm(page, suite.server(), {
+      firstName: "Nora",
+      lastName: "Notes",
+      handle: "nora",
+      password: "Nora-Writes-Notes-8",
+      optional: { Notes: "We invoice about 300 clients a month." },
     });
-    await page.waitForURL(`${suite.server().url}/dashboard`);
 
     const db = await testDb();
-    const saved = await db.prisma.user.findFirstOrThrow({ where: { username: `nora_${suffix}` } });
+    const saved = await db.prisma.user.findFirstOrThrow({ where: { username } });
     expect(saved.registrationNotes).toBe("We invoice about 300 clients a month.");
     expect(portal.problems.messages).toEqual([]);
   });

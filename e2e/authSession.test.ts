@@ -1,5 +1,6 @@
 import { testDb } from "@services/shared/testing/db";
 import { createUser } from "@services/shared/testing/factories";
+import type { Page } from "playwright-core";
 import { type PortalPage, signInThroughApi, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
@@ -8,16 +9,24 @@ import { browserSuite } from "./support/suite";
 const suite = browserSuite();
 let portal: PortalPage;
 
+/**
+ * Opens a page on Playwright's fake clock, signed in as a new client named `firstName`, on
+ * /pro-app-features once the top bar welcomes them.
+ */
+async function idleClient(firstName: string): Promise<Page> {
+  const user = await createUser(await testDb(), { userType: "client", firstName });
+  portal = await suite.open();
+  const { page } = portal;
+  await page.clock.install();
+  await signInThroughApi(page, suite.server(), user.username);
+  await page.goto(`${suite.server().url}/pro-app-features`);
+  await page.getByText(`Welcome, ${firstName}`, { exact: true }).waitFor();
+  return page;
+}
+
 describe("session idle tracking in the browser", () => {
   it("warns after 28 idle minutes, and activity puts the warning off", async () => {
-    const db = await testDb();
-    const user = await createUser(db, { userType: "client", firstName: "Idle" });
-    portal = await suite.open();
-    const { page } = portal;
-    await page.clock.install();
-    await signInThroughApi(page, suite.server(), user.username);
-    await page.goto(`${suite.server().url}/pro-app-features`);
-    await page.getByText("Welcome, Idle", { exact: true }).waitFor();
+    const page = await idleClient("Idle");
 
     // 27 quiet minutes, then activity: no warning yet, and the timer starts again.
     await page.clock.runFor("27:00");
@@ -38,14 +47,7 @@ describe("session idle tracking in the browser", () => {
   });
 
   it("expires after 30 idle minutes: 'Session Expired', signed out, sent to /auth", async () => {
-    const db = await testDb();
-    const user = await createUser(db, { userType: "client", firstName: "Sleepy" });
-    portal = await suite.open();
-    const { page } = portal;
-    await page.clock.install();
-    await signInThroughApi(page, suite.server(), user.username);
-    await page.goto(`${suite.server().url}/pro-app-features`);
-    await page.getByText("Welcome, Sleepy", { exact: true }).waitFor();
+    const page = await idleClient("Sleepy");
 
     // the page ends the server session with a fire-and-forget POST /api/logout
     const loggedOut = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/logout");
@@ -60,10 +62,7 @@ describe("session idle tracking in the browser", () => {
   });
 
   it("at 30 idle minutes asks GET /api/session-check before it signs out", async () => {
-    const db = await testDb();
-    const user = await createUser(db, { userType: "client", firstName: "Checked" });
-    portal = await suite.open();
-    const { page } = portal;
+    const page = await idleClient("Checked");
     let checksSinceMark = 0;
     let checksBeforeLogout = -1;
     await page.route("**/api/session-check", async (route) => {
@@ -74,10 +73,6 @@ describe("session idle tracking in the browser", () => {
       if (checksBeforeLogout < 0) checksBeforeLogout = checksSinceMark;
       await route.continue();
     });
-    await page.clock.install();
-    await signInThroughApi(page, suite.server(), user.username);
-    await page.goto(`${suite.server().url}/pro-app-features`);
-    await page.getByText("Welcome, Checked", { exact: true }).waitFor();
 
     await page.clock.runFor("29:45");
     checksSinceMark = 0;
@@ -89,14 +84,7 @@ describe("session idle tracking in the browser", () => {
   });
 
   it("keeps the user signed in while another tab of the portal is in use", async () => {
-    const db = await testDb();
-    const user = await createUser(db, { userType: "client", firstName: "Tabs" });
-    portal = await suite.open();
-    const { page } = portal;
-    await page.clock.install();
-    await signInThroughApi(page, suite.server(), user.username);
-    await page.goto(`${suite.server().url}/pro-app-features`);
-    await page.getByText("Welcome, Tabs", { exact: true }).waitFor();
+    const page = await idleClient("Tabs");
 
     await page.clock.runFor("20:00");
     // Another tab records the user's activity where every tab of the portal reads it.

@@ -1,51 +1,23 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import type { Browser, Page, Request } from "playwright-core";
-import { launchBrowser, type PageProblems, recordPageProblems } from "./support/browser";
-import { startTestServer, type TestServer } from "./support/server";
+import type { Page, Request } from "playwright-core";
+import { type PageProblems, saveScreenshot } from "./support/browser";
+import { browserSuite } from "./support/suite";
 
 // The public console preview (spec §2): the client console with a demo user, driven in Chromium.
 
 const PRO_APP_URL = "https://pro.e2e-console.example";
 const DEMO_LINK = `${PRO_APP_URL}/user/ESRT-DEM0USER`;
-const SCREENSHOTS = path.resolve(__dirname, "../test-results");
 
-let server: TestServer;
-let browser: Browser;
+const suite = browserSuite({ PRO_APP_URL });
 let page: Page;
 let problems: PageProblems;
 let requests: string[];
 
-/**
- * The page's problems, less the top bar's signed-out check: the browser logs its GET /api/user
- * answer (401 for a visitor) as a failed load, and the preview is for visitors.
- */
-function pageProblems(): string[] {
-  return problems.messages.filter((m) => !/status of 401 .*\/api\/user\)$/.test(m));
-}
-
-beforeAll(async () => {
-  server = await startTestServer({ PRO_APP_URL });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
 beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.setDefaultTimeout(15_000);
-  problems = recordPageProblems(page);
+  ({ page, problems } = await suite.open());
   requests = [];
   page.on("request", (req: Request) => requests.push(new URL(req.url()).pathname));
-  await page.goto(`${server.url}/preview-user-console`);
+  await page.goto(`${suite.server().url}/preview-user-console`);
   await page.getByRole("heading", { level: 1, name: "Client Console Preview" }).waitFor();
-});
-
-afterEach(async () => {
-  await page.close();
 });
 
 describe("the console preview", () => {
@@ -74,13 +46,12 @@ describe("the console preview", () => {
     expect([box?.width, box?.height]).toEqual([128, 128]);
     await expect(qr.locator("xpath=..").getAttribute("href")).resolves.toBe(DEMO_LINK);
 
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOTS, "console-preview.png"), fullPage: true });
+    await saveScreenshot(page, "console-preview.png", true);
 
     // No welcome overlay in the preview, and nothing asked about the demo user.
     await expect(page.getByRole("dialog").count()).resolves.toBe(0);
     expect(requests.filter((p) => p.startsWith("/api/users/by-uniqueid"))).toEqual([]);
-    expect(pageProblems()).toEqual([]);
+    expect(problems.messages).toEqual([]);
   });
 
   it("switches to the Benefits tab: five benefits that open one at a time, five steps, the access button", async () => {
@@ -108,7 +79,7 @@ describe("the console preview", () => {
     await expect(page.getByRole("button", { name: "Access ESRT Pro" }).getAttribute("href")).resolves.toBe(
       DEMO_LINK,
     );
-    expect(pageProblems()).toEqual([]);
+    expect(problems.messages).toEqual([]);
   });
 
   it("shows only contact information on the preview's Appointments tab", async () => {
@@ -123,7 +94,7 @@ describe("the console preview", () => {
     ).resolves.toBe("mailto:consultations@portal.localhost");
     await expect(panel.getByText("Business hours: 9AM-5PM PST").isVisible()).resolves.toBe(true);
     await expect(panel.getByText("later release", { exact: false }).count()).resolves.toBe(0);
-    expect(pageProblems()).toEqual([]);
+    expect(problems.messages).toEqual([]);
   });
 
   it("counts words live, keeps Submit disabled while empty, clears, and refuses over 250 words", async () => {
@@ -157,7 +128,7 @@ describe("the console preview", () => {
     await submit.click();
     await toast.getByText("Preview only", { exact: true }).waitFor();
     expect(requests.filter((p) => p === "/api/user/notes")).toEqual([]);
-    expect(pageProblems()).toEqual([]);
+    expect(problems.messages).toEqual([]);
   });
 
   it("runs the guided tour on request: four steps, previous, next, dots and close", async () => {
@@ -174,7 +145,7 @@ describe("the console preview", () => {
 
     await tour.getByRole("button", { name: "Next" }).click();
     await page.getByRole("dialog", { name: "Your dashboard" }).waitFor();
-    await page.screenshot({ path: path.join(SCREENSHOTS, "console-tour.png") });
+    await saveScreenshot(page, "console-tour.png");
 
     await page.getByRole("button", { name: "Step 4 of 4" }).click();
     const last = page.getByRole("dialog", { name: "Your account" });
@@ -195,6 +166,6 @@ describe("the console preview", () => {
     // Reopening starts again at the first step.
     await page.getByRole("button", { name: "Take the tour" }).click();
     await page.getByRole("dialog", { name: "Welcome to the portal" }).waitFor();
-    expect(pageProblems()).toEqual([]);
+    expect(problems.messages).toEqual([]);
   });
 });

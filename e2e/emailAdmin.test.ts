@@ -3,7 +3,7 @@ import { startTestSmtp, type TestSmtp } from "@services/email/testing";
 import { createAdmin } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
 import { axeFindings } from "./support/axe";
-import { pressEscapeInOverlay, waitForToast } from "./support/portal";
+import { PHONE, pressEnterOn, pressEscapeInOverlay, sidewaysScroll, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // Email templates and the delivery log in Chromium (issue 12): an admin edits the verification
@@ -154,12 +154,10 @@ describe("email templates and the delivery log in the browser", () => {
     expect(await axeFindings(page)).toEqual([]);
 
     // by keyboard: choose a template, open its versions, close them with Escape
-    await page.getByRole("button", { name: "Password reset" }).focus();
-    await page.keyboard.press("Enter");
+    await pressEnterOn(page.getByRole("button", { name: "Password reset" }));
     await page.getByRole("heading", { level: 2, name: "Password reset" }).waitFor();
     const versionsButton = page.getByRole("button", { name: "Versions" });
-    await versionsButton.focus();
-    await page.keyboard.press("Enter");
+    await pressEnterOn(versionsButton);
     await page.getByRole("dialog").getByText("No versions yet").waitFor();
     expect(await axeFindings(page)).toEqual([]);
     await pressEscapeInOverlay(page);
@@ -172,13 +170,11 @@ describe("email templates and the delivery log in the browser", () => {
     });
     await row.waitFor();
     expect(await axeFindings(testing)).toEqual([]);
-    await row.getByRole("button", { name: /View the message/ }).focus();
-    await testing.keyboard.press("Enter");
+    await pressEnterOn(row.getByRole("button", { name: /View the message/ }));
     const dialog = testing.getByRole("dialog");
     await dialog.getByText("550 mailbox unavailable").waitFor();
     expect(await axeFindings(testing)).toEqual([]);
-    await dialog.getByRole("button", { name: "Resend" }).focus();
-    await testing.keyboard.press("Enter");
+    await pressEnterOn(dialog.getByRole("button", { name: "Resend" }));
     await waitForToast(testing, "Message queued again");
     await waitForMail("bounced@client.test");
     await pressEscapeInOverlay(testing);
@@ -195,10 +191,7 @@ describe("email templates and the delivery log in the browser", () => {
 
     // a phone: no sideways scrolling, no violation, on both pages
     for (const path of ["/admin/email-templates", "/admin/email-testing"]) {
-      const phone = await suite.signedIn(admin, path, {
-        bypassCSP: true,
-        viewport: { width: 375, height: 740 },
-      });
+      const phone = await suite.signedIn(admin, path, PHONE);
       await phone.getByRole("heading", { level: 1 }).waitFor();
       await phone.getByRole("heading", { level: 2 }).first().waitFor();
       // loaded: no spinner or busy region left (the counts poll, so the network is never idle for long
@@ -207,9 +200,7 @@ describe("email templates and the delivery log in the browser", () => {
         "document.querySelector('main .bp6-spinner, main [aria-busy=\"true\"]') === null",
       );
       expect(await axeFindings(phone)).toEqual([]);
-      const overflow = await phone.evaluate(
-        "document.documentElement.scrollWidth - document.documentElement.clientWidth",
-      );
+      const overflow = await sidewaysScroll(phone);
       expect([path, overflow]).toEqual([path, 0]);
     }
   }, 90_000);

@@ -3,7 +3,7 @@ import { startTestSmtp, type TestSmtp } from "@services/email/testing";
 import { createAdmin } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
 import { axeFindings } from "./support/axe";
-import { waitForToast } from "./support/portal";
+import { PHONE, pressEnterOn, sidewaysScroll, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // Email settings in Chromium (issue 12): an administrator points the portal at a real SMTP server
@@ -161,20 +161,14 @@ describe("Email settings in the browser", () => {
     ).resolves.toMatchObject({ fromName: "Keyboard Firm" });
 
     // "Test connection" by keyboard; its answer is announced in the status region
-    await form(page).getByRole("button", { name: "Test connection" }).focus();
-    await page.keyboard.press("Enter");
+    await pressEnterOn(form(page).getByRole("button", { name: "Test connection" }));
     await testStatus(page).getByText("Connection works").waitFor();
     expect(await axeFindings(page)).toEqual([]);
 
-    const phone = await suite.signedIn(admin, "/admin/email-settings", {
-      bypassCSP: true,
-      viewport: { width: 375, height: 740 },
-    });
+    const phone = await suite.signedIn(admin, "/admin/email-settings", PHONE);
     await form(phone).getByLabel("From name", { exact: true }).waitFor();
     expect(await axeFindings(phone)).toEqual([]);
-    const overflow = await phone.evaluate(
-      "document.documentElement.scrollWidth - document.documentElement.clientWidth",
-    );
+    const overflow = await sidewaysScroll(phone);
     expect(overflow).toBeLessThanOrEqual(0);
   }, 90_000);
 });

@@ -9,7 +9,7 @@ import { changeAccessLevel, esrtSyncStateConsumer } from "@services/user";
 import type { Page } from "playwright-core";
 import { type ProAppSimulator, startProAppSimulator } from "../scripts/proAppSimulator";
 import { axeFindings } from "./support/axe";
-import { pressEscapeInOverlay, waitForToast } from "./support/portal";
+import { PHONE, pressEnterOn, pressEscapeInOverlay, sidewaysScroll, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // The Pro-app sync in Chromium (issue 10): an administrator adds an endpoint pointing at the Pro-app
@@ -188,8 +188,7 @@ describe("Pro-app sync in the browser", () => {
 
     // a delivery's attempts by keyboard: its button, Enter, the drawer; Escape gives focus back
     const open = log.getByRole("button", { name: /show attempts and payload/ }).first();
-    await open.focus();
-    await page.keyboard.press("Enter");
+    await pressEnterOn(open);
     const drawer = page.locator(".esrt-drawer");
     await drawer.getByText("Attempts").first().waitFor();
     expect(await axeFindings(page)).toEqual([]);
@@ -203,23 +202,17 @@ describe("Pro-app sync in the browser", () => {
     await page.keyboard.press("Enter");
     await page.getByRole("table", { name: "Webhook endpoints" }).waitFor();
     const add = page.getByRole("button", { name: "Add endpoint" }).first();
-    await add.focus();
-    await page.keyboard.press("Enter");
+    await pressEnterOn(add);
     await page.getByRole("dialog").getByLabel("URL").waitFor();
     expect(await axeFindings(page)).toEqual([]);
     await pressEscapeInOverlay(page);
     await page.getByRole("dialog").waitFor({ state: "detached" });
 
     // a phone: no sideways scrolling, no violation
-    const phone = await suite.signedIn(admin, "/admin/esrt-communication", {
-      bypassCSP: true,
-      viewport: { width: 375, height: 740 },
-    });
+    const phone = await suite.signedIn(admin, "/admin/esrt-communication", PHONE);
     await phone.getByRole("table", { name: "Deliveries" }).locator("tbody tr").first().waitFor();
     expect(await axeFindings(phone)).toEqual([]);
-    const overflow = await phone.evaluate(
-      "document.documentElement.scrollWidth - document.documentElement.clientWidth",
-    );
+    const overflow = await sidewaysScroll(phone);
     expect(overflow).toBeLessThanOrEqual(0);
   }, 60_000);
 });

@@ -1,43 +1,22 @@
-import { mkdirSync } from "node:fs";
-import path from "node:path";
-import { testDb } from "@services/shared/testing/db";
 import { createUser } from "@services/shared/testing/factories";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, type PageProblems, recordPageProblems } from "./support/browser";
+import type { Page } from "playwright-core";
+import { type PageProblems, saveScreenshot } from "./support/browser";
 import { signInThroughApi } from "./support/portal";
-import { startTestServer, type TestServer } from "./support/server";
+import { browserSuite } from "./support/suite";
 
 const PRO_APP_URL = "https://pro.e2e-shell.example";
-const SCREENSHOTS = path.resolve(__dirname, "../test-results");
 
-let server: TestServer;
-let browser: Browser;
+const suite = browserSuite({ PRO_APP_URL });
 let page: Page;
 let problems: PageProblems;
 
-beforeAll(async () => {
-  server = await startTestServer({ PRO_APP_URL });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
 beforeEach(async () => {
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.setDefaultTimeout(15_000);
-  problems = recordPageProblems(page);
-});
-
-afterEach(async () => {
-  await page.close();
+  ({ page, problems } = await suite.open());
 });
 
 describe("the web shell", () => {
   it("shows the top bar, the footer and the server's Pro app address on the home page", async () => {
-    await page.goto(`${server.url}/`);
+    await page.goto(`${suite.server().url}/`);
 
     await expect(
       page.getByText("Receivable Services & Consulting", { exact: true }).isVisible(),
@@ -56,16 +35,15 @@ describe("the web shell", () => {
     await proLink.waitFor();
     await expect(proLink.textContent()).resolves.toBe("Open ESRT Pro");
 
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOTS, "shell-home.png"), fullPage: true });
+    await saveScreenshot(page, "shell-home.png", true);
     expect(problems.messages).toEqual([]);
   });
 
   it("loads a lazy page through a top-bar link without reloading the app", async () => {
     // /pro-app-features needs a signed-in user (spec §2 route table).
-    const user = await createUser(await testDb(), { userType: "client" });
-    await signInThroughApi(page, server, user.username);
-    await page.goto(`${server.url}/`);
+    const user = await createUser(suite.db(), { userType: "client" });
+    await signInThroughApi(page, suite.server(), user.username);
+    await page.goto(`${suite.server().url}/`);
     await page.getByRole("heading", { name: "Client portal" }).waitFor();
     await page.evaluate(() => {
       (globalThis as unknown as { shellMarker: string }).shellMarker = "still here";
@@ -88,7 +66,7 @@ describe("the web shell", () => {
   });
 
   it("answers an unknown path with the not-found page", async () => {
-    const res = await page.goto(`${server.url}/no-such-page`);
+    const res = await page.goto(`${suite.server().url}/no-such-page`);
     expect(res?.status()).toBe(200);
 
     await page.getByRole("heading", { level: 1, name: "404 Page Not Found" }).waitFor();
@@ -98,12 +76,12 @@ describe("the web shell", () => {
     await expect(
       page.getByText("Receivable Services & Consulting", { exact: true }).isVisible(),
     ).resolves.toBe(true);
-    await page.screenshot({ path: path.join(SCREENSHOTS, "shell-404.png") });
+    await saveScreenshot(page, "shell-404.png");
     expect(problems.messages).toEqual([]);
   });
 
   it("lets the brand title take the user back home", async () => {
-    await page.goto(`${server.url}/no-such-page`);
+    await page.goto(`${suite.server().url}/no-such-page`);
     await page.getByRole("heading", { name: "404 Page Not Found" }).waitFor();
     await page.getByRole("link", { name: "ESRT", exact: true }).click();
     await page.getByRole("heading", { level: 1, name: "Client portal" }).waitFor();

@@ -3,7 +3,7 @@ import { createAdmin, createUser, TEST_PASSWORD } from "@services/shared/testing
 import { createInvitedUser } from "@services/user";
 import type { Page } from "playwright-core";
 import { axeFindings } from "./support/axe";
-import { signInThroughApi, waitForToast } from "./support/portal";
+import { PHONE, pressEnterOn, sidewaysScroll, signInThroughApi, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // One user in the administrator's drawer, in Chromium (issue 11): a promotion reaches the user's open
@@ -221,8 +221,7 @@ describe("the user drawer in the browser", () => {
 
     // a confirmation by keyboard: open it, Escape returns focus to the button; open again, Enter confirms
     const verify = drawer.getByRole("button", { name: "Mark email verified" });
-    await verify.focus();
-    await page.keyboard.press("Enter");
+    await pressEnterOn(verify);
     const confirm = page.getByRole("dialog", { name: "Mark the email address verified?" });
     await confirm.waitFor();
     expect(await settledAxe(page)).toEqual([]);
@@ -247,12 +246,10 @@ describe("the user drawer in the browser", () => {
     await page.keyboard.press("Escape");
     await drawerOf(page, user).waitFor({ state: "detached" });
 
-    const phone = await openDrawer(admin, user, { bypassCSP: true, viewport: { width: 375, height: 740 } });
+    const phone = await openDrawer(admin, user, PHONE);
     await phone.drawer.getByLabel("Username").waitFor();
     expect(await settledAxe(phone.page)).toEqual([]);
-    const overflow = await phone.page.evaluate(
-      "document.documentElement.scrollWidth - document.documentElement.clientWidth",
-    );
+    const overflow = await sidewaysScroll(phone.page);
     expect(overflow).toBeLessThanOrEqual(0);
     const drawerOverflow = await phone.page.evaluate(
       "(() => { const b = document.querySelector('.user-drawer-body'); return b ? b.scrollWidth - b.clientWidth : -1; })()",

@@ -5,6 +5,7 @@ import { parse as parseCsv } from "csv-parse/sync";
 import type { Page } from "playwright-core";
 import { axeFindings } from "./support/axe";
 import { downloadedFile } from "./support/browser";
+import { PHONE, pressEnterOn, sidewaysScroll } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // The user directory in Chromium (issue 11): an administrator finds users by part of their email,
@@ -128,28 +129,24 @@ describe("User Management in the browser", () => {
 
     // sort by name with Enter: ascending, then descending
     const nameSort = page.getByRole("button", { name: /^Name: sort/ });
-    await nameSort.focus();
-    await page.keyboard.press("Enter");
+    await pressEnterOn(nameSort);
     await page.locator("th[aria-sort='ascending']", { hasText: "Name" }).waitFor();
     await table(page)
       .getByRole("button", { name: /Row00: open$/ })
       .waitFor();
-    await nameSort.focus();
-    await page.keyboard.press("Enter");
+    await pressEnterOn(nameSort);
     await page.locator("th[aria-sort='descending']", { hasText: "Name" }).waitFor();
     await table(page)
       .getByRole("button", { name: /Row29: open$/ })
       .waitFor();
 
     // paging by keyboard: Next, then Previous
-    await page.getByRole("button", { name: "Next" }).focus();
-    await page.keyboard.press("Enter");
+    await pressEnterOn(page.getByRole("button", { name: "Next" }));
     await page.getByText("26–30 of 30 users").waitFor();
     await table(page)
       .getByRole("button", { name: /Row04: open$/ })
       .waitFor();
-    await page.getByRole("button", { name: "Previous" }).focus();
-    await page.keyboard.press("Enter");
+    await pressEnterOn(page.getByRole("button", { name: "Previous" }));
     await page.getByText("1–25 of 30 users").waitFor();
 
     // select a row with Space; the toolbar offers every matching user and the bulk actions
@@ -173,16 +170,11 @@ describe("User Management in the browser", () => {
     const phone = await suite.signedIn(
       admin,
       `/admin/user-management?q=${encodeURIComponent(`keyboard ${tag}`)}`,
-      {
-        bypassCSP: true,
-        viewport: { width: 375, height: 740 },
-      },
+      PHONE,
     );
     await rows(phone).first().waitFor();
     expect(await axeFindings(phone)).toEqual([]);
-    const overflow = await phone.evaluate(
-      "document.documentElement.scrollWidth - document.documentElement.clientWidth",
-    );
+    const overflow = await sidewaysScroll(phone);
     expect(overflow).toBeLessThanOrEqual(0);
   }, 90_000);
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import {
@@ -57,6 +57,15 @@ export async function downloadedFile(download: Download): Promise<string> {
   const file = path.join(dir, "download");
   await download.saveAs(file);
   return file;
+}
+
+/** Where the browser tests leave the screenshots a person looks at (test-results/ at the top). */
+export const SCREENSHOTS = path.resolve(__dirname, "../../test-results");
+
+/** Saves a screenshot of `page` as test-results/`name`, of the whole page when `fullPage`. */
+export async function saveScreenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, name), fullPage });
 }
 
 /** Problems a page reported while a test drove it: console errors and uncaught exceptions. */

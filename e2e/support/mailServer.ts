@@ -1,5 +1,3 @@
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createApp } from "@gateway/app";
 import { workloadFor } from "@services/registry";
 import { seed } from "@services/seed";
@@ -8,6 +6,7 @@ import type { Db } from "@services/shared/db";
 import { type Runtime, startRuntime } from "@services/shared/runtime";
 import { unseal } from "@services/shared/sealed";
 import { scratchDatabase } from "@services/shared/testing/db";
+import { listenOnLoopback } from "@services/shared/testing/loopback";
 import { type TestServer, WEB_DIST } from "./server";
 
 /** A gateway with the outbox relay and the email service running, its mail captured in the database. */
@@ -45,17 +44,13 @@ export async function startMailTestServer(suffix: string): Promise<MailTestServe
       readiness: started.readiness,
       webDist: WEB_DIST,
     });
-    const server = await new Promise<Server>((resolve, reject) => {
-      const listening = app.listen(0, "127.0.0.1", (err?: Error) => (err ? reject(err) : resolve(listening)));
-    });
-    const { port } = server.address() as AddressInfo;
+    const server = await listenOnLoopback(app);
     return {
-      url: `http://127.0.0.1:${port}`,
+      url: server.url,
       config,
       db: started.db,
       async stop() {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await server.close();
         await stop();
         await started.close();
         await scratch.drop();

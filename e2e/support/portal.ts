@@ -1,4 +1,4 @@
-import { TEST_PASSWORD } from "@services/shared/testing/factories";
+import { TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import type { Browser, Locator, Page } from "playwright-core";
 import { type PageProblems, recordPageProblems, trackRequests } from "./browser";
 import type { TestServer } from "./server";
@@ -39,6 +39,14 @@ export async function openPortal(
   return { page, problems, close: () => context.close() };
 }
 
+/** A phone's screen (375×740), with the app's CSP bypassed so that axe-core can be injected. */
+export const PHONE: PortalOptions = { bypassCSP: true, viewport: { width: 375, height: 740 } };
+
+/** How far `page` scrolls sideways, in pixels: 0 or less when it fits its screen. */
+export function sidewaysScroll(page: Page): Promise<number> {
+  return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth");
+}
+
 /**
  * Signs in through the login form of /auth and waits for the dashboard.
  * @throws when the dashboard does not open (a 'Login failed' toast, for example).
@@ -50,11 +58,16 @@ export async function signInThroughForm(
   password: string = TEST_PASSWORD,
 ): Promise<void> {
   await page.goto(`${server.url}/auth`);
+  await submitLogin(page, login, password);
+  await page.waitForURL(`${server.url}/dashboard`);
+}
+
+/** On /auth (already open), fills the login form with `login` and `password` and presses Login. */
+export async function submitLogin(page: Page, login: string, password: string): Promise<void> {
   const form = page.getByRole("form", { name: "Login" });
   await form.getByLabel("Username or email").fill(login);
   await form.getByLabel("Password").fill(password);
   await form.getByRole("button", { name: "Login" }).click();
-  await page.waitForURL(`${server.url}/dashboard`);
 }
 
 /**
@@ -113,6 +126,30 @@ export async function chooseFromUserMenu(page: Page, item: string): Promise<void
   await entry.waitFor({ state: "detached" });
 }
 
+/** Closes the dashboard's welcome overlay as a person would, and waits until it is gone. */
+export async function pastTheOverlay(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Continue to my console" }).click();
+  await page.locator(".console-welcome-overlay").waitFor({ state: "detached" });
+}
+
+/** Focuses `target` and presses Enter on it, as a keyboard user would. */
+export async function pressEnterOn(target: Locator): Promise<void> {
+  await target.focus();
+  await target.page().keyboard.press("Enter");
+}
+
+/**
+ * Presses Tab, as a keyboard user would, until `target` has the focus, `most` times at the most;
+ * resolves to whether it got there.
+ */
+export async function tabTo(page: Page, target: Locator, most: number): Promise<boolean> {
+  for (let i = 0; i < most; i++) {
+    await page.keyboard.press("Tab");
+    if (await target.evaluate((el) => el === el.ownerDocument.activeElement)) return true;
+  }
+  return false;
+}
+
 /**
  * Presses Escape in the open dialog, drawer or alert once focus is inside it: Blueprint moves focus
  * into an overlay a frame after it shows and hears Escape only there.
@@ -132,4 +169,39 @@ export async function submitRegistration(page: Page, fields: Record<string, stri
   for (const [label, value] of Object.entries(fields)) await form.getByLabel(label).fill(value);
   await form.getByRole("button", { name: "Register" }).click();
   return form;
+}
+
+/** A prospect who registers through the form: the names and password, and any optional fields by label. */
+export interface Registration {
+  firstName: string;
+  lastName: string;
+  /** the username and email start with it: `{handle}_{suffix}`, `{handle}_{suffix}@example.test` */
+  handle: string;
+  password: string;
+  optional?: Record<string, string>;
+}
+
+/**
+ * Opens /auth, registers a new prospect through the Register tab with a unique username and email,
+ * and waits for the dashboard; returns the username and email it chose.
+ * @throws when the dashboard does not open.
+ */
+export async function registerThroughForm(
+  page: Page,
+  server: Pick<TestServer, "url">,
+  registration: Registration,
+): Promise<{ username: string; email: string }> {
+  const username = `${registration.handle}_${uniqueSuffix()}`;
+  const email = `${username}@example.test`;
+  await page.goto(`${server.url}/auth`);
+  await submitRegistration(page, {
+    "First name": registration.firstName,
+    "Last name": registration.lastName,
+    Username: username,
+    Email: email,
+    Password: registration.password,
+    ...registration.optional,
+  });
+  await page.waitForURL(`${server.url}/dashboard`);
+  return { username, email };
 }

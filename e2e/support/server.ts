@@ -1,6 +1,4 @@
 import { existsSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { type AppDeps, createApp } from "@gateway/app";
 import { type Config, parseConfig, setConfig } from "@services/shared/config";
@@ -8,6 +6,7 @@ import type { Db } from "@services/shared/db";
 import { connectRedis } from "@services/shared/redis";
 import { createSessionStore } from "@services/shared/sessionStore";
 import { testDb } from "@services/shared/testing/db";
+import { listenOnLoopback } from "@services/shared/testing/loopback";
 
 /** The built web app the browser tests drive. */
 export const WEB_DIST = path.resolve(__dirname, "../../web/dist");
@@ -51,17 +50,13 @@ export async function startTestServer(
     probes: options.probes,
   });
 
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(0, "127.0.0.1", (err?: Error) => (err ? reject(err) : resolve(listening)));
-  });
-  const { port } = server.address() as AddressInfo;
+  const server = await listenOnLoopback(app);
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.url,
     config,
     async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       await stop();
       await redis.close();
     },

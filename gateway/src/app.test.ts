@@ -4,7 +4,14 @@ import type { RedisClient } from "@services/shared/redis";
 import { testDb } from "@services/shared/testing/db";
 import type { Express } from "express";
 import request from "supertest";
-import { buildTestApp, fakeWebDist, redisSessionStore, testConfig, testRedis } from "./testing/appHarness";
+import type { AppDeps } from "./app";
+import {
+  buildRedisApp,
+  buildTestApp,
+  fakeWebDist,
+  redisSessionStore,
+  testConfig,
+} from "./testing/appHarness";
 
 let app: Express;
 let stop: () => Promise<void>;
@@ -12,31 +19,43 @@ let redis: RedisClient;
 let web: ReturnType<typeof fakeWebDist>;
 
 beforeAll(async () => {
-  redis = await testRedis();
   web = fakeWebDist();
-  const cfg = testConfig();
-  const built = await buildTestApp({
-    config: cfg,
-    sessionStore: redisSessionStore(redis, cfg),
+  ({ app, redis, stop } = await buildRedisApp((client) => ({
     readiness: {
       postgres: async () => (await testDb()).ping(),
-      redis: async () => void (await redis.ping()),
+      redis: async () => void (await client.ping()),
     },
     metrics: {
       consumerLag: async () => ({ "email-sender": 3 }),
       droppedEvents: () => ({ email_registration: 2 }),
     },
     webDist: web.dir,
-  });
-  app = built.app;
-  stop = built.stop;
+  })));
 });
 
 afterAll(async () => {
   await stop();
-  redis.destroy();
   web.remove();
 });
+
+/**
+ * Runs `use` on an app built with `deps` beside this file's one (its sessions on the same Redis, the
+ * fake web build unless `deps` names another), and stops it after, however `use` ends.
+ */
+async function withOtherApp(deps: Partial<AppDeps>, use: (other: Express) => Promise<void>): Promise<void> {
+  const cfg = deps.config ?? testConfig();
+  const other = await buildTestApp({
+    webDist: web.dir,
+    ...deps,
+    config: cfg,
+    sessionStore: redisSessionStore(redis, cfg),
+  });
+  try {
+    await use(other.app);
+  } finally {
+    await other.stop();
+  }
+}
 
 describe("health and readiness", () => {
   it("answers /healthz with ok", async () => {
@@ -50,28 +69,26 @@ describe("health and readiness", () => {
   });
 
   it("answers /readyz 503 naming a failing and a hanging check, within about 2 s", async () => {
-    const failing = await buildTestApp({
-      sessionStore: redisSessionStore(redis, testConfig()),
-      readiness: {
-        postgres: async () => undefined,
-        redis: async () => {
-          throw new Error("connection refused at 10.0.0.1:6379");
+    await withOtherApp(
+      {
+        readiness: {
+          postgres: async () => undefined,
+          redis: async () => {
+            throw new Error("connection refused at 10.0.0.1:6379");
+          },
+          nats: () => new Promise<void>(() => undefined),
         },
-        nats: () => new Promise<void>(() => undefined),
       },
-      webDist: web.dir,
-    });
-    try {
-      const started = Date.now();
-      const res = await request(failing.app).get("/readyz").expect(503);
-      expect(Date.now() - started).toBeLessThan(2500);
-      expect(res.body.status).toBe("unavailable");
-      expect(res.body.checks).toEqual({ postgres: "ok", redis: "failed", nats: "timeout" });
-      expect(res.body.failing).toEqual(["redis", "nats"]);
-      expect(JSON.stringify(res.body)).not.toContain("10.0.0.1");
-    } finally {
-      await failing.stop();
-    }
+      async (failing) => {
+        const started = Date.now();
+        const res = await request(failing).get("/readyz").expect(503);
+        expect(Date.now() - started).toBeLessThan(2500);
+        expect(res.body.status).toBe("unavailable");
+        expect(res.body.checks).toEqual({ postgres: "ok", redis: "failed", nats: "timeout" });
+        expect(res.body.failing).toEqual(["redis", "nats"]);
+        expect(JSON.stringify(res.body)).not.toContain("10.0.0.1");
+      },
+    );
   });
 });
 
@@ -196,22 +213,15 @@ describe("GraphQL", () => {
   });
 
   it("shows no stack trace in a refusal, even in development", async () => {
-    const dev = await buildTestApp({
-      config: testConfig({ NODE_ENV: "development" }),
-      sessionStore: redisSessionStore(redis, testConfig()),
-      webDist: web.dir,
-    });
-    try {
-      const res = await request(dev.app)
+    await withOtherApp({ config: testConfig({ NODE_ENV: "development" }) }, async (dev) => {
+      const res = await request(dev)
         .post("/graphql")
         .set("Content-Type", "text/plain")
         .send(JSON.stringify({ query: "{ health }" }))
         .expect(400);
       expect(res.body.errors[0].message).toMatch(/CSRF/);
       expect(res.text).not.toMatch(/stacktrace|node_modules|\bat \w/);
-    } finally {
-      await dev.stop();
-    }
+    });
   });
 
   it("answers a path that cannot be decoded with 400, not 500", async () => {
@@ -255,20 +265,13 @@ describe("GraphQL", () => {
   });
 
   it("refuses an operation deeper than GRAPHQL_MAX_DEPTH", async () => {
-    const strict = await buildTestApp({
-      config: testConfig({ GRAPHQL_MAX_DEPTH: 1 }),
-      sessionStore: redisSessionStore(redis, testConfig()),
-      webDist: web.dir,
-    });
-    try {
-      await request(strict.app).post("/graphql").send({ query: "{ health }" }).expect(200);
-      const res = await request(strict.app).post("/graphql").send({ query: "{ serverConfig { port } }" });
+    await withOtherApp({ config: testConfig({ GRAPHQL_MAX_DEPTH: 1 }) }, async (strict) => {
+      await request(strict).post("/graphql").send({ query: "{ health }" }).expect(200);
+      const res = await request(strict).post("/graphql").send({ query: "{ serverConfig { port } }" });
       expect(res.status).toBe(400);
       expect(res.body.data).toBeUndefined();
       expect(res.body.errors[0].message).toMatch(/depth/i);
-    } finally {
-      await strict.stop();
-    }
+    });
   });
 });
 
@@ -294,18 +297,12 @@ describe("web app", () => {
   });
 
   it("answers 503 with build instructions when the web app is not built", async () => {
-    const bare = await buildTestApp({
-      sessionStore: redisSessionStore(redis, testConfig()),
-      webDist: "/nonexistent/portal-web-dist",
-    });
-    try {
-      const res = await request(bare.app).get("/dashboard").expect(503);
+    await withOtherApp({ webDist: "/nonexistent/portal-web-dist" }, async (bare) => {
+      const res = await request(bare).get("/dashboard").expect(503);
       expect(res.headers["content-type"]).toContain("text/plain");
       expect(res.text).toMatch(/build/);
-      await request(bare.app).get("/healthz").expect(200);
-    } finally {
-      await bare.stop();
-    }
+      await request(bare).get("/healthz").expect(200);
+    });
   });
 });
 
@@ -357,17 +354,10 @@ describe("production mode", () => {
 
   it("keeps /metrics off in production without METRICS_TOKEN", async () => {
     const cfg = production();
-    const open = await buildTestApp({
-      config: cfg,
-      sessionStore: redisSessionStore(redis, cfg),
-      webDist: web.dir,
-    });
-    try {
-      const res = await request(open.app).get("/metrics").set("Authorization", "Bearer anything-at-all-here");
+    await withOtherApp({ config: cfg }, async (open) => {
+      const res = await request(open).get("/metrics").set("Authorization", "Bearer anything-at-all-here");
       expect(res.status).toBe(404);
       expect(res.text).not.toContain("process_cpu");
-    } finally {
-      await open.stop();
-    }
+    });
   });
 });

@@ -79,28 +79,24 @@ describe("appointment reminders", () => {
   it("reminds again after each reschedule, at once when the new time is inside the window", async () => {
     const admin = await createAdmin(db);
     const appointment = await book("2034-05-09", "15:00");
+    const moveTo = (dateTime: Date, now: Date) =>
+      rescheduleAppointment({
+        db,
+        adminId: admin.id,
+        appointmentId: appointment.id,
+        dateTime: dateTime.toISOString(),
+        now,
+      });
     await claimDueReminders({ db, now: pacific("2034-05-08", "16:00") });
     expect(await remindersOf(appointment.id)).toBe(1);
     // moved a week on: a new reminder the day before the new time
-    await rescheduleAppointment({
-      db,
-      adminId: admin.id,
-      appointmentId: appointment.id,
-      dateTime: pacific("2034-05-16", "15:00").toISOString(),
-      now: pacific("2034-05-08", "16:30"),
-    });
+    await moveTo(pacific("2034-05-16", "15:00"), pacific("2034-05-08", "16:30"));
     await claimDueReminders({ db, now: pacific("2034-05-10", "09:00") });
     expect(await remindersOf(appointment.id)).toBe(1);
     await claimDueReminders({ db, now: pacific("2034-05-15", "15:00") });
     expect(await remindersOf(appointment.id)).toBe(2);
     // moved to the next morning, inside the window: the next sweep reminds of the new time
-    await rescheduleAppointment({
-      db,
-      adminId: admin.id,
-      appointmentId: appointment.id,
-      dateTime: pacific("2034-05-16", "09:00").toISOString(),
-      now: pacific("2034-05-15", "15:30"),
-    });
+    await moveTo(pacific("2034-05-16", "09:00"), pacific("2034-05-15", "15:30"));
     const claims = await Promise.all(
       [1, 2, 3].map(() => claimDueReminders({ db, now: pacific("2034-05-15", "15:31") })),
     );

@@ -7,17 +7,18 @@ import { DELETE_MESSAGES, deleteDocument } from "./deleteDocument";
 import { approveDocument } from "./reviewDocument";
 import { storageForBackend } from "./storage";
 import { StorageNotFoundError } from "./storage/port";
+import { clientActor, teamActor } from "./testing";
 
 let db: Db;
 let team: DocumentActor;
 beforeAll(async () => {
   db = await testDb();
   const admin = await createUser(db, { userType: "mainAdmin" });
-  team = { id: admin.id, name: "Max Main", isClient: true, readAll: true, approve: true };
+  team = teamActor(admin.id, "Max Main");
 });
 
 function ownerOf(doc: { userId: number }): DocumentActor {
-  return { id: doc.userId, name: "Olive Owner", isClient: true, readAll: false, approve: false };
+  return clientActor(doc.userId, "Olive Owner");
 }
 
 async function outboxOf(documentId: number): Promise<{ type: string; payload: Record<string, unknown> }[]> {
@@ -111,13 +112,7 @@ describe("deleteDocument", () => {
   it("lets only the owner delete: another client sees no document, an admin is refused", async () => {
     const doc = await createDocument(db);
     const other = await createUser(db, { userType: "client" });
-    const otherActor: DocumentActor = {
-      id: other.id,
-      name: "O",
-      isClient: true,
-      readAll: false,
-      approve: false,
-    };
+    const otherActor = clientActor(other.id, "O");
     await expect(deleteDocument({ db, actor: otherActor, documentId: doc.id })).rejects.toMatchObject({
       code: "NOT_FOUND",
       message: "Document not found",

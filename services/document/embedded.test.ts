@@ -6,10 +6,10 @@ import { type Db, openEmbedded } from "@services/shared/db";
 import { sealSetting } from "@services/shared/sealed";
 import { createDocument, createUser } from "@services/shared/testing/factories";
 import { type RunningS3rver, startS3rver } from "@services/shared/testing/s3rver";
-import type { DocumentActor } from "./actor";
 import { downloadDocument } from "./downloadDocument";
 import { previewDocument } from "./previewDocument";
 import { newStorageKey, storageForBackend } from "./storage";
+import { clientActor } from "./testing";
 
 // `make start` without PostgreSQL runs on the embedded database, which has ONE connection: a use
 // case that reads the settings outside its own transaction would wait for itself until the
@@ -46,13 +46,7 @@ afterAll(async () => {
 
 it("downloads (counted) and previews a cloud document on the embedded database", async () => {
   const owner = await createUser(db, { userType: "client" });
-  const actor: DocumentActor = {
-    id: owner.id,
-    name: "Ada Client",
-    isClient: true,
-    readAll: false,
-    approve: false,
-  };
+  const actor = clientActor(owner.id, "Ada Client");
   const storageKey = newStorageKey();
   const bytes = Buffer.from("%PDF-1.4\n%%EOF\n");
   const cloud = await storageForBackend(db, "cloud");

@@ -6,18 +6,19 @@ import type { DocumentActor } from "./actor";
 import { documentClients } from "./documentClients";
 import { getDocument } from "./getDocument";
 import { encodeCursor, LIST_MESSAGES, listDocuments } from "./listDocuments";
+import { clientActor, teamActor } from "./testing";
 
 let db: Db;
 let team: DocumentActor;
 beforeAll(async () => {
   db = await testDb();
   const admin = await createUser(db, { userType: "userAdmin" });
-  team = { id: admin.id, name: "Team Member", isClient: true, readAll: true, approve: true };
+  team = teamActor(admin.id, "Team Member");
 });
 
 async function client(): Promise<{ id: number; actor: DocumentActor }> {
   const user = await createUser(db, { userType: "client" });
-  return { id: user.id, actor: { id: user.id, name: "C C", isClient: true, readAll: false, approve: false } };
+  return { id: user.id, actor: clientActor(user.id, "C C") };
 }
 
 /** Every page of a list, following endCursor. */

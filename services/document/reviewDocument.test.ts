@@ -10,6 +10,7 @@ import {
   REVIEW_FORBIDDEN_MESSAGE,
   rejectDocument,
 } from "./reviewDocument";
+import { clientActor, teamActor } from "./testing";
 
 let db: Db;
 beforeAll(async () => {
@@ -19,7 +20,7 @@ beforeAll(async () => {
 async function reviewer(name = "Rita Reviewer"): Promise<DocumentActor> {
   const [firstName, lastName] = name.split(" ");
   const admin = await createUser(db, { userType: "userAdmin", firstName, lastName });
-  return { id: admin.id, name, isClient: true, readAll: true, approve: true };
+  return teamActor(admin.id, name);
 }
 
 async function outboxOf(documentId: number): Promise<{ type: string; payload: Record<string, unknown> }[]> {
@@ -137,13 +138,7 @@ describe("approveDocument", () => {
   it("refuses an actor without approve:documents and an unknown document, emitting nothing", async () => {
     const actor = await reviewer();
     const doc = await createDocument(db);
-    const owner: DocumentActor = {
-      id: doc.userId,
-      name: "Cli Ent",
-      isClient: true,
-      readAll: false,
-      approve: false,
-    };
+    const owner = clientActor(doc.userId, "Cli Ent");
     await expect(approveDocument({ db, actor: owner, documentId: doc.id })).rejects.toMatchObject({
       code: "FORBIDDEN",
       message: REVIEW_FORBIDDEN_MESSAGE,
@@ -255,13 +250,7 @@ describe("approveDocuments", () => {
   it("refuses a non-reviewer, no ids, too many ids and bad ids before touching anything", async () => {
     const actor = await reviewer();
     const doc = await createDocument(db);
-    const client: DocumentActor = {
-      id: doc.userId,
-      name: "C",
-      isClient: true,
-      readAll: false,
-      approve: false,
-    };
+    const client = clientActor(doc.userId, "C");
     await expect(approveDocuments({ db, actor: client, ids: [doc.id] })).rejects.toMatchObject({
       code: "FORBIDDEN",
     });

@@ -23,6 +23,7 @@ import {
   updateStorageSettings,
   uploadPolicy,
 } from "./storageSettings";
+import { cloudStorageInput, localStorageInput, teamActor } from "./testing";
 
 // storage_config is one row every upload reads: these tests change it in a database of their own.
 // The S3-protocol servers run on loopback: CONNECTION_TEST_ALLOW_PRIVATE lets "Test connection"
@@ -43,7 +44,7 @@ beforeAll(async () => {
   db = isolated.db;
   server = await startS3rver();
   const admin = await createUser(db, { userType: "mainAdmin", firstName: "Ada", lastName: "Admin" });
-  actor = { id: admin.id, name: "Ada Admin", isClient: true, readAll: true, approve: true };
+  actor = teamActor(admin.id, "Ada Admin");
 });
 afterAll(async () => {
   setConfig(original);
@@ -52,28 +53,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-function cloudInput(overrides: Record<string, unknown> = {}) {
-  const s = server.settings;
-  return {
-    storageType: "cloud",
-    maxFileSize: 20_000_000,
-    allowedFileTypes: ["pdf", "png"],
-    cloudEndpoint: s.endpoint,
-    cloudRegion: s.region,
-    cloudBucket: s.bucket,
-    cloudForcePathStyle: true,
-    cloudAccessKeyId: s.accessKeyId,
-    cloudSecretAccessKey: s.secretAccessKey,
-    ...overrides,
-  };
-}
-
-const localInput = (overrides: Record<string, unknown> = {}) => ({
-  storageType: "local",
-  maxFileSize: 10_000_000,
-  allowedFileTypes: ["pdf"],
-  ...overrides,
-});
+const cloudInput = (overrides: Record<string, unknown> = {}) => cloudStorageInput(server.settings, overrides);
 
 describe("storage settings", () => {
   it("starts from the defaults: local, 10,000,000 bytes, the default types, no secret", async () => {
@@ -93,22 +73,26 @@ describe("storage settings", () => {
   });
 
   it.each([
-    ["an unknown storage type", () => localInput({ storageType: "ftp" }), DOCUMENT_MESSAGES.storageType],
-    ["999,999 bytes", () => localInput({ maxFileSize: 999_999 }), DOCUMENT_MESSAGES.minMaxFileSize],
+    [
+      "an unknown storage type",
+      () => localStorageInput({ storageType: "ftp" }),
+      DOCUMENT_MESSAGES.storageType,
+    ],
+    ["999,999 bytes", () => localStorageInput({ maxFileSize: 999_999 }), DOCUMENT_MESSAGES.minMaxFileSize],
     [
       "a size that is not a number",
-      () => localInput({ maxFileSize: "big" }),
+      () => localStorageInput({ maxFileSize: "big" }),
       DOCUMENT_MESSAGES.minMaxFileSize,
     ],
     [
       "more than 5 GiB",
-      () => localInput({ maxFileSize: 5 * 1024 ** 3 + 1 }),
+      () => localStorageInput({ maxFileSize: 5 * 1024 ** 3 + 1 }),
       DOCUMENT_MESSAGES.maxMaxFileSize,
     ],
-    ["no file type", () => localInput({ allowedFileTypes: [] }), DOCUMENT_MESSAGES.atLeastOneType],
+    ["no file type", () => localStorageInput({ allowedFileTypes: [] }), DOCUMENT_MESSAGES.atLeastOneType],
     [
       "a type the portal cannot verify",
-      () => localInput({ allowedFileTypes: ["pdf", "exe"] }),
+      () => localStorageInput({ allowedFileTypes: ["pdf", "exe"] }),
       unknownFileTypeMessage("exe"),
     ],
     [
@@ -182,7 +166,7 @@ describe("storage settings", () => {
     await updateStorageSettings({
       db,
       actor,
-      input: localInput({ allowedFileTypes: ["PDF", "csv", "pdf"] }),
+      input: localStorageInput({ allowedFileTypes: ["PDF", "csv", "pdf"] }),
     });
     const rows = await db.prisma.auditLog.findMany({
       where: { action: "storage.settings_updated" },
@@ -382,7 +366,7 @@ describe("test connection", () => {
   });
 
   it("tests local storage in the data directory", async () => {
-    expect(await testStorageConnection({ db, input: localInput() })).toMatchObject({
+    expect(await testStorageConnection({ db, input: localStorageInput() })).toMatchObject({
       ok: true,
       message: "Connected: wrote, read back and deleted a test object in the data directory",
     });

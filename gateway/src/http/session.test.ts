@@ -4,13 +4,13 @@ import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import type { Express } from "express";
 import request from "supertest";
 import {
+  buildRedisApp,
   buildTestApp,
   closedPort,
   fakeWebDist,
   redisSessionStore,
   signedSessionCookie,
   testConfig,
-  testRedis,
 } from "../testing/appHarness";
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE, SESSION_IDLE_MS, sessionSecret } from "./session";
 
@@ -24,19 +24,11 @@ describe("sessions on Redis", () => {
   const cfg = testConfig();
 
   beforeAll(async () => {
-    redis = await testRedis();
-    const built = await buildTestApp({
-      config: cfg,
-      sessionStore: redisSessionStore(redis, cfg),
-      webDist: web.dir,
-    });
-    app = built.app;
-    stop = built.stop;
+    ({ app, redis, stop } = await buildRedisApp(() => ({ config: cfg, webDist: web.dir })));
   });
 
   afterAll(async () => {
     await stop();
-    redis.destroy();
   });
 
   it("creates no session (and sets no cookie) for an anonymous request", async () => {

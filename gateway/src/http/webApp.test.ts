@@ -1,11 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { request as httpRequest, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
-import type { RedisClient } from "@services/shared/redis";
-import { buildTestApp, redisSessionStore, testConfig, testRedis } from "../testing/appHarness";
+import { type LoopbackServer, listenOnLoopback } from "@services/shared/testing/loopback";
+import { buildRedisApp } from "../testing/appHarness";
 import { acceptedCodings, chooseCoding } from "./webApp";
 
 describe("choosing a precompressed copy from Accept-Encoding", () => {
@@ -48,9 +47,8 @@ interface RawAnswer {
   body: Buffer;
 }
 
-let server: Server;
+let server: LoopbackServer;
 let stop: () => Promise<void>;
-let redis: RedisClient;
 let dist: string;
 let base: string;
 
@@ -101,27 +99,15 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, "assets", "app-def456.css.gz"), gzipSync(STYLES, { level: 9 }));
   writeFileSync(path.join(dist, "assets", "tiny-0a1b2c.js"), "console.log('tiny');");
 
-  redis = await testRedis();
-  const cfg = testConfig();
-  const built = await buildTestApp({
-    config: cfg,
-    sessionStore: redisSessionStore(redis, cfg),
-    webDist: dist,
-  });
+  const built = await buildRedisApp(() => ({ webDist: dist }));
   stop = built.stop;
-  server = await new Promise<Server>((resolve, reject) => {
-    const listening = built.app.listen(0, "127.0.0.1", (err?: Error) =>
-      err ? reject(err) : resolve(listening),
-    );
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenOnLoopback(built.app);
+  base = server.url;
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
   await stop();
-  redis.destroy();
   rmSync(dist, { recursive: true, force: true });
 });
 

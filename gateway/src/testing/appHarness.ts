@@ -56,6 +56,39 @@ export async function buildTestApp(deps: Partial<AppDeps> & Pick<AppDeps, "sessi
   });
 }
 
+/** An app of {@link buildTestApp} with its sessions on this run's Redis, and that client. */
+export interface RedisApp {
+  app: Express;
+  redis: RedisClient;
+  /** the app's configuration */
+  config: Config;
+  /** stops the app and closes the Redis client */
+  stop(): Promise<void>;
+}
+
+/**
+ * Builds the app with its sessions on this run's Redis and the dependencies `depsOf` gives for that
+ * client (a readiness check may ping it).
+ * @throws when REDIS_URL is unset or Redis does not answer.
+ */
+export async function buildRedisApp(
+  depsOf: (redis: RedisClient) => Partial<Omit<AppDeps, "sessionStore">> = () => ({}),
+): Promise<RedisApp> {
+  const redis = await testRedis();
+  const deps = depsOf(redis);
+  const cfg = deps.config ?? testConfig();
+  const built = await buildTestApp({ ...deps, config: cfg, sessionStore: redisSessionStore(redis, cfg) });
+  return {
+    app: built.app,
+    redis,
+    config: cfg,
+    async stop() {
+      await built.stop();
+      redis.destroy();
+    },
+  };
+}
+
 /** A cookie header carrying session id `sid` signed like express-session does. */
 export function signedSessionCookie(sid: string, secret: string): string {
   const mac = createHmac("sha256", secret).update(sid).digest("base64").replace(/=+$/, "");

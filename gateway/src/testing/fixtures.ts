@@ -101,6 +101,15 @@ export async function postGraphql(
 }
 
 /**
+ * The `gql(query, cookie, variables)` of a test file: {@link postGraphql} to `harness`'s app, each
+ * answer's text added to `bodies` when given.
+ */
+export function graphqlClient(harness: { readonly app: Express }, bodies?: string[]) {
+  return (query: string, cookie = "", variables: Record<string, unknown> = {}) =>
+    postGraphql(harness.app, query, cookie, variables, bodies);
+}
+
+/**
  * Signs `login` in over /api/login and answers the session cookie.
  * @throws when the sign-in sets no session cookie.
  */

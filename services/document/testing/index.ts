@@ -3,4 +3,6 @@
  */
 
 export { isolatedDb } from "@services/shared/testing/db";
+export { clientActor, teamActor } from "./actors";
 export { fixtures } from "./fixtures";
+export { cloudStorageInput, localStorageInput } from "./storageInputs";

@@ -40,6 +40,22 @@ function pacific(date: string, time: string): Date {
   return DateTime.fromISO(`${date}T${time}`, { zone: BUSINESS_TIME_ZONE }).toJSDate();
 }
 
+/** `userId` books a consultation of `appointmentType` at `dateTime` as of NOW, seen from `timeZone`. */
+function bookAs(userId: number, appointmentType: string, dateTime: Date, timeZone?: string) {
+  return bookAppointment({
+    db,
+    actor: { id: userId, manages: false },
+    input: { appointmentType, dateTime: dateTime.toISOString() },
+    timeZone,
+    now: NOW,
+  });
+}
+
+/** The administrator `adminId` moves the appointment `appointmentId` to `dateTime`, as of `now`. */
+function moveAppointment(adminId: number, appointmentId: number, dateTime: Date, now = NOW) {
+  return rescheduleAppointment({ db, adminId, appointmentId, dateTime: dateTime.toISOString(), now });
+}
+
 async function mailsTo(to: string, count: number): Promise<ReceivedMail[]> {
   await waitFor(() => smtp.to(to).length >= count, `${count} message(s) to ${to}`);
   return smtp.to(to);
@@ -130,13 +146,7 @@ describe("appointment emails with calendar invitations", () => {
     });
 
     // into the daylight-time week: same wall-clock hour, one hour earlier in UTC
-    await rescheduleAppointment({
-      db,
-      adminId: admin.id,
-      appointmentId: booked.id,
-      dateTime: pacific("2032-03-17", "09:00").toISOString(),
-      now: NOW,
-    });
+    await moveAppointment(admin.id, booked.id, pacific("2032-03-17", "09:00"));
     const moved = (await mailsTo(client.email, 3))[2];
     expect(moved?.subject).toBe("Rescheduled: your consultation is now on Wednesday, March 17, 2032");
     expect(moved?.text).toContain("planned for Wednesday, March 10, 2032 at 9:00 AM has moved");
@@ -167,13 +177,7 @@ describe("appointment emails with calendar invitations", () => {
 
   it("tells the team of each new booking, and the client's own cancellation gives no reason line", async () => {
     const prospect = await createUser(db, { userType: "prospect", firstName: "Alan", lastName: "Turing" });
-    const booked = await bookAppointment({
-      db,
-      actor: { id: prospect.id, manages: false },
-      input: { appointmentType: "phone", dateTime: pacific("2032-03-11", "14:30").toISOString() },
-      timeZone: "America/Los_Angeles",
-      now: NOW,
-    });
+    const booked = await bookAs(prospect.id, "phone", pacific("2032-03-11", "14:30"), "America/Los_Angeles");
     await waitFor(
       () => smtp.to(TEST_TEAM_ADDRESS).some((m) => m.subject.includes("Alan Turing")),
       "the team's notice",
@@ -203,12 +207,7 @@ describe("appointment emails with calendar invitations", () => {
 
   it("sends the reminder once, with the invitation, however many sweeps run", async () => {
     const client = await createUser(db, { userType: "client" });
-    const booked = await bookAppointment({
-      db,
-      actor: { id: client.id, manages: false },
-      input: { appointmentType: "teams", dateTime: pacific("2032-03-12", "10:00").toISOString() },
-      now: NOW,
-    });
+    const booked = await bookAs(client.id, "teams", pacific("2032-03-12", "10:00"));
     await mailsTo(client.email, 1);
     // the day before, four sweeps at once (as four processes would)
     const dayBefore = pacific("2032-03-11", "10:30");
@@ -232,19 +231,8 @@ describe("appointment emails with calendar invitations", () => {
     const admin = await createAdmin(db);
     const client = await createUser(db, { userType: "client" });
     const other = await createUser(db, { userType: "client" });
-    const moved = await bookAppointment({
-      db,
-      actor: { id: client.id, manages: false },
-      input: { appointmentType: "phone", dateTime: pacific("2032-03-19", "11:00").toISOString() },
-      timeZone: "Asia/Tokyo",
-      now: NOW,
-    });
-    const cancelled = await bookAppointment({
-      db,
-      actor: { id: other.id, manages: false },
-      input: { appointmentType: "zoom", dateTime: pacific("2032-03-10", "15:00").toISOString() },
-      now: NOW,
-    });
+    const moved = await bookAs(client.id, "phone", pacific("2032-03-19", "11:00"), "Asia/Tokyo");
+    const cancelled = await bookAs(other.id, "zoom", pacific("2032-03-10", "15:00"));
     await adminCancelAppointment({
       db,
       adminId: admin.id,
@@ -257,13 +245,7 @@ describe("appointment emails with calendar invitations", () => {
     const tuesday = pacific("2032-03-09", "16:00");
     // far off (the 19th) and cancelled (the 10th): no reminder
     expect(await claimDueReminders({ db, now: tuesday })).toBe(0);
-    await rescheduleAppointment({
-      db,
-      adminId: admin.id,
-      appointmentId: moved.id,
-      dateTime: pacific("2032-03-10", "10:00").toISOString(),
-      now: tuesday,
-    });
+    await moveAppointment(admin.id, moved.id, pacific("2032-03-10", "10:00"), tuesday);
     await mailsTo(client.email, 2);
     expect(await claimDueReminders({ db, now: tuesday })).toBe(1);
     const reminder = (await mailsTo(client.email, 3))[2];

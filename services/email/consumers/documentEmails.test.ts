@@ -1,6 +1,7 @@
 import type { PayloadOf } from "@schema/events";
 import type { DocumentActor } from "@services/document";
 import { approveDocument, rejectDocument } from "@services/document";
+import { teamActor } from "@services/document/testing";
 import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
 import { settle, waitFor } from "@services/shared/events/testing/bus";
@@ -21,7 +22,7 @@ let reviewer: DocumentActor;
 beforeAll(async () => {
   ({ db, smtp } = pipeline());
   const admin = await createUser(db, { userType: "userAdmin", firstName: "Rita", lastName: "Reviewer" });
-  reviewer = { id: admin.id, name: "Rita Reviewer", isClient: true, readAll: true, approve: true };
+  reviewer = teamActor(admin.id, "Rita Reviewer");
 });
 async function clientWithDocument(overrides: Partial<Document> = {}) {
   const client = await createUser(db, {

@@ -7,7 +7,7 @@ export interface TextFieldProps {
   label: string;
   registration: UseFormRegisterReturn;
   error?: string;
-  type?: "text" | "email" | "password" | "tel";
+  type?: "text" | "email" | "password" | "tel" | "url" | "number";
   autoComplete?: string;
   optional?: boolean;
   multiline?: boolean;
@@ -17,6 +17,13 @@ export interface TextFieldProps {
   autoFocus?: boolean;
   /** the on-screen keyboard to offer: "numeric" for a code */
   inputMode?: "numeric" | "text";
+  placeholder?: string;
+  /** the bounds of a number field */
+  min?: number;
+  max?: number;
+  step?: number;
+  /** the input's class: "security-number" */
+  className?: string;
 }
 
 /** A labelled input with the field's validation message under it (spec §5 messages). */
@@ -32,6 +39,11 @@ export function TextField({
   hint,
   autoFocus,
   inputMode,
+  placeholder,
+  min,
+  max,
+  step,
+  className,
 }: TextFieldProps) {
   const { ref, ...rest } = registration;
   const intent = error ? Intent.DANGER : Intent.NONE;
@@ -59,6 +71,11 @@ export function TextField({
           autoComplete={autoComplete}
           autoFocus={autoFocus}
           inputMode={inputMode}
+          placeholder={placeholder}
+          min={min}
+          max={max}
+          step={step}
+          className={className}
           {...rest}
           inputRef={ref}
           intent={intent}

@@ -15,6 +15,11 @@ interface Slot {
   taken: boolean;
 }
 
+/** POST /api/appointments with `body` as the session `cookie`. */
+function book(cookie: string, body: Record<string, unknown>) {
+  return request(h.app).post("/api/appointments").set("Cookie", cookie).send(body);
+}
+
 /** A free slot of a weekday about 45 days ahead (real time: the REST routes use the clock). */
 async function freeSlot(cookie: string, skip = 0): Promise<string> {
   let day = DateTime.now().setZone(BUSINESS_TIME_ZONE).plus({ days: 45 });
@@ -38,16 +43,14 @@ describe("POST /api/appointments", () => {
   it("answers 400 with the rule's message", async () => {
     const user = await createUser(h.db, { userType: "client" });
     const cookie = await signIn(user.username);
-    const past = await request(h.app)
-      .post("/api/appointments")
-      .set("Cookie", cookie)
-      .send({ appointmentType: "phone", dateTime: "2020-01-06T17:00:00Z" });
+    const past = await book(cookie, { appointmentType: "phone", dateTime: "2020-01-06T17:00:00Z" });
     expect(past.status).toBe(400);
     expect(past.body.message).toBe(APPOINTMENT_MESSAGES.inFuture);
-    const notes = await request(h.app)
-      .post("/api/appointments")
-      .set("Cookie", cookie)
-      .send({ appointmentType: "phone", dateTime: await freeSlot(cookie), notes: "x".repeat(251) });
+    const notes = await book(cookie, {
+      appointmentType: "phone",
+      dateTime: await freeSlot(cookie),
+      notes: "x".repeat(251),
+    });
     expect(notes.status).toBe(400);
     expect(notes.body.message).toBe(APPOINTMENT_MESSAGES.notesTooLong);
   });
@@ -55,10 +58,11 @@ describe("POST /api/appointments", () => {
   it("answers 403 when booking for another user without manage:appointments", async () => {
     const [user, other] = [await createUser(h.db, { userType: "client" }), await createUser(h.db)];
     const cookie = await signIn(user.username);
-    const res = await request(h.app)
-      .post("/api/appointments")
-      .set("Cookie", cookie)
-      .send({ userId: other.id, appointmentType: "phone", dateTime: await freeSlot(cookie) });
+    const res = await book(cookie, {
+      userId: other.id,
+      appointmentType: "phone",
+      dateTime: await freeSlot(cookie),
+    });
     expect(res.status).toBe(403);
   });
 
@@ -66,10 +70,13 @@ describe("POST /api/appointments", () => {
     const prospect = await createUser(h.db, { userType: "prospect" });
     const cookie = await signIn(prospect.username);
     const dateTime = await freeSlot(cookie);
-    const res = await request(h.app)
-      .post("/api/appointments")
-      .set("Cookie", cookie)
-      .send({ userId: prospect.id, appointmentType: "zoom", dateTime, status: "confirmed", notes: "Hello" });
+    const res = await book(cookie, {
+      userId: prospect.id,
+      appointmentType: "zoom",
+      dateTime,
+      status: "confirmed",
+      notes: "Hello",
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       userId: prospect.id,
@@ -84,17 +91,11 @@ describe("POST /api/appointments", () => {
 
     const other = await createUser(h.db, { userType: "client" });
     const otherCookie = await signIn(other.username);
-    const taken = await request(h.app)
-      .post("/api/appointments")
-      .set("Cookie", otherCookie)
-      .send({ appointmentType: "phone", dateTime });
+    const taken = await book(otherCookie, { appointmentType: "phone", dateTime });
     expect(taken.status).toBe(409);
     expect(taken.body.message).toBe("This time slot has just been taken. Please choose another time.");
 
-    const second = await request(h.app)
-      .post("/api/appointments")
-      .set("Cookie", cookie)
-      .send({ appointmentType: "phone", dateTime: await freeSlot(cookie) });
+    const second = await book(cookie, { appointmentType: "phone", dateTime: await freeSlot(cookie) });
     expect(second.status).toBe(409);
     expect(second.body.message).toMatch(/already have an upcoming appointment/);
   });
@@ -107,10 +108,10 @@ describe("cancelling and administration", () => {
       await createUser(h.db, { userType: "client" }),
     ];
     const ownerCookie = await signIn(owner.username);
-    const booked = await request(h.app)
-      .post("/api/appointments")
-      .set("Cookie", ownerCookie)
-      .send({ appointmentType: "teams", dateTime: await freeSlot(ownerCookie) });
+    const booked = await book(ownerCookie, {
+      appointmentType: "teams",
+      dateTime: await freeSlot(ownerCookie),
+    });
     expect(booked.status).toBe(201);
     const strangerCookie = await signIn(stranger.username);
     const refused = await request(h.app)
@@ -129,10 +130,10 @@ describe("cancelling and administration", () => {
   it("keeps the admin routes to manage:appointments, then confirms, reschedules and cancels", async () => {
     const client = await createUser(h.db, { userType: "client" });
     const clientCookie = await signIn(client.username);
-    const booked = await request(h.app)
-      .post("/api/appointments")
-      .set("Cookie", clientCookie)
-      .send({ appointmentType: "phone", dateTime: await freeSlot(clientCookie) });
+    const booked = await book(clientCookie, {
+      appointmentType: "phone",
+      dateTime: await freeSlot(clientCookie),
+    });
     expect(booked.status).toBe(201);
     const id: number = booked.body.id;
 

@@ -46,6 +46,20 @@ function get(pathname: string, cookie?: string, method = "GET"): Promise<Respons
   });
 }
 
+/**
+ * Everyone but a document's owner, each with the status a read of it answers: 200 for the
+ * administrators (read:all_documents), 404 for another client and a prospect, 401 signed out.
+ */
+async function othersThanTheOwner(): Promise<[string, string | undefined, number][]> {
+  return [
+    ["userAdmin", (await signedIn("userAdmin")).cookie, 200],
+    ["mainAdmin", (await signedIn("mainAdmin")).cookie, 200],
+    ["another client", (await signedIn("client")).cookie, 404],
+    ["prospect", (await signedIn("prospect")).cookie, 404],
+    ["signed out", undefined, 401],
+  ];
+}
+
 async function count(id: number): Promise<number> {
   return (await h.db.prisma.document.findUniqueOrThrow({ where: { id } })).downloadCount;
 }
@@ -76,11 +90,7 @@ describe("GET /api/documents/:id/download", () => {
   it("follows the permission matrix: owner and read:all_documents get it; another client and a prospect 404; signed out 401", async () => {
     const cases: [string, string | undefined, number][] = [
       ["owner", owner.cookie, 200],
-      ["userAdmin", (await signedIn("userAdmin")).cookie, 200],
-      ["mainAdmin", (await signedIn("mainAdmin")).cookie, 200],
-      ["another client", (await signedIn("client")).cookie, 404],
-      ["prospect", (await signedIn("prospect")).cookie, 404],
-      ["signed out", undefined, 401],
+      ...(await othersThanTheOwner()),
     ];
     for (const [who, cookie, status] of cases) {
       const before = await count(doc.id);
@@ -171,13 +181,7 @@ describe("GET /api/documents/:id/preview", () => {
       expect([fileName, refused.status]).toEqual([fileName, 415]);
     }
     const png = await upload(owner.cookie, PNG, "scan.png");
-    const cases: [string, string | undefined, number][] = [
-      ["userAdmin", (await signedIn("userAdmin")).cookie, 200],
-      ["mainAdmin", (await signedIn("mainAdmin")).cookie, 200],
-      ["another client", (await signedIn("client")).cookie, 404],
-      ["prospect", (await signedIn("prospect")).cookie, 404],
-      ["signed out", undefined, 401],
-    ];
+    const cases = await othersThanTheOwner();
     for (const [who, cookie, status] of cases) {
       const res = await get(`/api/documents/${png.id}/preview`, cookie);
       await res.arrayBuffer();

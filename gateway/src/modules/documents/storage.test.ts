@@ -1,12 +1,13 @@
 import {
   expectRefusals,
+  graphqlClient,
   isolatedAppFixture,
-  postGraphql,
   refusal,
   refusedCallers,
   signedInAs,
 } from "@gateway/testing/fixtures";
 import { DOCUMENT_MESSAGES, unknownFileTypeMessage } from "@schema/validation/document";
+import { cloudStorageInput, localStorageInput } from "@services/document/testing";
 import { config, setConfig } from "@services/shared/config";
 import { type RunningS3rver, startS3rver } from "@services/shared/testing/s3rver";
 
@@ -29,9 +30,7 @@ beforeAll(async () => {
   server = await startS3rver();
 });
 
-function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
-  return postGraphql(harness.app, query, cookie, variables, bodies);
-}
+const gql = graphqlClient(harness, bodies);
 
 function signIn(userType: "client" | "prospect" | "userAdmin" | "mainAdmin"): Promise<string> {
   return signedInAs(harness, userType, { firstName: "Maria", lastName: `${userType} Admin` });
@@ -51,35 +50,14 @@ const TEST = `mutation ($input: StorageSettingsInput!) { testStorageConnection(i
   ... on MutationTestStorageConnectionSuccess { data { ok message latencyMs } }
 } }`;
 
-function cloudInput(overrides: Record<string, unknown> = {}) {
-  const s = server.settings;
-  return {
-    storageType: "cloud",
-    maxFileSize: 25_000_000,
-    allowedFileTypes: ["pdf", "docx"],
-    cloudEndpoint: s.endpoint,
-    cloudRegion: s.region,
-    cloudBucket: s.bucket,
-    cloudForcePathStyle: true,
-    cloudAccessKeyId: s.accessKeyId,
-    cloudSecretAccessKey: s.secretAccessKey,
-    ...overrides,
-  };
-}
-
-const localInput = (overrides: Record<string, unknown> = {}) => ({
-  storageType: "local",
-  maxFileSize: 10_000_000,
-  allowedFileTypes: ["pdf"],
-  ...overrides,
-});
+const cloudInput = (overrides: Record<string, unknown> = {}) => cloudStorageInput(server.settings, overrides);
 
 describe("storage settings over GraphQL", () => {
   it("refuses the signed out, and users without manage:config", async () => {
     const cases = await refusedCallers(signIn, ["client", "prospect", "userAdmin"]);
     await expectRefusals(gql, cases, [
       [SETTINGS, "storageSettings"],
-      [UPDATE, "updateStorageSettings", { input: localInput() }],
+      [UPDATE, "updateStorageSettings", { input: localStorageInput() }],
       [TEST, "testStorageConnection", { input: cloudInput() }],
     ]);
     // nothing was changed by the refused calls
@@ -103,9 +81,9 @@ describe("storage settings over GraphQL", () => {
   it("refuses invalid settings with the shared schema's messages", async () => {
     const admin = await signIn("mainAdmin");
     const cases: [Record<string, unknown>, string][] = [
-      [localInput({ maxFileSize: 999_999 }), "Maximum file size must be at least 1,000,000 bytes"],
-      [localInput({ allowedFileTypes: [] }), "At least one file type must be allowed"],
-      [localInput({ allowedFileTypes: ["pdf", "exe"] }), unknownFileTypeMessage("exe")],
+      [localStorageInput({ maxFileSize: 999_999 }), "Maximum file size must be at least 1,000,000 bytes"],
+      [localStorageInput({ allowedFileTypes: [] }), "At least one file type must be allowed"],
+      [localStorageInput({ allowedFileTypes: ["pdf", "exe"] }), unknownFileTypeMessage("exe")],
       [cloudInput({ cloudSecretAccessKey: null }), DOCUMENT_MESSAGES.secretRequired],
       [cloudInput({ cloudBucket: "" }), DOCUMENT_MESSAGES.bucketRequired],
     ];
@@ -128,8 +106,8 @@ describe("storage settings over GraphQL", () => {
       __typename: "MutationUpdateStorageSettingsSuccess",
       data: {
         storageType: "cloud",
-        maxFileSize: 25_000_000,
-        allowedFileTypes: ["pdf", "docx"],
+        maxFileSize: 20_000_000,
+        allowedFileTypes: ["pdf", "png"],
         cloudBucket: server.settings.bucket,
         cloudSecretSet: true,
         updatedBy: "Maria mainAdmin Admin",
@@ -142,8 +120,8 @@ describe("storage settings over GraphQL", () => {
     const read = await gql(SETTINGS, admin);
     expect(read.data?.storageSettings).toEqual({
       storageType: "cloud",
-      maxFileSize: 25_000_000,
-      allowedFileTypes: ["pdf", "docx"],
+      maxFileSize: 20_000_000,
+      allowedFileTypes: ["pdf", "png"],
       cloudSecretSet: true,
     });
 

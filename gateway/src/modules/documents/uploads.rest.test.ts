@@ -6,6 +6,7 @@ import {
   type RawAnswer,
   rawRequest,
   sha256,
+  type TusOutcome,
   tusUpload,
 } from "@gateway/testing/uploadHarness";
 import {
@@ -31,6 +32,24 @@ const TUS = { "Tus-Resumable": "1.0.0" };
 /** A tus request without a body: `method` on `url` as the session `cookie`. */
 function tus(method: string, url: string, cookie: string): Promise<RawAnswer> {
   return rawRequest(url, { method, headers: { ...TUS, Cookie: cookie } });
+}
+
+/**
+ * A tus PATCH of `body` at offset 0 on `url` as the session `cookie`, framed by `framing` (its
+ * Content-Length or Transfer-Encoding, sent as given).
+ */
+function patchAtStart(url: string, cookie: string, body: Buffer[], framing: Record<string, string> = {}) {
+  return rawRequest(url, {
+    method: "PATCH",
+    headers: {
+      ...TUS,
+      Cookie: cookie,
+      "Upload-Offset": "0",
+      "Content-Type": "application/offset+octet-stream",
+      ...framing,
+    },
+    body,
+  });
 }
 
 /** Expects the upload `id` to have neither its row nor its staged bytes left. */
@@ -191,17 +210,7 @@ describe("continuing an upload", () => {
     const owner = await client();
     const other = await client();
     const url = await started(owner.cookie);
-    const patch = (cookie: string) =>
-      rawRequest(url, {
-        method: "PATCH",
-        headers: {
-          ...TUS,
-          Cookie: cookie,
-          "Upload-Offset": "0",
-          "Content-Type": "application/offset+octet-stream",
-        },
-        body: [text(10)],
-      });
+    const patch = (cookie: string) => patchAtStart(url, cookie, [text(10)]);
     for (const cookie of [other.cookie]) {
       expect((await tus("HEAD", url, cookie)).status).toBe(404);
       expect((await patch(cookie)).status).toBe(404);
@@ -248,32 +257,16 @@ describe("continuing an upload", () => {
     const owner = await client();
     // a declared body larger than the upload: refused before reading
     const first = await started(owner.cookie, 1000);
-    const declaredTooMuch = await rawRequest(first, {
-      method: "PATCH",
-      headers: {
-        ...TUS,
-        Cookie: owner.cookie,
-        "Upload-Offset": "0",
-        "Content-Type": "application/offset+octet-stream",
-        "Content-Length": "1500",
-      },
-      body: [text(1500)],
+    const declaredTooMuch = await patchAtStart(first, owner.cookie, [text(1500)], {
+      "Content-Length": "1500",
     });
     expect(declaredTooMuch.status).toBe(413);
 
     // a chunked body that keeps going past the declared length
     const url = await started(owner.cookie, 1000);
     const id = url.split("/").pop() ?? "";
-    const lying = await rawRequest(url, {
-      method: "PATCH",
-      headers: {
-        ...TUS,
-        Cookie: owner.cookie,
-        "Upload-Offset": "0",
-        "Content-Type": "application/offset+octet-stream",
-        "Transfer-Encoding": "chunked",
-      },
-      body: [text(600), text(600), text(600), text(600)],
+    const lying = await patchAtStart(url, owner.cookie, [text(600), text(600), text(600), text(600)], {
+      "Transfer-Encoding": "chunked",
     });
     expect(lying.status).toBe(413);
     await expectForgotten(id);
@@ -499,41 +492,43 @@ describe("finishing an upload", () => {
   });
 });
 
+/** Uploads a 100-byte report.txt as `cookie`'s report for the client `clientId`. */
+function sendReport(cookie: string, clientId: number, title?: string): Promise<TusOutcome> {
+  return tusUpload({
+    server: h,
+    cookie,
+    data: text(100),
+    fileName: "report.txt",
+    title,
+    metadata: { clientId: String(clientId) },
+  });
+}
+
+/** Uploads a 100-byte id.txt as `cookie`'s next version of the document `documentId`. */
+function resubmit(cookie: string, documentId: number): Promise<TusOutcome> {
+  return tusUpload({
+    server: h,
+    cookie,
+    data: text(100),
+    fileName: "id.txt",
+    metadata: { documentId: String(documentId) },
+  });
+}
+
 describe("reports and resubmissions", () => {
   it("lets approve:documents (userAdmin, mainAdmin) send a client a report: approved, from the team, audited; a client or a non-client target is refused", async () => {
     const target = await createUser(h.db, { userType: "client" });
     const prospect = await createUser(h.db, { userType: "prospect" });
     const sender = await client();
-    const refused = await tusUpload({
-      server: h,
-      cookie: sender.cookie,
-      data: text(100),
-      fileName: "report.txt",
-      metadata: { clientId: String(target.id) },
-    });
+    const refused = await sendReport(sender.cookie, target.id);
     expect(refused.status).toBe(403);
 
     for (const userType of ["userAdmin", "mainAdmin"] as const) {
       const admin = await createAdmin(h.db, { userType });
       const cookie = await h.signIn(admin.username);
-      const notClient = await tusUpload({
-        server: h,
-        cookie,
-        data: text(100),
-        fileName: "report.txt",
-        metadata: { clientId: String(prospect.id) },
-      });
+      const notClient = await sendReport(cookie, prospect.id);
       expect(notClient.status).toBe(404);
-      const { document } = answerOf(
-        await tusUpload({
-          server: h,
-          cookie,
-          data: text(100),
-          fileName: "report.txt",
-          title: "Your Q3 report",
-          metadata: { clientId: String(target.id) },
-        }),
-      );
+      const { document } = answerOf(await sendReport(cookie, target.id, "Your Q3 report"));
       expect(document).toMatchObject({ status: "approved", fromTeam: true });
       const row = await h.db.prisma.document.findUniqueOrThrow({
         where: { id: document.id },
@@ -570,25 +565,13 @@ describe("reports and resubmissions", () => {
     const { document } = answerOf(
       await tusUpload({ server: h, cookie: owner.cookie, data: text(100), fileName: "id.txt" }),
     );
-    const pending = await tusUpload({
-      server: h,
-      cookie: owner.cookie,
-      data: text(100),
-      fileName: "id.txt",
-      metadata: { documentId: String(document.id) },
-    });
+    const pending = await resubmit(owner.cookie, document.id);
     expect(pending.status).toBe(409);
     await h.db.prisma.document.update({
       where: { id: document.id },
       data: { status: "rejected", rejectedBy: "Reviewer", rejectedAt: new Date(), rejectionReason: "Blurry" },
     });
-    const stranger = await tusUpload({
-      server: h,
-      cookie: other.cookie,
-      data: text(100),
-      fileName: "id.txt",
-      metadata: { documentId: String(document.id) },
-    });
+    const stranger = await resubmit(other.cookie, document.id);
     expect(stranger.status).toBe(404);
 
     const data = text(200, "sharper");

@@ -1,8 +1,8 @@
 import net from "node:net";
 import {
   expectRefusals,
+  graphqlClient,
   isolatedAppFixture,
-  postGraphql,
   refusedCallers,
   signedInAs,
 } from "@gateway/testing/fixtures";
@@ -40,9 +40,7 @@ beforeAll(async () => {
   smtp = await startTestSmtp({ auth: { user: "mailer", pass: PASSWORD } });
 });
 
-function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
-  return postGraphql(harness.app, query, cookie, variables, bodies);
-}
+const gql = graphqlClient(harness, bodies);
 
 function signIn(userType: "client" | "prospect" | "userAdmin" | "mainAdmin"): Promise<string> {
   return signedInAs(harness, userType, { firstName: "Eve", lastName: `${userType} Mailer` });

@@ -177,30 +177,25 @@ describe("email templates and the delivery log over GraphQL", () => {
   });
 
   it("refuses an unknown variable, a refused tag and a parse error at save with the line and the reason", async () => {
-    const unknown = await gql(UPDATE, adminCookie, {
-      input: input({ html: "<p>Hello {{firstName}},</p>\n<p>Your code: {{secretCode}}</p>" }),
-    });
-    expect(unknown.data?.updateEmailTemplate).toEqual({
-      __typename: "AppError",
-      code: "VALIDATION_FAILED",
-      message: 'HTML body, line 2: Unknown variable "secretCode"',
-    });
-    const unclosed = await gql(UPDATE, adminCookie, {
-      input: input({ text: "Hello\n\n{{#link}}Open {{link}}\nthe end" }),
-    });
-    expect(unclosed.data?.updateEmailTemplate).toEqual({
-      __typename: "AppError",
-      code: "VALIDATION_FAILED",
-      message: 'Text body, line 3: Unclosed section "link"',
-    });
-    const tag = await gql(UPDATE, adminCookie, { input: input({ subject: "Hi {{{firstName}}}" }) });
-    expect(tag.data?.updateEmailTemplate).toMatchObject({
-      message: 'Subject, line 1: Unescaped output of "firstName" is not allowed: write {{firstName}}',
-    });
-    const partial = await gql(UPDATE, adminCookie, { input: input({ text: "{{> footer}}" }) });
-    expect(partial.data?.updateEmailTemplate).toMatchObject({
-      message: "Text body, line 1: Partials ({{> footer}}) are not allowed",
-    });
+    for (const [change, message] of [
+      [
+        { html: "<p>Hello {{firstName}},</p>\n<p>Your code: {{secretCode}}</p>" },
+        'HTML body, line 2: Unknown variable "secretCode"',
+      ],
+      [{ text: "Hello\n\n{{#link}}Open {{link}}\nthe end" }, 'Text body, line 3: Unclosed section "link"'],
+      [
+        { subject: "Hi {{{firstName}}}" },
+        'Subject, line 1: Unescaped output of "firstName" is not allowed: write {{firstName}}',
+      ],
+      [{ text: "{{> footer}}" }, "Text body, line 1: Partials ({{> footer}}) are not allowed"],
+    ] as const) {
+      const refused = await gql(UPDATE, adminCookie, { input: input(change) });
+      expect(refused.data?.updateEmailTemplate).toEqual({
+        __typename: "AppError",
+        code: "VALIDATION_FAILED",
+        message,
+      });
+    }
     // the preview lists every problem, with its column
     const preview = await gql(PREVIEW, adminCookie, {
       input: input({ subject: "{{nope}}", html: "<p>\n  {{#x}}</p>" }),

@@ -1,7 +1,7 @@
 import {
   expectRefusals,
+  graphqlClient,
   isolatedAppFixture,
-  postGraphql,
   refusedCallers,
   signedInAs,
 } from "@gateway/testing/fixtures";
@@ -16,9 +16,7 @@ import request from "supertest";
 
 const harness = isolatedAppFixture();
 
-function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
-  return postGraphql(harness.app, query, cookie, variables);
-}
+const gql = graphqlClient(harness);
 
 function signIn(userType: "client" | "prospect" | "userAdmin" | "mainAdmin"): Promise<string> {
   return signedInAs(harness, userType, { firstName: "Bria", lastName: `${userType} Brand` });

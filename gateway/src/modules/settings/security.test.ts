@@ -1,4 +1,4 @@
-import { expectRefusals, isolatedAppFixture, postGraphql, refusedCallers } from "@gateway/testing/fixtures";
+import { expectRefusals, graphqlClient, isolatedAppFixture, refusedCallers } from "@gateway/testing/fixtures";
 import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { boundsMessage } from "@schema/validation/security";
 import {
@@ -23,9 +23,7 @@ function freshIp(): string {
   return `10.77.${Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`;
 }
 
-function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
-  return postGraphql(harness.app, query, cookie, variables);
-}
+const gql = graphqlClient(harness);
 
 function login(loginName: string, password = TEST_PASSWORD, ip = freshIp()) {
   return request(harness.app)

@@ -1,4 +1,4 @@
-import { isolatedAppFixture, postGraphql, signedInAs } from "@gateway/testing/fixtures";
+import { graphqlClient, isolatedAppFixture, signedInAs } from "@gateway/testing/fixtures";
 import { applySnapshot } from "@services/esrt-sync";
 import { createUser } from "@services/shared/testing/factories";
 import { syncSnapshot } from "@services/user";
@@ -12,9 +12,7 @@ const harness = isolatedAppFixture({
   settings: { ESRT_ALLOW_HTTP: false, ESRT_ALLOW_PRIVATE: false, ESRT_NATS: false },
 });
 
-function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
-  return postGraphql(harness.app, query, cookie, variables);
-}
+const gql = graphqlClient(harness);
 
 function signIn(userType: "client" | "prospect" | "user" | "userAdmin" | "mainAdmin"): Promise<string> {
   return signedInAs(harness, userType);

@@ -1,7 +1,7 @@
-import { request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { isolatedAppFixture, postGraphql, sessionFor } from "@gateway/testing/fixtures";
+import { request as httpRequest } from "node:http";
+import { graphqlClient, isolatedAppFixture, sessionFor } from "@gateway/testing/fixtures";
 import { createUser, uniqueSuffix } from "@services/shared/testing/factories";
+import { listenOnLoopback } from "@services/shared/testing/loopback";
 import request from "supertest";
 
 // Creating users, bulk jobs and the client import over GraphQL and REST, on a database of the
@@ -17,9 +17,7 @@ async function signIn(userType: Who): Promise<{ cookie: string; id: number }> {
   return { cookie: await sessionFor(harness.app, user.username), id: user.id };
 }
 
-function gql(query: string, cookie = "", variables: Record<string, unknown> = {}) {
-  return postGraphql(harness.app, query, cookie, variables);
-}
+const gql = graphqlClient(harness);
 
 function postImport(cookie: string, body: unknown) {
   return request(harness.app)
@@ -33,12 +31,7 @@ function postImport(cookie: string, body: unknown) {
  * kilobyte; fails when no answer comes within 5 seconds (the server waits for the rest).
  */
 async function answerToPartialImport(cookie: string, length: number): Promise<number> {
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = harness.app.listen(0, "127.0.0.1", (err?: Error) =>
-      err ? reject(err) : resolve(listening),
-    );
-  });
-  const { port } = server.address() as AddressInfo;
+  const server = await listenOnLoopback(harness.app);
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
     "Content-Length": String(length),
@@ -46,7 +39,7 @@ async function answerToPartialImport(cookie: string, length: number): Promise<nu
   if (cookie) headers.Cookie = cookie;
   const req = httpRequest({
     host: "127.0.0.1",
-    port,
+    port: server.port,
     path: "/api/admin/users/import",
     method: "POST",
     headers,
@@ -67,8 +60,7 @@ async function answerToPartialImport(cookie: string, length: number): Promise<nu
     });
   } finally {
     req.destroy();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await server.close();
   }
 }
 

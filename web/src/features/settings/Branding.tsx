@@ -1,18 +1,7 @@
 import "./branding.css";
-import {
-  Alignment,
-  Button,
-  Card,
-  Classes,
-  FormGroup,
-  H2,
-  InputGroup,
-  Intent,
-  Navbar,
-} from "@blueprintjs/core";
+import { Alignment, Button, Card, Classes, H2, Navbar } from "@blueprintjs/core";
 import { Reset } from "@blueprintjs/icons";
 import { type BrandingInput, brandingSchema } from "@schema/validation/branding";
-import { formatDateTime } from "@web/features/documents/documents";
 import { BrandLogo } from "@web/features/shell/BrandLogo";
 import {
   BrandingSettingsDocument,
@@ -20,7 +9,9 @@ import {
   UpdateBrandingDocument,
 } from "@web/generated/graphql";
 import { SaveButton, settingsPage, useSettingsSave } from "@web/ui/SettingsScreen";
+import { TextField, type TextFieldProps } from "@web/ui/TextField";
 import { useId } from "react";
+import { LastChanged } from "./LastChanged";
 
 /**
  * Branding Settings (spec §2 and §5, manage:config; issue 12): the product title of the top bar and
@@ -49,7 +40,13 @@ function formValuesOf(settings: BrandingSettingsFieldsFragment): BrandingInput {
 
 type Field = keyof BrandingInput;
 
-const FIELDS: { name: Field; label: string; helper?: string; type?: string; placeholder?: string }[] = [
+const FIELDS: {
+  name: Field;
+  label: string;
+  helper?: string;
+  type?: TextFieldProps["type"];
+  placeholder?: string;
+}[] = [
   { name: "title", label: "Product title", helper: "The top bar and 'Welcome to {title} Portal'." },
   {
     name: "logoUrl",
@@ -95,30 +92,18 @@ function BrandingForm({ settings }: { settings: BrandingSettingsFieldsFragment }
     <div className="branding-layout">
       <Card className="branding-form-card">
         <form onSubmit={handleSubmit} noValidate aria-label="Branding settings" className="branding-form">
-          {FIELDS.map((field) => {
-            const id = `${baseId}-${field.name}`;
-            const message = errors[field.name]?.message;
-            const { ref, ...rest } = form.register(field.name);
-            return (
-              <FormGroup
-                key={field.name}
-                label={field.label}
-                labelFor={id}
-                intent={message ? Intent.DANGER : Intent.NONE}
-                helperText={message ?? field.helper}
-              >
-                <InputGroup
-                  id={id}
-                  type={field.type ?? "text"}
-                  placeholder={field.placeholder}
-                  intent={message ? Intent.DANGER : Intent.NONE}
-                  aria-invalid={message ? true : undefined}
-                  inputRef={ref}
-                  {...rest}
-                />
-              </FormGroup>
-            );
-          })}
+          {FIELDS.map((field) => (
+            <TextField
+              key={field.name}
+              id={`${baseId}-${field.name}`}
+              label={field.label}
+              registration={form.register(field.name)}
+              error={errors[field.name]?.message}
+              hint={field.helper}
+              type={field.type}
+              placeholder={field.placeholder}
+            />
+          ))}
           <div className="branding-actions">
             <SaveButton text="Save branding" loading={saving} />
             <Button
@@ -128,10 +113,7 @@ function BrandingForm({ settings }: { settings: BrandingSettingsFieldsFragment }
               onClick={() => form.reset(formValuesOf(settings))}
             />
           </div>
-          <p className={Classes.TEXT_MUTED}>
-            Last changed {formatDateTime(settings.updatedAt)}
-            {settings.updatedBy ? ` by ${settings.updatedBy}` : ""}.
-          </p>
+          <LastChanged updatedAt={settings.updatedAt} updatedBy={settings.updatedBy} paragraph />
         </form>
       </Card>
       <BrandingPreview

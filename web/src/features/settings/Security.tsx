@@ -1,17 +1,6 @@
 import { useMutation } from "@apollo/client/react";
 import "./branding.css";
-import {
-  Alert,
-  Button,
-  Callout,
-  Card,
-  Classes,
-  FormGroup,
-  H2,
-  InputGroup,
-  Intent,
-  Switch,
-} from "@blueprintjs/core";
+import { Alert, Button, Callout, Card, Classes, FormGroup, H2, Intent, Switch } from "@blueprintjs/core";
 import { LogOut } from "@blueprintjs/icons";
 import {
   LOGIN_IP_WINDOW_MINUTES,
@@ -19,7 +8,6 @@ import {
   type SecuritySettingsInput,
   securitySettingsSchema,
 } from "@schema/validation/security";
-import { formatDateTime } from "@web/features/documents/documents";
 import {
   SecuritySettingsDocument,
   type SecuritySettingsFieldsFragment,
@@ -29,8 +17,10 @@ import {
 import { FactsTable } from "@web/ui/FactsTable";
 import { runWithToast } from "@web/ui/mutationToast";
 import { SaveButton, settingsPage, useSettingsSave } from "@web/ui/SettingsScreen";
+import { TextField } from "@web/ui/TextField";
 import { useId, useState } from "react";
 import { Controller } from "react-hook-form";
+import { LastChanged } from "./LastChanged";
 
 /**
  * Security Settings (spec §2, manage:config; issue 12): the sign-in switches, the minimum password
@@ -168,31 +158,21 @@ function SecurityForm({ settings }: { settings: SecuritySettingsFieldsFragment }
         ) : null}
         <H2>Passwords and rate limits</H2>
         {NUMBERS.map((item) => {
-          const id = `${baseId}-${item.name}`;
-          const message = errors[item.name]?.message;
           const { min, max } = SECURITY_BOUNDS[item.name];
-          const { ref, ...rest } = form.register(item.name, { valueAsNumber: true });
           return (
-            <FormGroup
+            <TextField
               key={item.name}
+              id={`${baseId}-${item.name}`}
               label={item.label}
-              labelFor={id}
-              intent={message ? Intent.DANGER : Intent.NONE}
-              helperText={message ?? `${min} to ${max} ${item.unit}`}
-            >
-              <InputGroup
-                id={id}
-                type="number"
-                min={min}
-                max={max}
-                step={1}
-                className="security-number"
-                intent={message ? Intent.DANGER : Intent.NONE}
-                aria-invalid={message ? true : undefined}
-                inputRef={ref}
-                {...rest}
-              />
-            </FormGroup>
+              registration={form.register(item.name, { valueAsNumber: true })}
+              error={errors[item.name]?.message}
+              hint={`${min} to ${max} ${item.unit}`}
+              type="number"
+              min={min}
+              max={max}
+              step={1}
+              className="security-number"
+            />
           );
         })}
         <p className={Classes.TEXT_MUTED}>
@@ -201,11 +181,7 @@ function SecurityForm({ settings }: { settings: SecuritySettingsFieldsFragment }
         <div className="branding-actions">
           <SaveButton text="Save security settings" loading={saving} />
         </div>
-        <p className={Classes.TEXT_MUTED}>
-          {settings.updatedAt
-            ? `Last changed ${formatDateTime(settings.updatedAt)}${settings.updatedBy ? ` by ${settings.updatedBy}` : ""}.`
-            : "Never changed: the defaults apply."}
-        </p>
+        <LastChanged updatedAt={settings.updatedAt} updatedBy={settings.updatedBy} paragraph />
       </form>
     </Card>
   );

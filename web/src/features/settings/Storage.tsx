@@ -1,10 +1,7 @@
-import { useMutation } from "@apollo/client/react";
 import "@blueprintjs/select/lib/css/blueprint-select.css";
 import "@web/features/documents/documents.css";
 import "@web/features/admin-documents/review.css";
 import {
-  Button,
-  Callout,
   Card,
   Classes,
   FormGroup,
@@ -17,21 +14,23 @@ import {
   RadioGroup,
   Switch,
 } from "@blueprintjs/core";
-import { Database, DataConnection } from "@blueprintjs/icons";
+import { Database } from "@blueprintjs/icons";
 import { MultiSelect } from "@blueprintjs/select";
 import { formatBytes, storageSettingsSchema } from "@schema/validation/document";
 import { formValuesOf, settingsInputOf } from "@web/features/admin-documents/storage";
-import { bytesToMegabytes, formatDateTime, megabytesToBytes } from "@web/features/documents/documents";
+import { bytesToMegabytes, megabytesToBytes } from "@web/features/documents/documents";
 import {
   StorageSettingsDocument,
   type StorageSettingsFieldsFragment,
   TestStorageConnectionDocument,
   UpdateStorageSettingsDocument,
 } from "@web/generated/graphql";
+import { ConnectionTest, useConnectionTest } from "@web/ui/ConnectionTest";
 import { DataTable } from "@web/ui/DataTable";
 import { SaveButton, settingsPage, useSettingsSave } from "@web/ui/SettingsScreen";
 import { useId, useState } from "react";
 import { Controller } from "react-hook-form";
+import { LastChanged } from "./LastChanged";
 
 /**
  * Storage Settings (spec §2 and §5, manage:config; issue 9): where new uploads are stored (local
@@ -51,10 +50,6 @@ export const StoragePage = settingsPage({
     </>
   ),
 });
-
-type TestResult =
-  | { ok: boolean; message: string; latencyMs: number }
-  | { ok: false; message: string; latencyMs: null };
 
 /** The settings form, checked with the shared schema and its messages. */
 function StorageForm({ settings }: { settings: StorageSettingsFieldsFragment }) {
@@ -86,29 +81,17 @@ function StorageForm({ settings }: { settings: StorageSettingsFieldsFragment }) 
     }),
     failure: "Failed to save storage settings",
   });
-  const [result, setResult] = useState<TestResult | null>(null);
-  const [test, testing] = useMutation(TestStorageConnectionDocument);
+  const connection = useConnectionTest({
+    mutation: TestStorageConnectionDocument,
+    answerOf: (data) => data.testStorageConnection,
+    success: "MutationTestStorageConnectionSuccess",
+  });
   const storageType = form.watch("storageType");
   const bytes = form.watch("maxFileSize");
   const errors = form.formState.errors;
   const cloud = storageType === "cloud";
 
-  const testConnection = form.handleSubmit(async (values) => {
-    setResult(null);
-    try {
-      const answer = (await test({ variables: { input: settingsInputOf(values) } })).data
-        ?.testStorageConnection;
-      if (answer?.__typename === "MutationTestStorageConnectionSuccess") setResult(answer.data);
-      else
-        setResult({
-          ok: false,
-          message: answer?.__typename === "AppError" ? answer.message : "The test could not run",
-          latencyMs: null,
-        });
-    } catch {
-      setResult({ ok: false, message: "The test could not run", latencyMs: null });
-    }
-  });
+  const testConnection = form.handleSubmit((values) => connection.run({ input: settingsInputOf(values) }));
 
   // Blueprint's inputs take the DOM ref as inputRef (their ref is the component)
   const bind = (
@@ -138,7 +121,7 @@ function StorageForm({ settings }: { settings: StorageSettingsFieldsFragment }) 
                 selectedValue={field.value}
                 onChange={(e) => {
                   field.onChange(e.currentTarget.value);
-                  setResult(null);
+                  connection.clear();
                 }}
               >
                 <Radio value="local" label="Local disk" />
@@ -283,33 +266,21 @@ function StorageForm({ settings }: { settings: StorageSettingsFieldsFragment }) 
                 {...bind("cloudSecretAccessKey")}
               />
             </FormGroup>
-            <Button
-              icon={<DataConnection />}
-              text="Test connection"
-              loading={testing.loading}
-              onClick={() => void testConnection()}
+            <ConnectionTest
+              className="storage-test-result"
+              result={connection.result}
+              testing={connection.testing}
+              onTest={() => void testConnection()}
             />
-            {result && (
-              <Callout
-                className="storage-test-result"
-                intent={result.ok ? Intent.SUCCESS : Intent.DANGER}
-                compact
-                role="status"
-                title={result.ok ? "Connection works" : "Connection failed"}
-              >
-                {result.message}
-                {result.latencyMs !== null ? ` (${result.latencyMs} ms)` : ""}
-              </Callout>
-            )}
           </fieldset>
         )}
         <div className="storage-actions">
           <SaveButton text="Save settings" loading={saving} />
-          <span className={Classes.TEXT_MUTED}>
-            Last changed {formatDateTime(settings.updatedAt)}
-            {settings.updatedBy ? ` by ${settings.updatedBy}` : ""}. Changing the storage affects new uploads
-            only.
-          </span>
+          <LastChanged
+            updatedAt={settings.updatedAt}
+            updatedBy={settings.updatedBy}
+            then="Changing the storage affects new uploads only."
+          />
         </div>
       </form>
     </Card>

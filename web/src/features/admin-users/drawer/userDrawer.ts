@@ -3,13 +3,7 @@ import type { AccessLevel, UserStatus, UserType } from "@web/generated/graphql";
 // Words and small rules of the user drawer (issue 11), kept apart from the components.
 
 /** How each user type reads (spec §3; "user" is a registration that asked for client access). */
-export const USER_TYPE_LABELS: Record<UserType, string> = {
-  prospect: "Prospect",
-  user: "User (client access requested)",
-  client: "Client",
-  userAdmin: "User administrator",
-  mainAdmin: "Main administrator",
-};
+export { USER_TYPE_LABELS } from "@web/ui/jobs/userJobs";
 
 /** How each status reads. */
 export const USER_STATUS_LABELS: Record<UserStatus, string> = {

@@ -1,18 +1,6 @@
-import { useMutation } from "@apollo/client/react";
 import "./emailSettings.css";
-import {
-  Button,
-  Callout,
-  Card,
-  Classes,
-  FormGroup,
-  InputGroup,
-  Intent,
-  Radio,
-  RadioGroup,
-  Switch,
-} from "@blueprintjs/core";
-import { DataConnection, Lock } from "@blueprintjs/icons";
+import { Callout, Card, FormGroup, InputGroup, Intent, Radio, RadioGroup, Switch } from "@blueprintjs/core";
+import { Lock } from "@blueprintjs/icons";
 import {
   DEFAULT_SMTP_PORTS,
   emailSettingsSchema,
@@ -20,13 +8,14 @@ import {
   SMTP_SECURITY_LABELS,
   smtpConnectionSchema,
 } from "@schema/validation/emailSettings";
-import { formatDateTime } from "@web/features/documents/documents";
+import { LastChanged } from "@web/features/settings/LastChanged";
 import {
   EmailSettingsDocument,
   type EmailSettingsFieldsFragment,
   TestEmailConnectionDocument,
   UpdateEmailSettingsDocument,
 } from "@web/generated/graphql";
+import { ConnectionTest, useConnectionTest } from "@web/ui/ConnectionTest";
 import { SaveButton, settingsPage, useSettingsSave } from "@web/ui/SettingsScreen";
 import { useId, useState } from "react";
 import { Controller } from "react-hook-form";
@@ -60,12 +49,6 @@ export const EmailSettingsPage = settingsPage({
     </>
   ),
 });
-
-type TestResult = {
-  ok: boolean;
-  message: string;
-  latencyMs: number | null;
-};
 
 type EnvironmentLock = EmailSettingsFieldsFragment["locks"][number];
 
@@ -112,8 +95,11 @@ function EmailSettingsForm({ settings }: { settings: EmailSettingsFieldsFragment
     saved: (answer) => ({ title: "Email settings saved", description: answer.data.summary }),
     failure: "Failed to save email settings",
   });
-  const [result, setResult] = useState<TestResult | null>(null);
-  const [test, testing] = useMutation(TestEmailConnectionDocument);
+  const connection = useConnectionTest({
+    mutation: TestEmailConnectionDocument,
+    answerOf: (data) => data.testEmailConnection,
+    success: "MutationTestEmailConnectionSuccess",
+  });
   const errors = form.formState.errors;
   const security = form.watch("smtpSecurity") ?? "starttls";
   const lockOf = (variable: string) => settings.locks.find((l) => l.variable === variable);
@@ -122,28 +108,17 @@ function EmailSettingsForm({ settings }: { settings: EmailSettingsFieldsFragment
   const teamLock = lockOf("TEAM_EMAIL");
 
   const handleTest = async () => {
-    setResult(null);
     let input = {};
     if (!smtpLock) {
       const checked = smtpConnectionSchema.safeParse(form.getValues());
       if (!checked.success) {
+        connection.clear();
         await form.trigger([...SMTP_FIELDS]);
         return;
       }
       input = connectionInputOf(checked.data);
     }
-    try {
-      const answer = (await test({ variables: { input } })).data?.testEmailConnection;
-      if (answer?.__typename === "MutationTestEmailConnectionSuccess") setResult(answer.data);
-      else
-        setResult({
-          ok: false,
-          message: answer?.__typename === "AppError" ? answer.message : "The test could not run",
-          latencyMs: null,
-        });
-    } catch {
-      setResult({ ok: false, message: "The test could not run", latencyMs: null });
-    }
+    await connection.run({ input });
   };
 
   // Blueprint's inputs take the DOM ref as inputRef (their ref is the component)
@@ -194,7 +169,7 @@ function EmailSettingsForm({ settings }: { settings: EmailSettingsFieldsFragment
                       selectedValue={field.value ?? "starttls"}
                       onChange={(e) => {
                         field.onChange(e.currentTarget.value);
-                        setResult(null);
+                        connection.clear();
                       }}
                     >
                       {SMTP_SECURITIES.map((value) => (
@@ -246,24 +221,12 @@ function EmailSettingsForm({ settings }: { settings: EmailSettingsFieldsFragment
               </FormGroup>
             </>
           )}
-          <Button
-            icon={<DataConnection />}
-            text="Test connection"
-            loading={testing.loading}
-            onClick={() => void handleTest()}
+          <ConnectionTest
+            className="email-settings-test"
+            result={connection.result}
+            testing={connection.testing}
+            onTest={() => void handleTest()}
           />
-          <div role="status" className="email-settings-test">
-            {result && (
-              <Callout
-                intent={result.ok ? Intent.SUCCESS : Intent.DANGER}
-                compact
-                title={result.ok ? "Connection works" : "Connection failed"}
-              >
-                {result.message}
-                {result.latencyMs !== null ? ` (${result.latencyMs} ms)` : ""}
-              </Callout>
-            )}
-          </div>
         </fieldset>
         <fieldset>
           <legend>Sender</legend>
@@ -318,10 +281,11 @@ function EmailSettingsForm({ settings }: { settings: EmailSettingsFieldsFragment
         </fieldset>
         <div className="email-settings-actions">
           <SaveButton text="Save settings" loading={saving} />
-          <span className={Classes.TEXT_MUTED}>
-            Last changed {formatDateTime(settings.updatedAt)}
-            {settings.updatedBy ? ` by ${settings.updatedBy}` : ""}. Saved settings apply to the next message.
-          </span>
+          <LastChanged
+            updatedAt={settings.updatedAt}
+            updatedBy={settings.updatedBy}
+            then="Saved settings apply to the next message."
+          />
         </div>
       </form>
     </Card>
