@@ -214,19 +214,35 @@ export async function loginUser(props: {
 }
 
 /**
+ * Completes a sign-in whose factors all passed another way (a second factor after the password, a
+ * passkey alone): the account admitted again (its status may have changed meanwhile), then the
+ * enhanced level's question or the sign-in granted, the sign-in switches read once for both.
+ * @throws UserError ACCOUNT_INACTIVE, EMAIL_NOT_VERIFIED, SECURITY_QUESTIONS_REQUIRED.
+ */
+export async function completeSignIn(props: {
+  db: Db;
+  user: User;
+  ip?: string | null;
+}): Promise<Exclude<LoginOutcome, { kind: "twoFactor" }>> {
+  const settings = await signInSettings(props.db, props.user);
+  await admitAccount({ ...props, settings });
+  return finishSignIn({ ...props, settings });
+}
+
+/**
  * The refusals of an account whose first factor (a password, or a passkey) was right: an inactive
  * account, or an unverified email while the settings require a verified one. Audited.
  * @throws UserError ACCOUNT_INACTIVE, EMAIL_NOT_VERIFIED.
  */
-export async function admitAccount(props: {
+async function admitAccount(props: {
   db: Db;
   user: User;
-  /** the switches read with the account; read now when not given */
-  settings?: SignInSettings;
+  /** the sign-in switches (undefined: no settings row) */
+  settings: SignInSettings | undefined;
   ip?: string | null;
 }): Promise<void> {
   const { db, user: found } = props;
-  const settings = props.settings ?? (await signInSettings(db, found));
+  const { settings } = props;
   const fail = (reason: string) => auditFailedSignIn(db, found.id, reason, props.ip);
   if (found.userStatus !== "active") {
     await fail(`status_${found.userStatus}`);
@@ -248,14 +264,13 @@ export async function admitAccount(props: {
  * (or, by the settings, every administrator) has it, else the sign-in recorded and granted.
  * @throws UserError SECURITY_QUESTIONS_REQUIRED (the enhanced level without questions).
  */
-export async function finishSignIn(props: {
+async function finishSignIn(props: {
   db: Db;
   user: User;
-  settings?: SignInSettings;
+  settings: SignInSettings | undefined;
   ip?: string | null;
 }): Promise<Exclude<LoginOutcome, { kind: "twoFactor" }>> {
-  const { db, user: found } = props;
-  const settings = props.settings ?? (await signInSettings(db, found));
+  const { db, user: found, settings } = props;
   // the security setting may require the enhanced level of every administrator (issue 12)
   const adminEnhanced =
     settings?.requireEnhancedForAdmins === true &&

@@ -11,16 +11,16 @@ import {
   verifyRegistrationResponse,
 } from "@simplewebauthn/server";
 import { isoUint8Array } from "@simplewebauthn/server/helpers";
+import { getPublicBranding } from "../getPublicBranding";
 
 // Passkeys (WebAuthn Level 3) through @simplewebauthn/server: the portal is the relying party named
 // by its public address. Registration asks for a discoverable credential (a passkey can sign in
 // without a username) and no attestation; user verification is preferred, not required, so that a
 // security key without a PIN still serves as a second factor.
 
-/** The relying party: the portal's host name (the RP ID), its name as shown, and its origin. */
+/** The relying party: the portal's host name (the RP ID) and its origin. */
 export interface RelyingParty {
   id: string;
-  name: string;
   origin: string;
 }
 
@@ -58,7 +58,8 @@ export async function registrationOptions(props: {
 }): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const existing = await credentialsOf(props.db, props.user.id);
   return generateRegistrationOptions({
-    rpName: props.rp.name,
+    // the name a new passkey is saved under: the branding's title (read only when one is made)
+    rpName: (await getPublicBranding({ db: props.db })).title,
     rpID: props.rp.id,
     userName: props.user.email,
     userDisplayName: `${props.user.firstName} ${props.user.lastName}`.trim(),

@@ -2,7 +2,7 @@ import type { Db, Tx } from "@services/shared/db";
 import type { RateLimiter } from "@services/shared/rateLimit";
 import { attemptUnderLimits } from "../accountAttempt";
 import { TWO_FACTOR_FAILED_MESSAGE, UserError } from "../errors";
-import { admitAccount, auditFailedSignIn, finishSignIn, type LoginOutcome } from "../loginUser";
+import { auditFailedSignIn, completeSignIn, type LoginOutcome } from "../loginUser";
 import { verifyPassword } from "../passwords";
 import { spendAuthenticatorCode } from "./authenticator";
 import { invalidCode } from "./changes";
@@ -83,8 +83,7 @@ export async function signInSecondFactor(props: {
   });
   const user = await db.prisma.user.findUnique({ where: { id: props.userId } });
   if (!user) throw new UserError("TWO_FACTOR_FAILED", TWO_FACTOR_FAILED_MESSAGE);
-  await admitAccount({ db, user, ip: props.ip });
-  return finishSignIn({ db, user, ip: props.ip });
+  return completeSignIn({ db, user, ip: props.ip });
 }
 
 /**
@@ -114,8 +113,7 @@ export async function signInWithPasskey(props: {
   await slot.release();
   const user = await db.prisma.user.findUnique({ where: { id: passkey.userId } });
   if (!user) throw new UserError("TWO_FACTOR_FAILED", PASSKEY_SIGN_IN_FAILED_MESSAGE);
-  await admitAccount({ db, user, ip: props.ip });
-  return finishSignIn({ db, user, ip: props.ip });
+  return completeSignIn({ db, user, ip: props.ip });
 }
 
 /** A fresh proof of identity: the password, or a second factor. */

@@ -214,16 +214,21 @@ describe("a mainAdmin's reset of another user's two-factor sign-in", () => {
   it("is theirs alone, never for their own, audited and told to the user", async () => {
     const target = await userOf("client");
     await enrolAuthenticator(target.cookie);
+    expect(refusal(await gql(RESET(target.user.id), ""), "adminResetTwoFactor")).toBe("UNAUTHENTICATED");
+    expect(refusal(await gql(ADMIN_VIEW(target.user.id), ""), "adminUserTwoFactor")).toBe("UNAUTHENTICATED");
     for (const userType of ["userAdmin", "client", "prospect", "user"] as const) {
       const { cookie } = await userOf(userType);
       expect([userType, refusal(await gql(RESET(target.user.id), cookie), "adminResetTwoFactor")]).toEqual([
         userType,
         "FORBIDDEN",
       ]);
+      // what a user holds is for those who manage users: the administrators
+      const view = await gql(ADMIN_VIEW(target.user.id), cookie);
+      expect([userType, refusal(view, "adminUserTwoFactor") ?? "allowed"]).toEqual([
+        userType,
+        userType === "userAdmin" ? "allowed" : "FORBIDDEN",
+      ]);
     }
-    expect(
-      refusal(await gql(ADMIN_VIEW(target.user.id), (await userOf("client")).cookie), "adminUserTwoFactor"),
-    ).toBe("FORBIDDEN");
     expect(
       (await gql(ADMIN_VIEW(target.user.id), (await userOf("userAdmin")).cookie)).data?.adminUserTwoFactor,
     ).toEqual({

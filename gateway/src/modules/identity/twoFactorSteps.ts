@@ -9,7 +9,6 @@ import {
   confirmAuthenticator as confirmOwnAuthenticator,
   confirmIdentity as confirmOwnIdentity,
   findSessionUser,
-  getPublicBranding,
   getTwoFactorStatus,
   type LoginOutcome,
   type PasskeyView,
@@ -47,14 +46,13 @@ function save(req: Request): Promise<void> {
 
 /**
  * The portal as the relying party of passkeys: PUBLIC_URL's host and origin, else the request's own
- * (development and tests), and the branding's title as its name.
+ * (development and tests).
  */
-export async function relyingParty(deps: IdentityDeps, req: Request): Promise<RelyingParty> {
+export function relyingParty(deps: IdentityDeps, req: Request): RelyingParty {
   const origin = deps.config.PUBLIC_URL
     ? new URL(deps.config.PUBLIC_URL).origin
     : `${req.protocol}://${req.get("host") ?? "localhost"}`;
-  const { title } = await getPublicBranding({ db: deps.db });
-  return { id: new URL(origin).hostname, name: title, origin };
+  return { id: new URL(origin).hostname, origin };
 }
 
 /** Keeps a WebAuthn challenge in the session for `purpose`, as long as the ceremony may last. */
@@ -80,7 +78,7 @@ async function checkOf(deps: IdentityDeps, req: Request, purpose: WebAuthnPurpos
   return {
     db: deps.db,
     limiter: deps.limiter,
-    rp: await relyingParty(deps, req),
+    rp: relyingParty(deps, req),
     ip: clientIp(req),
     challenge: purpose === null ? null : await takeChallenge(req, purpose),
   };
@@ -93,7 +91,7 @@ async function offerAssertion(
   purpose: WebAuthnPurpose,
   userId?: number,
 ): Promise<unknown> {
-  const options = await assertionOptions({ db: deps.db, rp: await relyingParty(deps, req), userId });
+  const options = await assertionOptions({ db: deps.db, rp: relyingParty(deps, req), userId });
   await keepChallenge(req, purpose, options.challenge);
   return options;
 }
@@ -246,7 +244,7 @@ export async function twoFactorStatus(
 /** A new passkey's options (after a fresh proof). @throws AppError FORBIDDEN (confirmIdentity). */
 export async function newPasskeyOptions(deps: IdentityDeps, req: Request, res: Response): Promise<unknown> {
   const user = requireFreshProof(req, res);
-  const options = await passkeyRegistrationOptions({ db: deps.db, user, rp: await relyingParty(deps, req) });
+  const options = await passkeyRegistrationOptions({ db: deps.db, user, rp: relyingParty(deps, req) });
   await keepChallenge(req, "register", options.challenge);
   return options;
 }
@@ -272,7 +270,7 @@ export async function addPasskey(
   const added = await addOwnPasskey({
     db: deps.db,
     user,
-    rp: await relyingParty(deps, req),
+    rp: relyingParty(deps, req),
     name: input.name,
     response: input.response,
     challenge: challenge ?? "",
