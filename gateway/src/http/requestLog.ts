@@ -39,6 +39,10 @@ export function requestLog(options: {
   onAnswered?: (req: Request, res: Response, seconds: number) => void;
 }): RequestHandler {
   const log = options.logger;
+  // The access line carries only the fields below, its URL already redacted: nothing for the
+  // logger's redaction paths to find, so its line skips them (about half the line's cost).
+  // `req.log`, which other code logs with, keeps them.
+  const access = log.child({}, { redact: { paths: [] } });
   const quiet = options.quietPaths ?? new Set<string>();
   const onAnswered = options.onAnswered;
   return (req: Request, res: Response, next: NextFunction) => {
@@ -56,7 +60,7 @@ export function requestLog(options: {
       if (!logged) return;
       const status = res.statusCode;
       const level = status >= 500 ? "error" : status >= 400 || !finished ? "warn" : "info";
-      log[level](
+      access[level](
         {
           req: { id, method: req.method, url: redactUrl(url) },
           res: { statusCode: status },
