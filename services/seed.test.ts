@@ -106,7 +106,8 @@ describe("seed", () => {
     const welcome = await db.prisma.emailTemplate.findUniqueOrThrow({ where: { key: "welcome" } });
     expect(welcome.subject).toBe("Hello from us, {{firstName}}");
     const reset = await db.prisma.emailTemplate.findUniqueOrThrow({ where: { key: "password_reset" } });
-    expect(reset.text).toContain("{{link}}");
+    expect(reset.html).toContain('href="{{link}}"');
+    expect(reset.html).not.toContain("<div style="); // content only: the layout is added at render
     expect(await db.prisma.emailTemplate.count()).toBe(DEFAULT_EMAIL_TEMPLATES.length);
   });
 

@@ -7,7 +7,7 @@ import { type Runtime, startRuntime } from "@services/shared/runtime";
 import { unseal } from "@services/shared/sealed";
 import { scratchDatabase } from "@services/shared/testing/db";
 import { listenOnLoopback } from "@services/shared/testing/loopback";
-import { type TestServer, WEB_DIST } from "./server";
+import { servedAt, type TestServer, WEB_DIST } from "./server";
 
 /** A gateway with the outbox relay and the email service running, its mail captured in the database. */
 export interface MailTestServer extends TestServer {
@@ -45,6 +45,7 @@ export async function startMailTestServer(suffix: string): Promise<MailTestServe
       webDist: WEB_DIST,
     });
     const server = await listenOnLoopback(app);
+    servedAt(config, server.url);
     return {
       url: server.url,
       config,

@@ -20,6 +20,16 @@ export interface TestServer {
 }
 
 /**
+ * Makes the process-wide config's PUBLIC_URL the address the test server listens at, unless the test
+ * gave one: emails rendered in the process (their links, the layout's logo) then point at the server
+ * the browser uses, as they point at the portal in a deployment; the frame that shows an email loads
+ * its logo from there. Known only once the server listens; the app's own config is left as it is.
+ */
+export function servedAt(config: Config, url: string): void {
+  if (!config.PUBLIC_URL) setConfig({ ...config, PUBLIC_URL: url });
+}
+
+/**
  * Starts the gateway in-process on a free loopback port, serving the built web app, with the test
  * database, a Redis session store and `env` laid over the test environment (also made the
  * process-wide config, which parts of the gateway read).
@@ -51,6 +61,7 @@ export async function startTestServer(
   });
 
   const server = await listenOnLoopback(app);
+  servedAt(config, server.url);
 
   return {
     url: server.url,

@@ -12,7 +12,6 @@ export const EMAIL_TEMPLATE_MESSAGES = {
   subjectTooLong: "Subject must be at most 200 characters",
   htmlRequired: "HTML body is required",
   htmlTooLong: "HTML body must be at most 100000 characters",
-  textRequired: "Text body is required",
   textTooLong: "Text body must be at most 100000 characters",
 } as const;
 
@@ -27,7 +26,10 @@ export const templateKeySchema = text({ error: EMAIL_TEMPLATE_MESSAGES.keyRequir
   .max(64, EMAIL_TEMPLATE_MESSAGES.keyRequired)
   .regex(/^[a-z][a-z0-9_]*$/, EMAIL_TEMPLATE_MESSAGES.keyRequired);
 
-/** The three editable parts of a template. */
+/**
+ * The three editable parts of a template. The text body may be empty: the plain-text part is then
+ * made from the HTML body (services/email/emailLayout.ts).
+ */
 export const templatePartsSchema = z.object({
   subject: text({ error: EMAIL_TEMPLATE_MESSAGES.subjectRequired })
     .refine((v) => v.trim().length > 0, EMAIL_TEMPLATE_MESSAGES.subjectRequired)
@@ -35,9 +37,7 @@ export const templatePartsSchema = z.object({
   html: text({ error: EMAIL_TEMPLATE_MESSAGES.htmlRequired })
     .refine((v) => v.trim().length > 0, EMAIL_TEMPLATE_MESSAGES.htmlRequired)
     .refine((v) => v.length <= 100_000, EMAIL_TEMPLATE_MESSAGES.htmlTooLong),
-  text: text({ error: EMAIL_TEMPLATE_MESSAGES.textRequired })
-    .refine((v) => v.trim().length > 0, EMAIL_TEMPLATE_MESSAGES.textRequired)
-    .refine((v) => v.length <= 100_000, EMAIL_TEMPLATE_MESSAGES.textTooLong),
+  text: text().refine((v) => v.length <= 100_000, EMAIL_TEMPLATE_MESSAGES.textTooLong),
 });
 
 export type TemplatePartsInput = z.infer<typeof templatePartsSchema>;

@@ -1,10 +1,11 @@
 import { config } from "@services/shared/config";
 import type { Tx } from "@services/shared/db";
 import { findStoredBranding } from "@services/user";
+import type { EmailBranding } from "./emailLayout";
 import type { EmailTemplateParts } from "./renderEmail";
 
-/** What every email of the portal needs besides its own variables. */
-export interface MailContext {
+/** What every email of the portal needs besides its own variables; its branding is the layout's. */
+export interface MailContext extends EmailBranding {
   /** the product name, from branding (spec: 'Welcome to {product} Portal') */
   productName: string;
   supportPhone: string;
@@ -21,6 +22,7 @@ export interface MailContext {
 
 // Fallbacks used only when the seed has not run (the seed writes both rows).
 const FALLBACK_PRODUCT = "ESRT";
+const FALLBACK_LOGO = "/logo.svg";
 const FALLBACK_TEAM = "team@portal.localhost";
 
 /** The portal's public address for links: PUBLIC_URL, else http://localhost:PORT. */
@@ -44,9 +46,10 @@ function isTemplateRow(value: unknown): value is EmailTemplateParts & { key: str
  * Reads the context of an email inside the consumer's transaction, with the templates of
  * `templateKeys` (the ones the consumer is about to queue): a consumer's transaction reads this for
  * every event it handles, in two round trips. The email service's own rows (its settings and the
- * templates) come in one; the product name and support phone come from the user service's face
- * (findStoredBranding: branding_config is the user service's table), read at send time so an email
- * always carries the current title (user events do not carry it).
+ * templates) come in one; the branding (product name, logo, support phone, consultation email)
+ * comes from the user service's face (findStoredBranding: branding_config is the user service's
+ * table), read as each email is rendered so it always carries the current branding in its layout
+ * and variables (user events do not carry it).
  * @throws when the database refuses the reads.
  */
 export async function loadMailContext(tx: Tx, templateKeys: readonly string[] = []): Promise<MailContext> {
@@ -64,8 +67,10 @@ export async function loadMailContext(tx: Tx, templateKeys: readonly string[] = 
     }
   }
   return {
-    productName: branding?.title ?? FALLBACK_PRODUCT,
+    productName: branding?.title || FALLBACK_PRODUCT,
+    logoUrl: branding?.logoUrl || FALLBACK_LOGO,
     supportPhone: branding?.supportPhone ?? "",
+    consultationEmail: branding?.consultationEmail ?? "",
     teamAddress: config().TEAM_EMAIL ?? row?.teamAddress ?? FALLBACK_TEAM,
     publicUrl: publicUrl(),
     templates,

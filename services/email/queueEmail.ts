@@ -3,7 +3,7 @@ import type { EmailAttachment } from "./attachments";
 import { DEFAULT_EMAIL_TEMPLATES } from "./defaultTemplates";
 import type { MailContext } from "./mailContext";
 import { sealLinkToken, withoutToken } from "./oneTimeLinks";
-import { type EmailTemplateParts, type EmailVariables, renderEmail } from "./renderEmail";
+import { type EmailTemplateParts, type EmailVariables, renderEmailInLayout } from "./renderEmail";
 import { assertCatalogued } from "./templateCatalog";
 
 export interface QueueEmailProps {
@@ -33,7 +33,8 @@ export interface QueueEmailResult {
 }
 
 /**
- * Renders a template from email_templates (the seeded default when the row is missing) and stores
+ * Renders a template from email_templates (the seeded default when the row is missing) in the
+ * layout with the context's branding (renderEmailInLayout) and stores
  * the message, with its attachments if any, as queued in email_messages, inside the caller's
  * transaction, with the idempotency key `${eventId}:${templateKey}:${to}`: a message already stored
  * for that key is left alone. A one-time link's token (`oneTimeToken`) is stored sealed, not in the
@@ -54,9 +55,10 @@ export async function queueEmail(props: QueueEmailProps): Promise<QueueEmailResu
   const template = stored ?? DEFAULT_EMAIL_TEMPLATES.find((t) => t.key === templateKey);
   if (!template) throw new Error(`email template "${templateKey}" does not exist`);
   assertCatalogued(templateKey, Object.keys(props.variables));
-  const rendered = renderEmail(
+  const rendered = await renderEmailInLayout(
     template,
     { productName: context.productName, supportPhone: context.supportPhone, ...props.variables },
+    context,
     { draft: props.template !== undefined },
   );
   const attachments = props.attachments?.length ? JSON.stringify(props.attachments) : null;

@@ -1,6 +1,11 @@
 import { render, Writer } from "mustache";
+import { type EmailBranding, layOutEmail } from "./emailLayout";
 
-/** The three parts of a stored template: subject, HTML body and text body, with {{variables}}. */
+/**
+ * The three parts of a stored template: subject, HTML body and text body, with {{variables}}. The
+ * bodies are content only (the layout is added at render: ./emailLayout.ts); an empty text body is
+ * made from the HTML body.
+ */
 export interface EmailTemplateParts {
   subject: string;
   html: string;
@@ -58,4 +63,19 @@ export function renderEmail(
     html: fill(template.html, view, undefined),
     text: fill(template.text, view, { escape: verbatim }),
   };
+}
+
+/**
+ * A whole email as it is sent: the template filled with values ({@link renderEmail}), its content in
+ * the layout with `branding` (the logo, title and footer; the text part made from the HTML when the
+ * template's text body is empty). Every email the portal sends or previews is rendered by this.
+ * @throws Error when a part does not parse, or the layout does not compile.
+ */
+export async function renderEmailInLayout(
+  template: EmailTemplateParts,
+  variables: EmailVariables,
+  branding: EmailBranding,
+  options: { draft?: boolean } = {},
+): Promise<RenderedEmail> {
+  return layOutEmail(renderEmail(template, variables, options), branding);
 }

@@ -13,7 +13,7 @@ import { parse } from "@services/shared/validation";
 import { DEFAULT_EMAIL_TEMPLATES, type DefaultEmailTemplate } from "./defaultTemplates";
 import { loadMailContext } from "./mailContext";
 import { queueEmail } from "./queueEmail";
-import { type EmailTemplateParts, type RenderedEmail, renderEmail } from "./renderEmail";
+import { type EmailTemplateParts, type RenderedEmail, renderEmailInLayout } from "./renderEmail";
 import { sampleVariables, type TemplateVariable, templateVariables } from "./templateCatalog";
 import { type TemplateProblem, templateProblems } from "./templateRules";
 
@@ -132,8 +132,9 @@ function assertValidTemplate(key: string, parts: EmailTemplateParts): void {
 }
 
 /**
- * Renders parts with the template's sample values and the portal's branding; problems instead when
- * the parts break the rules (nothing is stored).
+ * Renders parts with the template's sample values and the portal's branding, in the layout (the
+ * whole email, as it would be sent); problems instead when the parts break the rules (nothing is
+ * stored).
  * @throws AppError VALIDATION_FAILED for a malformed key or empty parts, NOT_FOUND for an unknown key.
  */
 export async function previewEmailTemplate(props: { db: Db; input: unknown }): Promise<TemplatePreview> {
@@ -147,9 +148,10 @@ export async function previewEmailTemplate(props: { db: Db; input: unknown }): P
   if (problems.length > 0) return { rendered: null, problems };
   const context = await props.db.prisma.$transaction((tx) => loadMailContext(tx));
   return {
-    rendered: renderEmail(
+    rendered: await renderEmailInLayout(
       parts,
       { ...sampleVariables(input.key), productName: context.productName, supportPhone: context.supportPhone },
+      context,
       { draft: true },
     ),
     problems: [],

@@ -1,6 +1,6 @@
 import { templateCache } from "mustache";
 import { DEFAULT_EMAIL_TEMPLATES } from "./defaultTemplates";
-import { renderEmail } from "./renderEmail";
+import { renderEmail, renderEmailInLayout } from "./renderEmail";
 import { assertCatalogued, sampleVariables, TEMPLATE_CATALOG, templateVariables } from "./templateCatalog";
 import { templateProblems } from "./templateRules";
 
@@ -27,11 +27,18 @@ describe("the template variable catalog", () => {
     }
   });
 
-  it("fills every default template with its samples, leaving no {{variable}}", () => {
+  it("fills every default template with its samples, leaving no {{variable}}", async () => {
+    const branding = {
+      productName: "ESRT",
+      logoUrl: "/logo.svg",
+      supportPhone: "(555) 010-0100",
+      consultationEmail: "consultations@firm.test",
+      publicUrl: "https://portal.test",
+    };
     for (const template of DEFAULT_EMAIL_TEMPLATES) {
-      const rendered = renderEmail(template, sampleVariables(template.key));
+      const rendered = await renderEmailInLayout(template, sampleVariables(template.key), branding);
       expect(`${rendered.subject}${rendered.html}${rendered.text}`).not.toMatch(/\{\{|\}\}/);
-      expect(rendered.text).toContain("Maria"); // a sample reached the body
+      expect(rendered.text).toContain("Maria"); // a sample reached the body (made from the HTML)
     }
   });
 

@@ -26,19 +26,25 @@ export async function getPublicBranding(props: { db: Db }): Promise<PublicBrandi
   };
 }
 
-/** The product title and support phone as stored, without the seed defaults' fallbacks. */
+/** What an email shows of the branding, as stored, without the seed defaults' fallbacks. */
 export interface StoredBranding {
   title: string;
+  logoUrl: string;
   supportPhone: string | null;
+  consultationEmail: string | null;
 }
 
 /**
- * The product title and support phone of the branding row as saved, or null when the seed has not
- * made it: for the email service, which reads them at send time (in its consumer's transaction, so
- * an email carries the current title) and applies fallbacks of its own. Never locks the row.
+ * The product title, logo, support phone and consultation email of the branding row as saved, or
+ * null when the seed has not made it: for the email service, which reads them as it renders each
+ * email (in its consumer's transaction, so an email carries the current branding in its layout) and
+ * applies fallbacks of its own. Never locks the row.
  * @throws Prisma errors.
  */
 export async function findStoredBranding(client: Tx | Db): Promise<StoredBranding | null> {
   const q = "prisma" in client ? client.prisma : client;
-  return q.brandingConfig.findFirst({ orderBy: { id: "asc" }, select: { title: true, supportPhone: true } });
+  return q.brandingConfig.findFirst({
+    orderBy: { id: "asc" },
+    select: { title: true, logoUrl: true, supportPhone: true, consultationEmail: true },
+  });
 }

@@ -268,7 +268,9 @@ describe("appointment emails with calendar invitations", () => {
 describe("the times an appointment email shows", () => {
   const context: MailContext = {
     productName: "ESRT",
+    logoUrl: "/logo.svg",
     supportPhone: "",
+    consultationEmail: "",
     teamAddress: TEST_TEAM_ADDRESS,
     publicUrl: TEST_PUBLIC_URL,
   };

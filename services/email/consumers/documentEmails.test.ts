@@ -131,6 +131,6 @@ describe("document emails", () => {
     expect(rejected.html).not.toContain("<blurry>");
     // Mustache escapes the slashes of a link too (a browser reads them back)
     expect(rejected.html).toContain(`href="${TEST_PUBLIC_URL.replaceAll("/", "&#x2F;")}&#x2F;documents"`);
-    expect(rejected.text).toContain(`Resubmit the document: ${TEST_PUBLIC_URL}/documents`);
+    expect(rejected.text).toContain(`Resubmit the document <${TEST_PUBLIC_URL}/documents>`);
   });
 });

@@ -164,7 +164,7 @@ describe("email consumers of user events", () => {
     const [mail] = await mailTo(email);
     expect(mail?.subject).toBe("Katherine, your ESRT account is ready");
     expect(mail?.text).toContain("Welcome to ESRT Portal. Your username is kjohnson.");
-    expect(mail?.text).toContain(`Sign in: ${TEST_PUBLIC_URL}/auth`);
+    expect(mail?.text).toContain(`Sign in to the portal <${TEST_PUBLIC_URL}/auth>`);
   });
 
   it("tells a user their password was changed", async () => {
@@ -187,7 +187,7 @@ describe("email consumers of user events", () => {
     const [mail] = await mailTo(email);
     expect(mail?.subject).toBe("A new passkey was added to your account");
     expect(mail?.text).toContain('The passkey is named "Work laptop".');
-    expect(mail?.text).toMatch(/\/two-factor$/m);
+    expect(mail?.text).toContain(`review your two-factor sign-in <${TEST_PUBLIC_URL}/two-factor>`);
   });
 
   it("tells a user an administrator reset their two-factor sign-in", async () => {

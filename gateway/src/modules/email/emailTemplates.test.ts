@@ -147,7 +147,6 @@ describe("email templates and the delivery log over GraphQL", () => {
       [{ subject: "x".repeat(201) }, EMAIL_TEMPLATE_MESSAGES.subjectTooLong],
       [{ html: "" }, EMAIL_TEMPLATE_MESSAGES.htmlRequired],
       [{ html: "x".repeat(100_001) }, EMAIL_TEMPLATE_MESSAGES.htmlTooLong],
-      [{ text: "" }, EMAIL_TEMPLATE_MESSAGES.textRequired],
       [{ text: "x".repeat(100_001) }, EMAIL_TEMPLATE_MESSAGES.textTooLong],
       [{ key: "Not A Key" }, EMAIL_TEMPLATE_MESSAGES.keyRequired],
       [{ subject: "a\u0000b" }, "Text cannot contain NUL characters or unpaired surrogates"],
@@ -230,14 +229,28 @@ describe("email templates and the delivery log over GraphQL", () => {
       html: '<p>Hi {{firstName}} {{lastName}},</p><p><a href="{{link}}">Confirm</a> within {{expiresInHours}} hours.</p>{{#supportPhone}}<p>{{supportPhone}}</p>{{/supportPhone}}',
       text: "Hi {{firstName}}, confirm: {{link}} ({{expiresInHours}} hours)",
     });
+    // the preview is the whole email: the content inside the branded layout, the text in its own
     const preview = await gql(PREVIEW, adminCookie, { input: edited });
-    expect(preview.data?.emailTemplatePreview).toEqual({
+    const shown = preview.data?.emailTemplatePreview as {
+      rendered: { subject: string; html: string; text: string };
+      problems: unknown[];
+    };
+    expect(shown.problems).toEqual([]);
+    expect(shown.rendered.subject).toBe("Please confirm, Maria");
+    expect(shown.rendered.html).toMatch(/^<!doctype html>/i);
+    expect(shown.rendered.html).toContain(
+      '<p>Hi Maria Lopez,</p><p><a href="https:&#x2F;&#x2F;portal.example.com&#x2F;verify-email?token&#x3D;sample">Confirm</a> within 24 hours.</p>',
+    );
+    expect(shown.rendered.html).toContain('<img src="http:&#x2F;&#x2F;');
+    expect(shown.rendered.text).toBe(
+      "ESRT\n\nHi Maria, confirm: https://portal.example.com/verify-email?token=sample (24 hours)\n\n-- \nESRT\n",
+    );
+    // an empty text body: the text part is made from the HTML
+    const generated = await gql(PREVIEW, adminCookie, { input: { ...edited, text: "" } });
+    expect(generated.data?.emailTemplatePreview).toMatchObject({
       rendered: {
-        subject: "Please confirm, Maria",
-        html: '<p>Hi Maria Lopez,</p><p><a href="https:&#x2F;&#x2F;portal.example.com&#x2F;verify-email?token&#x3D;sample">Confirm</a> within 24 hours.</p>',
-        text: "Hi Maria, confirm: https://portal.example.com/verify-email?token=sample (24 hours)",
+        text: "ESRT\n\nHi Maria Lopez,\n\nConfirm <https://portal.example.com/verify-email?token=sample> within 24 hours.\n\n-- \nESRT\n",
       },
-      problems: [],
     });
 
     const saved = await gql(UPDATE, adminCookie, { input: edited });

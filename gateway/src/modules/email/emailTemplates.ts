@@ -45,13 +45,14 @@ const TemplateVariableRef = builder.objectRef<TemplateVariable>("EmailTemplateVa
 });
 
 const EmailTemplateRef = builder.objectRef<EmailTemplateView>("EmailTemplate").implement({
-  description: "An email the portal sends: its subject, HTML and text, with the variables it is offered.",
+  description:
+    "An email the portal sends: its subject, HTML and text content (sent inside the branded layout), with the variables it is offered.",
   fields: (t) => ({
     key: t.exposeString("key"),
     name: t.exposeString("name"),
     subject: t.exposeString("subject"),
-    html: t.exposeString("html"),
-    text: t.exposeString("text"),
+    html: t.exposeString("html", { description: "the content; the layout adds the logo, title and footer" }),
+    text: t.exposeString("text", { description: "empty: the text part is made from the HTML" }),
     variables: t.field({ type: [TemplateVariableRef], resolve: (tpl) => [...tpl.variables] }),
     isDefault: t.exposeBoolean("isDefault", { description: "whether the parts are the default wording" }),
     updatedAt: t.field({ type: "DateTime", nullable: true, resolve: (tpl) => tpl.updatedAt }),
@@ -98,7 +99,7 @@ const TemplateProblemRef = builder.objectRef<TemplateProblem>("EmailTemplateProb
 const RenderedEmailRef = builder
   .objectRef<{ subject: string; html: string; text: string }>("RenderedEmail")
   .implement({
-    description: "A template filled with values.",
+    description: "A whole email: the template filled with values, inside the branded layout.",
     fields: (t) => ({
       subject: t.exposeString("subject"),
       html: t.exposeString("html"),
