@@ -171,9 +171,9 @@ describe("Testing Tools", () => {
     const page = await suite.signedIn(admin, "/admin/testing");
     await page.getByText("No demo data.").waitFor();
     await page.getByRole("button", { name: "Generate demo data" }).click();
-    await page.getByText("5 demo clients exist.").waitFor();
+    await page.getByText("8 demo users exist, 5 of them clients.").waitFor();
     await page.getByText("Demo data generated").waitFor();
-    expect(await db.prisma.user.count({ where: { isDemo: true } })).toBe(5);
+    expect(await db.prisma.user.count({ where: { isDemo: true } })).toBe(8);
     expect(await db.prisma.document.count({ where: { user: { isDemo: true } } })).toBe(10);
     // the generate button waits until the demo data is removed
     await expect(page.getByRole("button", { name: "Generate demo data" }).isDisabled()).resolves.toBe(true);
@@ -181,7 +181,7 @@ describe("Testing Tools", () => {
     await page.getByRole("button", { name: "Remove demo data" }).click();
     const confirm = page.getByRole("alertdialog");
     await confirm
-      .getByText("Remove the 5 demo clients with their appointments, documents and notes?")
+      .getByText("Remove the 8 demo users with their appointments, documents and notes?")
       .waitFor();
     await confirm.getByRole("button", { name: "Remove demo data" }).click();
     await page.getByText("No demo data.").waitFor();

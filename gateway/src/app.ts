@@ -34,6 +34,7 @@ import { documentsRouter } from "./modules/documents/documents.rest";
 import { UPLOADS_PATH, uploadsHandler } from "./modules/documents/uploads.rest";
 import { accountRouter } from "./modules/identity/account.rest";
 import { authRouter } from "./modules/identity/auth.rest";
+import { roleSwitchRouter } from "./modules/identity/roleSwitch.rest";
 import { type IdentityDeps, loadSessionUser, sessionUser } from "./modules/identity/session";
 import { createSessionIndex } from "./modules/identity/sessionIndex";
 import { brandingRouter } from "./modules/settings/branding.rest";
@@ -193,6 +194,7 @@ export async function createApp(deps: AppDeps): Promise<App> {
   api.use(sessions, currentUser);
   api.use(authRouter(identity));
   api.use(accountRouter(identity));
+  api.use(roleSwitchRouter(identity));
   // downloads stream files as they are (never recompressed)
   api.use(documentsRouter({ db: deps.db }));
   // CSV exports stream in batches: not held back by compression

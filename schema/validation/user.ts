@@ -156,3 +156,7 @@ export const uniqueIdSchema = text({ error: "A unique id is required" })
   .trim()
   .min(1, "A unique id is required")
   .max(64, "A unique id is at most 64 characters");
+
+/** POST /api/dev/roles/switch: the role switcher's demo user to sign in as (issue 21). */
+export const roleSwitchSchema = z.object({ userId: id("userId must be a demo user's id") });
+export type RoleSwitchInput = z.input<typeof roleSwitchSchema>;

@@ -24,7 +24,17 @@ export { confirmEmail } from "./confirmEmail";
 export { confirmPasswordReset } from "./confirmPasswordReset";
 export { esrtSyncStateConsumer } from "./consumers/esrtSyncState";
 export { createInvitedUser, invitationPendingOf, resendInvitation } from "./createInvitedUser";
-export { createDemoClients, demoClientIds, removeDemoClients } from "./demoClients";
+export {
+  createDemoUsers,
+  DEMO_ROLES,
+  type DemoRoleUser,
+  type DemoUser,
+  type DemoUsers,
+  demoRoleUsers,
+  demoUserCounts,
+  demoUserIds,
+  removeDemoUsers,
+} from "./demoUsers";
 export { auditExport, exportBatches } from "./directory/exportUsers";
 export type { DirectoryFacets, YesNoCount } from "./directory/facets";
 export { userDirectoryFacets } from "./directory/facets";
@@ -88,6 +98,13 @@ export { setSecurityQuestions } from "./setSecurityQuestions";
 export { signIn } from "./signIn";
 export { signUp } from "./signUp";
 export { storeNewPassword } from "./storeNewPassword";
+export {
+  assertRoleSwitchAvailable,
+  NOT_A_DEMO_USER_MESSAGE,
+  ROLE_SWITCH_ABSENT_MESSAGE,
+  roleSwitchAvailable,
+  switchToDemoUser,
+} from "./switchToDemoUser";
 export { syncSnapshot } from "./syncSnapshot";
 export { toSafeUser } from "./toSafeUser";
 // Two-factor sign-in (issue 20)

@@ -162,6 +162,14 @@ export const routes: readonly PortalRoute[] = [
     access: { permissions: ["manage:appointments"] },
     component: page(() => import("./features/admin-appointments/AdminAppointments"), "AdminAppointmentsPage"),
   },
+  {
+    // the role switcher (issue 21): the page itself asks the server, which answers 404 in production
+    // to everyone (the page then is the 404 page), else signed-in mainAdmins and role-switched sessions
+    path: "/dev/roles",
+    title: "Role Switcher",
+    access: "public",
+    component: page(() => import("./features/role-switcher/RoleSwitcher"), "RoleSwitcherPage"),
+  },
   { path: "/admin/dashboard", title: "Admin Dashboard", access: "login", component: AdminDashboard },
   { path: "/admin", title: "Admin Dashboard", access: "login", component: AdminDashboard },
   {

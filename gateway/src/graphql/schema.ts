@@ -9,6 +9,7 @@ import "../modules/identity/user";
 import "../modules/identity/userAccount";
 import "../modules/identity/twoFactor";
 import "../modules/identity/permissionCheck";
+import "../modules/identity/roleSwitch";
 import "../modules/settings/branding";
 import "../modules/appointments/appointment";
 import "../modules/documents/storage";

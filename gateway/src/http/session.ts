@@ -96,5 +96,10 @@ declare module "express-session" {
     webauthn?: { challenge: string; purpose: WebAuthnPurpose; until: number };
     /** when the user last proved who they are (a sign-in, a password or second factor given again) */
     identityConfirmedAt?: number;
+    /**
+     * the mainAdmin whose role switch (issue 21, outside production) signed this session in as a
+     * demo user; the session holds only while that admin's does
+     */
+    roleSwitchedBy?: number;
   }
 }

@@ -149,8 +149,8 @@ const DEAD_LETTERS = `query ($first: Int, $after: String) { deadLetters(first: $
 const RETRY = `mutation ($id: Int!) { retryDeadLetter(id: $id) { __typename ... on AppError { code message }
   ... on MutationRetryDeadLetterSuccess { data { id consumer eventId outcome } } } }`;
 
-const DEMO = "{ demoData { available clients } }";
-const COUNTS = "clients appointments documents";
+const DEMO = "{ demoData { available users clients } }";
+const COUNTS = "users clients appointments documents";
 const GENERATE = `mutation { generateDemoData { __typename ... on AppError { code message }
   ... on MutationGenerateDemoDataSuccess { data { ${COUNTS} } } } }`;
 const REMOVE = `mutation { removeDemoData { __typename ... on AppError { code message }
@@ -443,7 +443,7 @@ describe("testing tools over GraphQL", () => {
     await db.prisma.deadLetter.deleteMany({});
   });
 
-  it("generates demo clients with appointments, documents and notes, then removes exactly them", async () => {
+  it("generates demo clients with appointments, documents and notes and a demo user of each other role, then removes exactly them", async () => {
     const admin = await signIn("mainAdmin");
     // real data that must survive: a client with a note, an appointment and a document
     const real = await createUser(db, { userType: "client", notes: "Real note" });
@@ -452,24 +452,44 @@ describe("testing tools over GraphQL", () => {
     const before = await snapshot();
     const filesBefore = storedFiles();
 
-    expect((await gql(DEMO, admin.cookie)).data?.demoData).toEqual({ available: true, clients: 0 });
+    expect((await gql(DEMO, admin.cookie)).data?.demoData).toEqual({ available: true, users: 0, clients: 0 });
     const made = await gql(GENERATE, admin.cookie);
-    expect(made.data?.generateDemoData?.data).toEqual({ clients: 5, appointments: 5, documents: 10 });
-    const demo = await db.prisma.user.findMany({ where: { isDemo: true }, include: { noteHistory: true } });
-    expect(demo).toHaveLength(5);
+    expect(made.data?.generateDemoData?.data).toEqual({
+      users: 8,
+      clients: 5,
+      appointments: 5,
+      documents: 10,
+    });
+    const demo = await db.prisma.user.findMany({
+      where: { isDemo: true },
+      include: { noteHistory: true },
+      orderBy: { id: "asc" },
+    });
+    // five clients, then one demo user of each role the role switcher offers besides client
+    expect(demo.map((u) => u.userType)).toEqual([
+      ...Array<string>(5).fill("client"),
+      "prospect",
+      "userAdmin",
+      "mainAdmin",
+    ]);
     for (const u of demo) {
-      expect(u).toMatchObject({ userType: "client", emailVerified: true });
-      expect(u.noteHistory).toHaveLength(1);
-      expect(await db.prisma.appointment.count({ where: { userId: u.id } })).toBe(1);
-      expect(await db.prisma.document.count({ where: { userId: u.id } })).toBe(2);
+      expect(u).toMatchObject({ emailVerified: true, userStatus: "active" });
+      expect(u.email).toMatch(/@demo\.invalid$/);
+      const client = u.userType === "client";
+      expect(u.noteHistory).toHaveLength(client ? 1 : 0);
+      expect(await db.prisma.appointment.count({ where: { userId: u.id } })).toBe(client ? 1 : 0);
+      expect(await db.prisma.document.count({ where: { userId: u.id } })).toBe(client ? 2 : 0);
+      if (u.userType === "mainAdmin" || u.userType === "userAdmin") expect(u.accessLevel).toBe("full");
     }
-    // a demo client cannot sign in: nobody knows the password
-    const login = await request(app)
-      .post("/api/login")
-      .send({ login: demo[0]?.username, password: TEST_PASSWORD });
-    expect(login.status).toBe(401);
+    // a demo user cannot sign in with a password: nobody knows it
+    for (const u of [demo[0], demo[7]]) {
+      const login = await request(app)
+        .post("/api/login")
+        .send({ login: u?.username, password: TEST_PASSWORD });
+      expect(login.status).toBe(401);
+    }
     expect(storedFiles()).toHaveLength(filesBefore.length + 10);
-    expect((await gql(DEMO, admin.cookie)).data?.demoData).toEqual({ available: true, clients: 5 });
+    expect((await gql(DEMO, admin.cookie)).data?.demoData).toEqual({ available: true, users: 8, clients: 5 });
     // a second generation is refused while demo data exists
     expect((await gql(GENERATE, admin.cookie)).data?.generateDemoData).toMatchObject({
       code: "CONFLICT",
@@ -477,7 +497,13 @@ describe("testing tools over GraphQL", () => {
     });
 
     const removed = await gql(REMOVE, admin.cookie);
-    expect(removed.data?.removeDemoData?.data).toEqual({ clients: 5, appointments: 5, documents: 10 });
+    expect(removed.data?.removeDemoData?.data).toEqual({
+      users: 8,
+      clients: 5,
+      appointments: 5,
+      documents: 10,
+    });
+    expect(await db.prisma.user.count({ where: { isDemo: true } })).toBe(0);
     expect(await snapshot()).toEqual(before);
     expect(storedFiles()).toEqual(filesBefore);
 
@@ -489,8 +515,9 @@ describe("testing tools over GraphQL", () => {
       ["diagnostics.demo_data_generated", admin.id],
       ["diagnostics.demo_data_removed", admin.id],
     ]);
-    expect(audits[0]?.after).toMatchObject({ clients: 5, appointments: 5, documents: 10 });
+    expect(audits[0]?.after).toMatchObject({ users: 8, clients: 5, appointments: 5, documents: 10 });
     expect(audits[1]?.before).toMatchObject({
+      users: 8,
       clients: 5,
       userIds: demo.map((u) => u.id).sort((a, b) => a - b),
     });
@@ -501,7 +528,11 @@ describe("testing tools over GraphQL", () => {
     const current = config();
     setConfig({ ...current, NODE_ENV: "production" });
     try {
-      expect((await gql(DEMO, admin.cookie)).data?.demoData).toEqual({ available: false, clients: 0 });
+      expect((await gql(DEMO, admin.cookie)).data?.demoData).toEqual({
+        available: false,
+        users: 0,
+        clients: 0,
+      });
       for (const [query, field] of [
         [GENERATE, "generateDemoData"],
         [REMOVE, "removeDemoData"],

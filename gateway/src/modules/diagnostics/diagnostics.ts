@@ -202,16 +202,18 @@ builder.mutationField("retryDeadLetter", (t) =>
 );
 
 const DemoDataStatusRef = builder.objectRef<DemoDataStatus>("DemoDataStatus").implement({
-  description: "Whether demo data may be made here (never in production) and how many demo clients exist.",
+  description: "Whether demo data may be made here (never in production) and how many demo users exist.",
   fields: (t) => ({
     available: t.exposeBoolean("available"),
-    clients: t.exposeInt("clients"),
+    users: t.exposeInt("users", { description: "every demo user, whatever the role" }),
+    clients: t.exposeInt("clients", { description: "the demo users who are clients" }),
   }),
 });
 
 const DemoDataCountsRef = builder.objectRef<DemoDataCounts>("DemoDataCounts").implement({
-  description: "The demo clients, appointments and documents made or removed.",
+  description: "The demo users (clients among them), appointments and documents made or removed.",
   fields: (t) => ({
+    users: t.exposeInt("users", { description: "the demo clients and one demo user of each other role" }),
     clients: t.exposeInt("clients"),
     appointments: t.exposeInt("appointments"),
     documents: t.exposeInt("documents"),
@@ -229,7 +231,7 @@ builder.mutationField("generateDemoData", (t) =>
   t.field({
     type: DemoDataCountsRef,
     description:
-      "Makes demo clients with appointments, documents and notes; never in production (manage:config).",
+      "Makes demo clients with appointments, documents and notes, and a demo prospect, userAdmin and mainAdmin; never in production (manage:config).",
     authScopes: SCOPE,
     errors: { types: [AppError] },
     resolve: (_root, _args, ctx) =>
@@ -241,7 +243,7 @@ builder.mutationField("removeDemoData", (t) =>
   t.field({
     type: DemoDataCountsRef,
     description:
-      "Removes the demo clients and all of theirs, nothing else; never in production (manage:config).",
+      "Removes the demo users and all of theirs, nothing else; never in production (manage:config).",
     authScopes: SCOPE,
     errors: { types: [AppError] },
     resolve: (_root, _args, ctx) =>

@@ -12,6 +12,7 @@ import { findSessionUser, type SessionLimit, sessionLimitOf, toSafeUser } from "
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { Store } from "express-session";
 import { deviceLabel } from "./deviceLabel";
+import { roleSwitchHolds } from "./roleSwitchRule";
 import type { SessionIndex } from "./sessionIndex";
 
 /** What the identity surface (REST shims and GraphQL resolvers alike) works with. */
@@ -50,6 +51,16 @@ function placeUser(res: Response, user: User, limit: SessionLimit | null): void 
   res.locals.limited = limit ? ({ user, to: limit } satisfies LimitedSession) : null;
 }
 
+/**
+ * What the session of `req` is limited to. A demo user's session begun by a role switch (issue 21)
+ * is never limited to enrolling a second factor: it stands on the full sign-in of the mainAdmin who
+ * switched, and the demo account has no password to protect.
+ */
+async function limitOf(deps: IdentityDeps, req: Request, user: User): Promise<SessionLimit | null> {
+  const limit = await sessionLimitOf(deps.db, user);
+  return limit === "twoFactorEnrolment" && req.session?.roleSwitchedBy !== undefined ? null : limit;
+}
+
 const SESSIONS_UNAVAILABLE = "Sessions are temporarily unavailable. Please try again shortly.";
 
 /** Runs a session-store call; a failing store becomes 503 UNAVAILABLE. */
@@ -72,9 +83,10 @@ async function indexed<T>(work: () => Promise<T>): Promise<T> {
 
 /**
  * Loads the signed-in user of the request's session into `res.locals.user` (or null). A session past
- * its 12-hour absolute lifetime, whose user is gone or no longer active, or granted before the
- * user's sessionsValidAfter (a password, status or type change, even if Redis missed the
- * revocation), is ended. A session whose user must still verify the email (the settings require a
+ * its 12-hour absolute lifetime, whose user is gone or no longer active, granted before the user's
+ * sessionsValidAfter (a password, status or type change, even if Redis missed the revocation), or
+ * begun by a role switch that no longer holds (issue 21: in production, or its mainAdmin's authority
+ * gone), is ended. A session whose user must still verify the email (the settings require a
  * verified one to sign in), or must enrol a second factor first (the settings require one, issue
  * 20), is limited: its user goes to `res.locals.limited` instead, read only by {@link sessionOwner}
  * and {@link requireEnrollingUser}, and everything that needs a signed-in user refuses it with
@@ -92,14 +104,20 @@ export function loadSessionUser(deps: IdentityDeps): RequestHandler {
         Date.now() - loginAt < SESSION_ABSOLUTE_MS ? await findSessionUser({ db: deps.db, userId }) : null;
       const issuedAt = req.session.issuedAt ?? loginAt;
       const revoked = found?.sessionsValidAfter ? issuedAt < found.sessionsValidAfter.getTime() : false;
-      const user = found?.userStatus === "active" && !revoked ? found : null;
+      let user = found?.userStatus === "active" && !revoked ? found : null;
+      // a role switch's session holds only while the role switcher exists and its mainAdmin may use it
+      const switchedBy = req.session.roleSwitchedBy;
+      if (user && switchedBy !== undefined) {
+        const holds = await roleSwitchHolds({ cfg: deps.config, db: deps.db, user, switchedBy, issuedAt });
+        if (!holds) user = null;
+      }
       if (!user) {
         await deps.sessions.remove(userId, req.sessionID).catch(() => undefined);
         await promisify((cb) => req.session.destroy(cb));
         res.clearCookie(SESSION_COOKIE, { path: "/" });
         return next();
       }
-      placeUser(res, user, await sessionLimitOf(deps.db, user));
+      placeUser(res, user, await limitOf(deps, req, user));
       next();
     } catch (err) {
       next(err);
@@ -166,23 +184,29 @@ export function presentOwner(res: Response): SafeUser {
 /**
  * Grants a session to `user`: a new session id (no fixation), userId and loginAt stored (kept from
  * the old session with `keepLoginAt`, so a renewal does not extend the 12-hour lifetime), the id
- * added to the user's session index. @throws when the store fails.
+ * added to the user's session index. `roleSwitchedBy` marks a role switch's session (issue 21): the
+ * mainAdmin behind it. @throws when the store fails.
  */
 export async function startSession(
   deps: IdentityDeps,
   req: Request,
   res: Response,
   user: User,
-  options: { keepLoginAt?: boolean } = {},
+  options: { keepLoginAt?: boolean; roleSwitchedBy?: number } = {},
 ): Promise<void> {
   const previous = req.session?.loginAt;
   await promisify((cb) => req.session.regenerate(cb));
   req.session.userId = user.id;
   req.session.loginAt = options.keepLoginAt && previous !== undefined ? previous : Date.now();
   req.session.issuedAt = Date.now();
-  // a session is granted on a proof of identity (a password, a second factor): changes to
-  // two-factor sign-in need no other for the next minutes (twoFactorSteps.ts, FRESH_PROOF_MS)
-  req.session.identityConfirmedAt = Date.now();
+  if (options.roleSwitchedBy === undefined) {
+    // a session is granted on a proof of identity (a password, a second factor): changes to
+    // two-factor sign-in need no other for the next minutes (twoFactorSteps.ts, FRESH_PROOF_MS)
+    req.session.identityConfirmedAt = Date.now();
+  } else {
+    // a role switch proves nothing about the demo user: no fresh proof of identity
+    req.session.roleSwitchedBy = options.roleSwitchedBy;
+  }
   req.session.device = deviceLabel(req.get("user-agent"));
   req.session.ip = clientIp(req);
   // the session and its entry in the user's index are written together: one round trip, not two
@@ -193,7 +217,7 @@ export async function startSession(
   ]);
   // a new registrant whose email must be verified first gets a session for verification only; a
   // user whom the settings require to hold a second factor, and who holds none, one for enrolling
-  placeUser(res, user, await sessionLimitOf(deps.db, user));
+  placeUser(res, user, await limitOf(deps, req, user));
 }
 
 /**
@@ -201,7 +225,7 @@ export async function startSession(
  * factor enrolled): its session is a full one from this request on, or limited anew.
  */
 export async function refreshSessionLimit(deps: IdentityDeps, res: Response, user: User): Promise<void> {
-  placeUser(res, user, await sessionLimitOf(deps.db, user));
+  placeUser(res, user, await limitOf(deps, res.req, user));
 }
 
 /**

@@ -18,14 +18,17 @@ import {
   changeOwnPassword as changeOwn,
   confirmEmail as confirmEmailToken,
   confirmPasswordReset as confirmReset,
+  ROLE_SWITCH_ABSENT_MESSAGE,
   readSecurityQuestions as readQuestions,
   recordSignOut,
   signIn as signInUser,
   signUp,
+  switchToDemoUser,
 } from "@services/user";
 import type { Request, Response } from "express";
 import type { z } from "zod";
 import { isKnownDevice } from "./knownDevice";
+import { roleSwitcherExists, roleSwitcherOf } from "./roleSwitchRule";
 import {
   clientIp,
   endSession,
@@ -218,6 +221,33 @@ export async function changeOwnPassword(
   await startSession(deps, req, res, user, { keepLoginAt: true });
   await deps.sessions.remove(user.id, oldSid).catch(() => undefined);
   return { message: "Password updated" };
+}
+
+/**
+ * The role switcher (issue 21, never in production): signs the request's session in as the demo user
+ * `userId`, on the authority of a mainAdmin (the caller, or the one behind a session an earlier
+ * switch began). The session gets a new id, keeps its sign-in time (a switch never lengthens the
+ * 12-hour lifetime) and names that mainAdmin; the switch is audited.
+ * @throws AppError NOT_FOUND in production (as a path nothing answers), UNAUTHENTICATED, FORBIDDEN;
+ * UserError USER_NOT_FOUND when `userId` is not an active demo user.
+ */
+export async function switchToDemoRole(
+  deps: IdentityDeps,
+  req: Request,
+  res: Response,
+  userId: number,
+): Promise<SafeUser> {
+  if (!roleSwitcherExists(deps.config)) throw new AppError("NOT_FOUND", ROLE_SWITCH_ABSENT_MESSAGE);
+  // a limited session (verifying its email, enrolling a second factor) is told why it is refused
+  const caller = sessionOwner(res) ? requireUser(res) : null;
+  const switchedBy = req.session?.roleSwitchedBy;
+  const switcher = await roleSwitcherOf({ db: deps.db, caller, switchedBy });
+  const previousUserId = caller?.id ?? switcher.id;
+  const user = await switchToDemoUser({ db: deps.db, userId, switchedBy: switcher.id, previousUserId });
+  const oldSid = req.sessionID;
+  await startSession(deps, req, res, user, { keepLoginAt: true, roleSwitchedBy: switcher.id });
+  await deps.sessions.remove(previousUserId, oldSid).catch(() => undefined);
+  return presentOwner(res);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Spinner, SpinnerSize } from "@blueprintjs/core";
 import { useBranding, useBrandingRefresh, useCurrentUser, useLogout } from "@web/data/rest";
+import { CommandPalette } from "@web/features/palette/CommandPalette";
 import { useFocusHeadingAfterNavigation } from "@web/lib/pageFocus";
 import { useSessionTracking } from "@web/lib/sessionTracking";
 import { Suspense, useRef } from "react";
@@ -47,6 +48,7 @@ export function Layout() {
       </main>
       <footer className="portal-footer">Receivable Services &amp; Consulting</footer>
       <Toasts />
+      <CommandPalette />
     </div>
   );
 }

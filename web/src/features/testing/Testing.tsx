@@ -3,6 +3,7 @@ import "./testing.css";
 import { useApolloClient, useMutation, useQuery } from "@apollo/client/react";
 import { Alert, Button, Callout, Classes, H1, H2, HTMLTable, Intent, Spinner, Tag } from "@blueprintjs/core";
 import { Play, Refresh, Trash } from "@blueprintjs/icons";
+import { ROLE_SWITCHER_PATH } from "@web/features/role-switcher/roleSwitcher";
 import { formatInstant } from "@web/features/sync/esrtSync";
 import {
   DeadLettersDocument,
@@ -27,6 +28,7 @@ import { runWithToast } from "@web/ui/mutationToast";
 import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { RefreshButton } from "@web/ui/ToolbarButtons";
 import { useCallback, useEffect, useState } from "react";
+import { Link } from "react-router-dom";
 
 /** How often a running round trip is read back, and how long the page waits at most. */
 const ROUND_TRIP_POLL_MS = 500;
@@ -435,7 +437,7 @@ function DeadLetters() {
 }
 
 function describeCounts(c: DemoDataCountsFieldsFragment): string {
-  return `${c.clients} clients, ${c.appointments} appointments, ${c.documents} documents`;
+  return `${c.users} users (${c.clients} clients), ${c.appointments} appointments, ${c.documents} documents`;
 }
 
 function DemoData() {
@@ -480,11 +482,18 @@ function DemoData() {
       ) : (
         <>
           <p>
-            Five demo clients, each with a note, an upcoming appointment and two documents. Removing them
-            removes exactly what was generated; real accounts are never touched.
+            Five demo clients, each with a note, an upcoming appointment and two documents, and a demo
+            prospect, user admin and main admin. The role switcher signs you in as the demo user of each role,
+            to see the portal as that role sees it. Removing them removes exactly what was generated; real
+            accounts are never touched.
           </p>
           <p role="status" aria-live="polite">
-            {status.clients === 0 ? "No demo data." : `${status.clients} demo clients exist.`}
+            {status.users === 0
+              ? "No demo data."
+              : `${status.users} demo users exist, ${status.clients} of them clients.`}
+          </p>
+          <p>
+            <Link to={ROLE_SWITCHER_PATH}>Open the role switcher</Link>
           </p>
           <div className="testing-actions">
             <Button
@@ -514,7 +523,7 @@ function DemoData() {
             onCancel={() => setConfirming(false)}
             canEscapeKeyCancel
           >
-            <p>Remove the {status.clients} demo clients with their appointments, documents and notes?</p>
+            <p>Remove the {status.users} demo users with their appointments, documents and notes?</p>
           </Alert>
         </>
       )}
