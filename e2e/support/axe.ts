@@ -27,10 +27,11 @@ const TRANSITIONS_OVER =
 
 /**
  * Runs axe-core (from npm, injected into the page; the page's context must bypass the CSP, which
- * forbids inline scripts) over the whole document with the WCAG 2.2 A and AA rules, once any opening
- * or closing transition is over, and returns what it found, empty when the page passes.
+ * forbids inline scripts) over the whole document, or the part `within` selects, with the WCAG 2.2 A
+ * and AA rules, once any opening or closing transition is over, and returns what it found, empty when
+ * the page passes.
  */
-export async function axeFindings(page: Page): Promise<AxeFinding[]> {
+export async function axeFindings(page: Page, within?: string): Promise<AxeFinding[]> {
   // colours are checked as shown: no overlay, dialog or drawer half-faded in or out
   await page.waitForFunction(TRANSITIONS_OVER);
   // evaluated as text: this code is type-checked without the DOM's types
@@ -38,7 +39,7 @@ export async function axeFindings(page: Page): Promise<AxeFinding[]> {
   if (loaded !== true) await page.addScriptTag({ content: axe.source });
   const options = { runOnly: { type: "tag", values: WCAG_TAGS }, resultTypes: ["violations"] };
   const result = (await page.evaluate(
-    `window.axe.run(document, ${JSON.stringify(options)})`,
+    `window.axe.run(${within ? JSON.stringify(within) : "document"}, ${JSON.stringify(options)})`,
   )) as AxeRunResult;
   return result.violations.map((violation) => ({
     rule: violation.id,

@@ -8,6 +8,8 @@ export interface EmailFrameProps {
   /** the frame's accessible name */
   title: string;
   html: string;
+  /** the frame as tall as the email (up to the stylesheet's max-height), following its width */
+  fitContent?: boolean;
 }
 
 /**
@@ -17,13 +19,27 @@ export interface EmailFrameProps {
  * the email is written into it once loaded: `allow-same-origin` lets the page's script do that, and
  * without scripts nothing in the frame can use it to reach the page.
  */
-export function EmailFrame({ title, html }: EmailFrameProps) {
+export function EmailFrame({ title, html, fitContent = false }: EmailFrameProps) {
   const frame = useRef<HTMLIFrameElement>(null);
   const [loaded, setLoaded] = useState(false);
   useEffect(() => {
-    const body = loaded ? frame.current?.contentDocument?.body : undefined;
-    if (body) body.innerHTML = html;
-  }, [html, loaded]);
+    const element = frame.current;
+    const body = loaded ? element?.contentDocument?.body : undefined;
+    if (!element || !body) return;
+    body.innerHTML = html;
+    if (!fitContent) return;
+    // the body's height with its margins: the frame's own height never feeds back into it
+    const fitHeight = () => {
+      const style = body.ownerDocument.defaultView?.getComputedStyle(body);
+      const margins =
+        Number.parseFloat(style?.marginTop ?? "0") + Number.parseFloat(style?.marginBottom ?? "0");
+      element.style.height = `${Math.ceil(body.getBoundingClientRect().height + (margins || 0)) + 2}px`;
+    };
+    fitHeight();
+    const observer = new ResizeObserver(fitHeight);
+    observer.observe(body);
+    return () => observer.disconnect();
+  }, [html, loaded, fitContent]);
   return (
     <iframe
       ref={frame}

@@ -17,15 +17,14 @@ import {
   NonIdealState,
   Spinner,
   Tag,
-  TextArea,
 } from "@blueprintjs/core";
 import { Envelope, FloppyDisk, History, Reset, Undo } from "@blueprintjs/icons";
 import { templatePartsSchema } from "@schema/validation/emailTemplates";
 import { formatDateTime } from "@web/features/documents/documents";
-import { EmailFrame } from "@web/features/email/EmailParts";
 import {
   type EmailTemplateFieldsFragment,
   EmailTemplatePreviewDocument,
+  type EmailTemplatePreviewQuery,
   EmailTemplatesDocument,
   EmailTemplateVersionsDocument,
   RestoreEmailTemplateVersionDocument,
@@ -33,19 +32,32 @@ import {
   SendTestEmailDocument,
   UpdateEmailTemplateDocument,
 } from "@web/generated/graphql";
+import { CodeEditor } from "@web/ui/CodeEditor";
 import { ConfirmDialog } from "@web/ui/ConfirmDialog";
 import { DataTable } from "@web/ui/DataTable";
 import { useDebounced } from "@web/ui/hooks";
 import { LoadError } from "@web/ui/LoadError";
 import { runWithToast } from "@web/ui/mutationToast";
 import { ScrollRegion } from "@web/ui/ScrollRegion";
-import { useEffect, useId, useState } from "react";
+import { useSettingsForm } from "@web/ui/SettingsScreen";
+import { useId, useMemo, useState } from "react";
+import { Controller, useWatch } from "react-hook-form";
+import { type PreviewWidth, TemplatePreview } from "./TemplatePreview";
+import {
+  locateSaveProblem,
+  PART_LABELS,
+  type PartProblem,
+  partDiagnostics,
+  type TemplatePartName,
+  type TemplateParts,
+} from "./templateDiagnostics";
 
 /**
- * Email Templates (spec §2, manageEmails; issue 12): every email the portal sends; its subject, HTML
- * and text edited beside the variables it is offered, with a live preview filled with sample values
- * in a sandboxed frame; a save refused with the line and reason of each problem; "Send me a test";
- * revert to the default; the versions, each of which can be restored.
+ * Email Templates (spec §2, manageEmails; issues 12 and 21): every email the portal sends; its
+ * subject, and its HTML and text in code editors (highlighting, the template's variables completed
+ * after "{{", each problem marked on its line) beside a live preview of the whole email with sample
+ * values, at a desktop's or a phone's width; a save refused with the line and reason of each
+ * problem; "Send me a test"; revert to the default; the versions, each of which can be restored.
  */
 export function EmailTemplatesPage() {
   return <EmailTemplates />;
@@ -57,6 +69,7 @@ function EmailTemplates() {
   });
   const templates = data?.emailTemplates;
   const [key, setKey] = useState<string | null>(null);
+  const [previewWidth, setPreviewWidth] = useState<PreviewWidth>("desktop");
   const selected = templates?.find((t) => t.key === key) ?? templates?.[0];
   const listId = useId();
   return (
@@ -93,43 +106,46 @@ function EmailTemplates() {
               ))}
             </ul>
           </nav>
-          <TemplateEditor key={selected.key} template={selected} />
+          <div className="email-templates-work">
+            <TemplateEditor
+              key={selected.key}
+              template={selected}
+              previewWidth={previewWidth}
+              onPreviewWidthChange={setPreviewWidth}
+            />
+          </div>
         </div>
       ) : null}
     </section>
   );
 }
 
-type Parts = { subject: string; html: string; text: string };
-type PartErrors = Partial<Record<keyof Parts, string>>;
+const partsOf = (t: TemplateParts): TemplateParts => ({ subject: t.subject, html: t.html, text: t.text });
 
-const partsOf = (t: Parts): Parts => ({ subject: t.subject, html: t.html, text: t.text });
-
-/** The zod schema's message for each part (the server checks the same schema). */
-function partErrors(parts: Parts): PartErrors {
-  const result = templatePartsSchema.safeParse(parts);
-  if (result.success) return {};
-  const errors: PartErrors = {};
-  for (const issue of result.error.issues) {
-    const field = issue.path[0];
-    if ((field === "subject" || field === "html" || field === "text") && !errors[field]) {
-      errors[field] = issue.message;
-    }
-  }
-  return errors;
-}
-
-/** The template's two bodies, edited alike. */
+/** The template's two bodies, each in a code editor. */
 const BODY_PARTS = [
-  { part: "html", label: "HTML body", rows: 8 },
-  { part: "text", label: "Text body", rows: 6 },
+  { part: "html", language: "html", minLines: 12 },
+  { part: "text", language: "text", minLines: 8 },
 ] as const;
 
-/** One template's editor: the parts, the variables, the preview and the actions. */
-function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment }) {
-  const ids = { subject: useId(), html: useId(), text: useId(), variables: useId(), preview: useId() };
-  const [draft, setDraft] = useState<Parts>(() => partsOf(template));
-  const [saveProblem, setSaveProblem] = useState<string | null>(null);
+type PreviewProblem = EmailTemplatePreviewQuery["emailTemplatePreview"]["problems"][number];
+
+const NO_PROBLEMS: readonly PreviewProblem[] = [];
+
+/** Props of {@link TemplateEditor}. */
+interface TemplateEditorProps {
+  template: EmailTemplateFieldsFragment;
+  previewWidth: PreviewWidth;
+  onPreviewWidthChange(width: PreviewWidth): void;
+}
+
+/**
+ * One template's editor: the subject, the HTML and text bodies in code editors (react-hook-form,
+ * checked with the shared schema) beside the live preview, the variables, and the actions.
+ */
+function TemplateEditor({ template, previewWidth, onPreviewWidthChange }: TemplateEditorProps) {
+  const ids = { subject: useId(), variables: useId() };
+  const [saveProblem, setSaveProblem] = useState<{ message: string; at: PartProblem | null } | null>(null);
   const [confirmRevert, setConfirmRevert] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
   const refetchQueries = [
@@ -140,49 +156,80 @@ function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment })
   const [revert, reverting] = useMutation(RevertEmailTemplateDocument, { refetchQueries });
   const [sendTest, sending] = useMutation(SendTestEmailDocument);
 
-  useEffect(() => {
-    // the stored template changed (saved, reverted or restored): edit from it again
-    setDraft({ subject: template.subject, html: template.html, text: template.text });
-  }, [template.subject, template.html, template.text]);
+  // the stored template (saved, reverted or restored here or elsewhere): the form starts from it again
+  const stored = useMemo(
+    () => ({ subject: template.subject, html: template.html, text: template.text }),
+    [template.subject, template.html, template.text],
+  );
+  const form = useSettingsForm<TemplateParts, TemplateParts, TemplateParts>({
+    schema: templatePartsSchema,
+    settings: stored,
+    valuesOf: partsOf,
+  });
+  const errors = form.formState.errors;
+  const [subject, html, text] = useWatch({ control: form.control, name: ["subject", "html", "text"] });
+  const draft = useMemo(() => ({ subject, html, text }), [subject, html, text]);
+  const valid = templatePartsSchema.safeParse(draft).success;
+  const dirty = draft.subject !== stored.subject || draft.html !== stored.html || draft.text !== stored.text;
 
-  const errors = partErrors(draft);
-  const valid = Object.keys(errors).length === 0;
+  // the preview follows the typing once it pauses; the last one stays shown while the next renders
   const settled = useDebounced(draft, 400);
-  const settledValid = Object.keys(partErrors(settled)).length === 0;
+  const settledValid = templatePartsSchema.safeParse(settled).success;
   const preview = useQuery(EmailTemplatePreviewDocument, {
     variables: { input: { key: template.key, ...settled } },
     skip: !settledValid,
     fetchPolicy: "network-only",
   });
-  const previewData = settledValid ? preview.data?.emailTemplatePreview : undefined;
-  const problems = previewData?.problems ?? [];
-  const dirty =
-    draft.subject !== template.subject || draft.html !== template.html || draft.text !== template.text;
-  const set = (part: keyof Parts, value: string) => {
-    setSaveProblem(null);
-    setDraft((earlier) => ({ ...earlier, [part]: value }));
-  };
-  const partProblem = (part: keyof Parts) =>
-    errors[part] ??
+  const previewData = settledValid ? (preview.data ?? preview.previousData)?.emailTemplatePreview : undefined;
+  const problems = previewData?.problems ?? NO_PROBLEMS;
+  const partProblem = (part: TemplatePartName) =>
+    errors[part]?.message ??
     problems
       .filter((p) => p.part === part)
       .map((p) => p.message)
       .join(" · ");
 
-  const handleSave = async () => {
-    if (!valid) return;
+  const htmlSchemaError = errors.html?.message;
+  const textSchemaError = errors.text?.message;
+  const saveAt = saveProblem?.at ?? null;
+  const htmlDiagnostics = useMemo(
+    () =>
+      partDiagnostics({
+        part: "html",
+        text: settled.html,
+        schemaError: htmlSchemaError,
+        problems,
+        saveProblem: saveAt,
+      }),
+    [settled.html, htmlSchemaError, problems, saveAt],
+  );
+  const textDiagnostics = useMemo(
+    () =>
+      partDiagnostics({
+        part: "text",
+        text: settled.text,
+        schemaError: textSchemaError,
+        problems,
+        saveProblem: saveAt,
+      }),
+    [settled.text, textSchemaError, problems, saveAt],
+  );
+  const diagnostics = { html: htmlDiagnostics, text: textDiagnostics };
+
+  const handleSave = form.handleSubmit(async (values) => {
     await runWithToast({
       run: async () =>
-        (await save({ variables: { input: { key: template.key, ...draft } } })).data?.updateEmailTemplate,
+        (await save({ variables: { input: { key: template.key, ...values } } })).data?.updateEmailTemplate,
       success: "MutationUpdateEmailTemplateSuccess",
       saved: () => {
         setSaveProblem(null);
         return { title: "Template saved", description: template.name };
       },
       failure: "Failed to save the template",
-      onFailure: (message) => setSaveProblem(message ?? null),
+      onFailure: (message) =>
+        setSaveProblem(message ? { message, at: locateSaveProblem(message, values) } : null),
     });
-  };
+  });
 
   const handleSendTest = async () => {
     if (!valid) return;
@@ -213,6 +260,10 @@ function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment })
     });
   };
 
+  const { ref: subjectRef, ...subjectField } = form.register("subject", {
+    onChange: () => setSaveProblem(null),
+  });
+
   return (
     <div className="email-template-editor">
       <Card className="email-template-form">
@@ -226,10 +277,7 @@ function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment })
         <form
           aria-label={`Edit the ${template.name} template`}
           noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            void handleSave();
-          }}
+          onSubmit={(e) => void handleSave(e)}
         >
           <FormGroup
             label="Subject"
@@ -239,34 +287,48 @@ function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment })
           >
             <InputGroup
               id={ids.subject}
-              value={draft.subject}
+              {...subjectField}
+              inputRef={subjectRef}
               intent={partProblem("subject") ? Intent.DANGER : Intent.NONE}
-              onChange={(e) => set("subject", e.currentTarget.value)}
             />
           </FormGroup>
-          {BODY_PARTS.map(({ part, label, rows }) => (
-            <FormGroup
-              key={part}
-              label={label}
-              labelFor={ids[part]}
-              intent={partProblem(part) ? Intent.DANGER : Intent.NONE}
-              helperText={partProblem(part) || undefined}
-            >
-              <TextArea
-                id={ids[part]}
-                className="email-code"
-                fill
-                rows={rows}
-                spellCheck={false}
-                value={draft[part]}
-                intent={partProblem(part) ? Intent.DANGER : Intent.NONE}
-                onChange={(e) => set(part, e.currentTarget.value)}
-              />
-            </FormGroup>
-          ))}
+          {BODY_PARTS.map(({ part, language, minLines }) => {
+            const problem = partProblem(part);
+            return (
+              <FormGroup
+                key={part}
+                intent={problem ? Intent.DANGER : Intent.NONE}
+                helperText={problem || undefined}
+              >
+                <Controller
+                  control={form.control}
+                  name={part}
+                  render={({ field }) => (
+                    <CodeEditor
+                      ref={field.ref}
+                      value={field.value}
+                      onChange={(value) => {
+                        setSaveProblem(null);
+                        field.onChange(value);
+                      }}
+                      onBlur={field.onBlur}
+                      name={field.name}
+                      label={PART_LABELS[part]}
+                      description={problem || undefined}
+                      invalid={Boolean(problem)}
+                      language={language}
+                      variables={template.variables}
+                      diagnostics={diagnostics[part]}
+                      minLines={minLines}
+                    />
+                  )}
+                />
+              </FormGroup>
+            );
+          })}
           {saveProblem ? (
             <Callout intent={Intent.DANGER} compact role="alert" title="The template was not saved">
-              {saveProblem}
+              {saveProblem.message}
             </Callout>
           ) : null}
           <div className="email-actions">
@@ -299,19 +361,30 @@ function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment })
                 text="Discard changes"
                 onClick={() => {
                   setSaveProblem(null);
-                  setDraft(partsOf(template));
+                  form.reset(stored);
                 }}
               />
             ) : null}
           </div>
         </form>
       </Card>
-      <Card className="email-template-side">
+      <Card className="email-template-preview">
+        <TemplatePreview
+          preview={previewData}
+          valid={valid}
+          loading={preview.loading}
+          error={preview.error?.message}
+          width={previewWidth}
+          onWidthChange={onPreviewWidthChange}
+        />
+      </Card>
+      <Card className="email-template-variables">
         <section aria-labelledby={ids.variables}>
           <H2 id={ids.variables}>Variables</H2>
           <p className={Classes.TEXT_MUTED}>
-            Write <Code>{"{{name}}"}</Code>; <Code>{"{{#name}}…{{/name}}"}</Code> shows its content only when
-            the value is set. Values are escaped in the HTML body.
+            Write <Code>{"{{name}}"}</Code> (type <Code>{"{{"}</Code> in the HTML or text for the list);{" "}
+            <Code>{"{{#name}}…{{/name}}"}</Code> shows its content only when the value is set. Values are
+            escaped in the HTML body.
           </p>
           <DataTable
             scrollClassName="email-table-scroll"
@@ -331,36 +404,6 @@ function TemplateEditor({ template }: { template: EmailTemplateFieldsFragment })
               </tr>
             )}
           </DataTable>
-        </section>
-        <section aria-labelledby={ids.preview} className="email-preview">
-          <H2 id={ids.preview}>Preview with sample values</H2>
-          {!valid ? (
-            <p className={Classes.TEXT_MUTED}>Fill in the subject, HTML and text to see the preview.</p>
-          ) : problems.length > 0 ? (
-            <Callout intent={Intent.DANGER} title="This template cannot be saved" role="status">
-              <ul className="email-problems">
-                {problems.map((p) => (
-                  <li key={`${p.part}-${p.line}-${p.column}-${p.reason}`}>{p.message}</li>
-                ))}
-              </ul>
-            </Callout>
-          ) : preview.error && !previewData ? (
-            <Callout intent={Intent.WARNING} compact>
-              The preview could not be made: {preview.error.message}
-            </Callout>
-          ) : previewData?.rendered ? (
-            <div aria-busy={preview.loading}>
-              <p className="email-preview-subject">
-                <span className={Classes.TEXT_MUTED}>Subject: </span>
-                <strong>{previewData.rendered.subject}</strong>
-              </p>
-              <EmailFrame title="HTML preview" html={previewData.rendered.html} />
-              <H2 className="email-preview-text-heading">Text</H2>
-              <pre className="email-text">{previewData.rendered.text}</pre>
-            </div>
-          ) : (
-            <Spinner size={20} aria-label="Rendering the preview" />
-          )}
         </section>
       </Card>
       {confirmRevert ? (
