@@ -24,10 +24,15 @@ export function EmailFrame({ title, html, fitContent = false }: EmailFrameProps)
   const [loaded, setLoaded] = useState(false);
   useEffect(() => {
     const element = frame.current;
-    const body = loaded ? element?.contentDocument?.body : undefined;
-    if (!element || !body) return;
-    body.innerHTML = html;
-    if (!fitContent) return;
+    const doc = loaded ? element?.contentDocument : undefined;
+    if (!element || !doc) return;
+    // the whole document as the email has it, parsed by the frame (under its CSP, which allows the
+    // email's inline styles): the <head>'s styles (the layout's media queries and dark-mode colours)
+    // and the <body> with its own style; a fragment (an older message in the log) becomes the body.
+    // Nothing in it runs (no scripts).
+    doc.documentElement.innerHTML = html;
+    const body = doc.body;
+    if (!fitContent || !body) return;
     // the body's height with its margins: the frame's own height never feeds back into it
     const fitHeight = () => {
       const style = body.ownerDocument.defaultView?.getComputedStyle(body);

@@ -128,6 +128,9 @@ const BODY_PARTS = [
   { part: "text", language: "text", minLines: 8 },
 ] as const;
 
+/** Under the text body: an empty one is made from the HTML body when the email is sent. */
+const TEXT_BODY_HINT = "Leave empty to make the plain-text part from the HTML body.";
+
 type PreviewProblem = EmailTemplatePreviewQuery["emailTemplatePreview"]["problems"][number];
 
 const NO_PROBLEMS: readonly PreviewProblem[] = [];
@@ -294,11 +297,12 @@ function TemplateEditor({ template, previewWidth, onPreviewWidthChange }: Templa
           </FormGroup>
           {BODY_PARTS.map(({ part, language, minLines }) => {
             const problem = partProblem(part);
+            const hint = part === "text" ? TEXT_BODY_HINT : undefined;
             return (
               <FormGroup
                 key={part}
                 intent={problem ? Intent.DANGER : Intent.NONE}
-                helperText={problem || undefined}
+                helperText={problem || hint}
               >
                 <Controller
                   control={form.control}
@@ -314,7 +318,7 @@ function TemplateEditor({ template, previewWidth, onPreviewWidthChange }: Templa
                       onBlur={field.onBlur}
                       name={field.name}
                       label={PART_LABELS[part]}
-                      description={problem || undefined}
+                      description={problem || hint}
                       invalid={Boolean(problem)}
                       language={language}
                       variables={template.variables}

@@ -58,7 +58,7 @@ export function TemplatePreview({
         />
       </div>
       {!valid ? (
-        <p className={Classes.TEXT_MUTED}>Fill in the subject, HTML and text to see the preview.</p>
+        <p className={Classes.TEXT_MUTED}>Fill in the subject and the HTML body to see the preview.</p>
       ) : problems.length > 0 ? (
         <Callout intent={Intent.DANGER} title="This template cannot be saved" role="status">
           <ul className="email-problems">
