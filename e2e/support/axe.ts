@@ -26,17 +26,25 @@ const TRANSITIONS_OVER =
   'document.querySelectorAll(\'[class*="-enter"]:not([class*="-enter-done"]), [class*="-appear"]:not([class*="-appear-done"]), [class*="-exit"]\').length === 0';
 
 /**
- * Runs axe-core (from npm, injected into the page; the page's context must bypass the CSP, which
- * forbids inline scripts) over the whole document with the WCAG 2.2 A and AA rules, once any opening
- * or closing transition is over, and returns what it found, empty when the page passes.
+ * The rules a change of colours alone (the dark theme over the light one) can break: the others
+ * (names, roles, structure) judge what both themes share.
  */
-export async function axeFindings(page: Page): Promise<AxeFinding[]> {
+export const COLOUR_RULES = ["color-contrast", "link-in-text-block"] as const;
+
+/**
+ * Runs axe-core (from npm, injected into the page; the page's context must bypass the CSP, which
+ * forbids inline scripts) over the whole document with the WCAG 2.2 A and AA rules (or only
+ * `rules`, e.g. {@link COLOUR_RULES}), once any opening or closing transition is over, and returns
+ * what it found, empty when the page passes.
+ */
+export async function axeFindings(page: Page, rules?: readonly string[]): Promise<AxeFinding[]> {
   // colours are checked as shown: no overlay, dialog or drawer half-faded in or out
   await page.waitForFunction(TRANSITIONS_OVER);
   // evaluated as text: this code is type-checked without the DOM's types
   const loaded = await page.evaluate("typeof window.axe !== 'undefined'");
   if (loaded !== true) await page.addScriptTag({ content: axe.source });
-  const options = { runOnly: { type: "tag", values: WCAG_TAGS }, resultTypes: ["violations"] };
+  const runOnly = rules ? { type: "rule", values: rules } : { type: "tag", values: WCAG_TAGS };
+  const options = { runOnly, resultTypes: ["violations"] };
   const result = (await page.evaluate(
     `window.axe.run(document, ${JSON.stringify(options)})`,
   )) as AxeRunResult;
