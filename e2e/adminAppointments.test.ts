@@ -79,11 +79,13 @@ describe("Appointment Administration in the browser", () => {
     await seedPending(cancelMe, date, "09:00");
     await seedPending(moveMe, date, "09:30");
     const page = await signedIn(admin, "/admin/appointments");
-    await page.getByLabel("From").fill(date);
+    await page.getByLabel("From", { exact: true }).fill(date);
     // a range that ends before it starts is refused in the form, not sent
-    await page.getByLabel("To").fill(DateTime.fromISO(date).minus({ days: 1 }).toISODate() ?? "");
+    await page
+      .getByLabel("To", { exact: true })
+      .fill(DateTime.fromISO(date).minus({ days: 1 }).toISODate() ?? "");
     await page.getByText("The From date must be on or before the To date").waitFor();
-    await page.getByLabel("To").fill(date);
+    await page.getByLabel("To", { exact: true }).fill(date);
     await rowOf(page, moveMe.email).waitFor();
     await expect(page.getByText("The From date must be on or before the To date").count()).resolves.toBe(0);
 

@@ -26,18 +26,35 @@ const TRANSITIONS_OVER =
   'document.querySelectorAll(\'[class*="-enter"]:not([class*="-enter-done"]), [class*="-appear"]:not([class*="-appear-done"]), [class*="-exit"]\').length === 0';
 
 /**
- * Runs axe-core (from npm, injected into the page; the page's context must bypass the CSP, which
- * forbids inline scripts) over the whole document, or the part `within` selects, with the WCAG 2.2 A
- * and AA rules, once any opening or closing transition is over, and returns what it found, empty when
- * the page passes.
+/**
+ * The rules a change of colours alone (the dark theme over the light one) can break: the others
+ * (names, roles, structure) judge what both themes share.
  */
-export async function axeFindings(page: Page, within?: string): Promise<AxeFinding[]> {
+export const COLOUR_RULES = ["color-contrast", "link-in-text-block"] as const;
+
+/** What {@link axeFindings} audits: the part of the page `within` selects, and only `rules`. */
+export interface AxeScope {
+  /** a CSS selector (default: the whole document) */
+  within?: string;
+  /** rule ids, e.g. {@link COLOUR_RULES} (default: the WCAG 2.2 A and AA rules) */
+  rules?: readonly string[];
+}
+
+/**
+ * Runs axe-core (from npm, injected into the page; the page's context must bypass the CSP, which
+ * forbids inline scripts) over the whole document or the part `scope.within` selects, with the WCAG
+ * 2.2 A and AA rules (or only `scope.rules`), once any opening or closing transition is over, and
+ * returns what it found, empty when the page passes.
+ */
+export async function axeFindings(page: Page, scope: AxeScope = {}): Promise<AxeFinding[]> {
+  const { within, rules } = scope;
   // colours are checked as shown: no overlay, dialog or drawer half-faded in or out
   await page.waitForFunction(TRANSITIONS_OVER);
   // evaluated as text: this code is type-checked without the DOM's types
   const loaded = await page.evaluate("typeof window.axe !== 'undefined'");
   if (loaded !== true) await page.addScriptTag({ content: axe.source });
-  const options = { runOnly: { type: "tag", values: WCAG_TAGS }, resultTypes: ["violations"] };
+  const runOnly = rules ? { type: "rule", values: rules } : { type: "tag", values: WCAG_TAGS };
+  const options = { runOnly, resultTypes: ["violations"] };
   const result = (await page.evaluate(
     `window.axe.run(${within ? JSON.stringify(within) : "document"}, ${JSON.stringify(options)})`,
   )) as AxeRunResult;

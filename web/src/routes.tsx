@@ -23,6 +23,11 @@ export interface PortalRoute {
   component: LazyExoticComponent<ComponentType>;
 }
 
+/** Whether `path` is a page of the admin area (a route under /admin). */
+export function isAdminPath(path: string): boolean {
+  return path === "/admin" || path.startsWith("/admin/");
+}
+
 /** Lazily loads the named export `name` of a page module, so each page is its own chunk. */
 function page<M extends Record<string, unknown>>(
   load: () => Promise<M>,

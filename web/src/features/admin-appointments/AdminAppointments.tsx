@@ -21,6 +21,7 @@ import type { AppointmentStatusName } from "@schema/validation/appointment";
 import { APPOINTMENT_TYPE_LABELS, pacificLabel } from "@web/features/appointments/booking";
 import { STATUS_TAGS } from "@web/features/appointments/MyAppointmentsList";
 import { type AdminAppointmentFieldsFragment, AdminAppointmentsDocument } from "@web/generated/graphql";
+import { CellText } from "@web/ui/CellText";
 import { DateRangeFields } from "@web/ui/DateRangeFields";
 import { FilterBar, SelectField } from "@web/ui/FilterFields";
 import { useMemo, useState } from "react";
@@ -240,7 +241,9 @@ function AppointmentsTable({ onAction }: ViewProps) {
                 <td>{pacificLabel(a.dateTime)}</td>
                 <td>
                   {a.clientFirstName} {a.clientLastName}
-                  <div className={Classes.TEXT_MUTED}>{a.clientEmail}</div>
+                  <CellText width="wide" className={Classes.TEXT_MUTED}>
+                    {a.clientEmail}
+                  </CellText>
                 </td>
                 <td>{APPOINTMENT_TYPE_LABELS[a.appointmentType]}</td>
                 <td>

@@ -40,6 +40,7 @@ import {
   ReviewDocumentsDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { CellText } from "@web/ui/CellText";
 import { DateRangeFields } from "@web/ui/DateRangeFields";
 import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
 import { useDebounced } from "@web/ui/hooks";
@@ -348,14 +349,15 @@ function ReviewQueue() {
                             setCurrent(doc);
                           }}
                         />
-                        <div className={Classes.TEXT_MUTED}>
-                          {doc.fileName}
-                          {doc.fileSize == null ? "" : ` · ${formatBytes(doc.fileSize)}`}
-                        </div>
+                        <CellText className={Classes.TEXT_MUTED}>
+                          {`${doc.fileName}${doc.fileSize == null ? "" : ` · ${formatBytes(doc.fileSize)}`}`}
+                        </CellText>
                       </td>
                       <td>
                         {personName(doc.owner)}
-                        <div className={Classes.TEXT_MUTED}>{doc.owner.email}</div>
+                        <CellText width="wide" className={Classes.TEXT_MUTED}>
+                          {doc.owner.email}
+                        </CellText>
                       </td>
                       <td>
                         <DocumentStatusTag status={doc.status} />

@@ -15,6 +15,7 @@ import {
   ChevronLeft,
   ChevronRight,
   Export,
+  Filter,
   FilterRemove,
   Import,
   NewPerson,
@@ -22,6 +23,8 @@ import {
   Search,
 } from "@blueprintjs/icons";
 import { UserDirectoryDocument, UserDirectoryFacetsDocument } from "@web/generated/graphql";
+import { PREFERENCE_KEYS } from "@web/lib/preferences";
+import { usePreference } from "@web/lib/usePreference";
 import { useDebounced } from "@web/ui/hooks";
 import { LoadError } from "@web/ui/LoadError";
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from "react";
@@ -60,6 +63,10 @@ export function UserManagementPage() {
 function UserManagement() {
   const searchId = useId();
   const sizeId = useId();
+  const filtersId = useId();
+  // the filter column can be put away, for the table's sake, and stays so in this browser
+  const [filtersHidden, setFiltersHidden] = usePreference(PREFERENCE_KEYS.userFiltersHidden);
+  const showFilters = filtersHidden !== "1";
   const [params, setParams] = useSearchParams();
   const state = useMemo(() => stateFromParams(params), [params]);
   const drawerParam = Number(params.get("user"));
@@ -197,18 +204,31 @@ function UserManagement() {
           />
         </FormGroup>
       </search>
-      <div className="users-body">
-        <DirectoryFilters
-          state={state}
-          facets={facets}
-          onChange={update}
-          onClear={() => {
-            setText("");
-            update(clearedFilters(state));
-          }}
-        />
+      <div className={showFilters ? "users-body" : "users-body users-body-unfiltered"}>
+        {showFilters ? (
+          <div id={filtersId}>
+            <DirectoryFilters
+              state={state}
+              facets={facets}
+              onChange={update}
+              onClear={() => {
+                setText("");
+                update(clearedFilters(state));
+              }}
+            />
+          </div>
+        ) : null}
         <section className="users-results" aria-label="Results">
           <div className="users-toolbar">
+            <Button
+              variant="minimal"
+              size="small"
+              icon={<Filter />}
+              text={showFilters ? "Hide filters" : "Show filters"}
+              aria-expanded={showFilters}
+              aria-controls={showFilters ? filtersId : undefined}
+              onClick={() => setFiltersHidden(showFilters ? "1" : null)}
+            />
             <span aria-live="polite" className="users-count">
               {total === undefined
                 ? ""

@@ -1,10 +1,11 @@
 import { Button, Checkbox, Classes, HTMLTable, Tag } from "@blueprintjs/core";
 import { CaretDown, CaretUp, DoubleCaretVertical } from "@blueprintjs/icons";
 import type { DirectoryUserFieldsFragment, UserSort, UserSortField } from "@web/generated/graphql";
+import { CellText } from "@web/ui/CellText";
 import {
   ACCESS_LEVEL_LABELS,
   formatDate,
-  formatInstant,
+  formatTime,
   USER_STATUS_LABELS,
   USER_TYPE_LABELS,
 } from "./directory";
@@ -118,12 +119,13 @@ export function UserTable({
                       onOpen(u.id);
                     }}
                   />
-                  <div className={Classes.TEXT_MUTED}>
-                    {u.username}
-                    {u.companyName ? ` · ${u.companyName}` : ""}
-                  </div>
+                  <CellText width="narrow" className={Classes.TEXT_MUTED}>
+                    {`${u.username}${u.companyName ? ` · ${u.companyName}` : ""}`}
+                  </CellText>
                 </td>
-                <td className="users-email">{u.email}</td>
+                <td>
+                  <CellText width="wide">{u.email}</CellText>
+                </td>
                 <td>{USER_TYPE_LABELS[u.userType]}</td>
                 <td>
                   <Tag
@@ -141,7 +143,17 @@ export function UserTable({
                 <td>{u.emailVerified ? "Yes" : "No"}</td>
                 <td>{u.esrtSynced ? "Yes" : "No"}</td>
                 <td className="users-nowrap">{formatDate(u.createdAt)}</td>
-                <td className="users-nowrap">{formatInstant(u.lastLoginAt)}</td>
+                <td>
+                  {u.lastLoginAt ? (
+                    // the date and the time each on one line: the time goes under the date when narrow
+                    <>
+                      <span className="users-nowrap">{formatDate(u.lastLoginAt)}</span>{" "}
+                      <span className="users-nowrap">{formatTime(u.lastLoginAt)}</span>
+                    </>
+                  ) : (
+                    "Never"
+                  )}
+                </td>
               </tr>
             );
           })}

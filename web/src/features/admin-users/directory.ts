@@ -214,10 +214,13 @@ export function toggled<T>(list: readonly T[], value: T, on: boolean): T[] {
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium" });
 const instantFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: "short" });
 
 export const formatDate = (iso: string) => dateFormat.format(new Date(iso));
 export const formatInstant = (iso: string | null | undefined) =>
   iso ? instantFormat.format(new Date(iso)) : "Never";
+/** The time of day of an instant ("10:30 AM"), shown under its date where a column is narrow. */
+export const formatTime = (iso: string) => timeFormat.format(new Date(iso));
 
 const numberFormat = new Intl.NumberFormat();
 export const formatCount = (n: number) => numberFormat.format(n);

@@ -7,6 +7,11 @@ export interface TopBarUser {
   userType: UserType;
 }
 
+/** Whether `user` is one of the firm's administrators (mainAdmin or userAdmin). */
+export function isAdminUser(user: TopBarUser): boolean {
+  return user.userType === "mainAdmin" || user.userType === "userAdmin";
+}
+
 /** One navigation link of the top bar. */
 export interface TopBarLink {
   to: string;
@@ -19,7 +24,7 @@ export interface TopBarLink {
 export function topBarLinks(user: TopBarUser | null): TopBarLink[] {
   const links: TopBarLink[] = [];
   if (user) links.push({ to: "/dashboard", label: "Dashboard", tourAnchor: "dashboard-link" });
-  if (user && (user.userType === "mainAdmin" || user.userType === "userAdmin")) {
+  if (user && isAdminUser(user)) {
     links.push({ to: "/admin", label: "Admin Dashboard" });
   }
   links.push({ to: "/pro-app-features", label: "Pro App Features" });

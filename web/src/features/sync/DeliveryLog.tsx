@@ -9,6 +9,7 @@ import {
   type EsrtDeliveryRowFieldsFragment,
   type EsrtEndpointFieldsFragment,
 } from "@web/generated/graphql";
+import { CellText } from "@web/ui/CellText";
 import { DataTable } from "@web/ui/DataTable";
 import { DateRangeFields } from "@web/ui/DateRangeFields";
 import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
@@ -289,7 +290,7 @@ function DeliveryTable({ deliveries, selectedId, onSelect, onRedeliver }: Delive
               </div>
             </td>
             <td className="esrt-url">
-              {deliveryTarget(d)}
+              <CellText width="wide">{deliveryTarget(d)}</CellText>
               {d.channel === "webhook" ? null : <div className={Classes.TEXT_MUTED}>{d.eventType}</div>}
             </td>
             <td>

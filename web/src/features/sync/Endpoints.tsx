@@ -9,6 +9,7 @@ import {
   SetEsrtEndpointEnabledDocument,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
+import { CellText } from "@web/ui/CellText";
 import { DataTable } from "@web/ui/DataTable";
 import { LoadError } from "@web/ui/LoadError";
 import { useState } from "react";
@@ -133,7 +134,7 @@ export function Endpoints({ endpoints, loading, error, onRetry }: EndpointsProps
           {(e) => (
             <tr key={e.id} data-endpoint-id={e.id}>
               <td className="esrt-url">
-                {e.url}
+                <CellText width="wide">{e.url}</CellText>
                 {e.description ? <div className={Classes.TEXT_MUTED}>{e.description}</div> : null}
               </td>
               <td>

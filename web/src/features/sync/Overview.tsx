@@ -1,5 +1,6 @@
 import { Callout, Card, Classes, H2, H3, HTMLTable, Intent, ProgressBar, Spinner } from "@blueprintjs/core";
 import type { EsrtJobFieldsFragment, EsrtSyncOverviewQuery } from "@web/generated/graphql";
+import { CellText } from "@web/ui/CellText";
 import { LoadError } from "@web/ui/LoadError";
 import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { RefreshButton } from "@web/ui/ToolbarButtons";
@@ -96,7 +97,7 @@ export function SyncOverview({ overview, loading, error, onRefresh, job }: SyncO
                 {overview.endpoints.map((e) => (
                   <tr key={e.id}>
                     <th scope="row" className="esrt-url">
-                      {e.url}
+                      <CellText width="wide">{e.url}</CellText>
                       {e.description ? <div className={Classes.TEXT_MUTED}>{e.description}</div> : null}
                     </th>
                     <td>

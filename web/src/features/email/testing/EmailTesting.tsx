@@ -32,6 +32,7 @@ import {
   ResendEmailMessageDocument,
   SendTestEmailDocument,
 } from "@web/generated/graphql";
+import { CellText } from "@web/ui/CellText";
 import { DataTable } from "@web/ui/DataTable";
 import { DateRangeFields } from "@web/ui/DateRangeFields";
 import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
@@ -343,7 +344,9 @@ function LogTable({
       {(m) => (
         <tr key={m.id}>
           <td className="email-nowrap">{formatDateTime(m.createdAt)}</td>
-          <td className="email-subject-cell">{m.toAddress}</td>
+          <td>
+            <CellText width="wide">{m.toAddress}</CellText>
+          </td>
           <td>{m.templateName ?? m.templateKey ?? "—"}</td>
           <td className="email-subject-cell">{m.subject}</td>
           <td>
