@@ -1,5 +1,6 @@
 import "./adminLayout.css";
 import { Spinner, SpinnerSize } from "@blueprintjs/core";
+import { CommandPalette } from "@web/features/palette/CommandPalette";
 import { PREFERENCE_KEYS } from "@web/lib/preferences";
 import { LARGE_SCREEN_QUERY, useMediaQuery } from "@web/lib/useMediaQuery";
 import { usePreference } from "@web/lib/usePreference";
@@ -54,6 +55,8 @@ export function AdminLayout({ children }: AdminLayoutProps) {
           {children}
         </Suspense>
       </div>
+      {/* Ctrl+K / ⌘K: loaded with this frame, so never part of the app's first page */}
+      <CommandPalette />
     </div>
   );
 }

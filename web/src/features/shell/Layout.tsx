@@ -1,6 +1,5 @@
 import { Spinner, SpinnerSize } from "@blueprintjs/core";
 import { useBranding, useBrandingRefresh, useCurrentUser, useLogout } from "@web/data/rest";
-import { CommandPalette } from "@web/features/palette/CommandPalette";
 import { useFocusHeadingAfterNavigation } from "@web/lib/pageFocus";
 import { useSessionTracking } from "@web/lib/sessionTracking";
 import { Suspense, useRef } from "react";
@@ -48,7 +47,6 @@ export function Layout() {
       </main>
       <footer className="portal-footer">Receivable Services &amp; Consulting</footer>
       <Toasts />
-      <CommandPalette />
     </div>
   );
 }

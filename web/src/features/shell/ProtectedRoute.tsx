@@ -1,6 +1,6 @@
 import { Spinner, SpinnerSize } from "@blueprintjs/core";
 import { useCurrentUser } from "@web/data/rest";
-import { TWO_FACTOR_PATH } from "@web/features/two-factor/twoFactor";
+import { TWO_FACTOR_PATH } from "@web/features/two-factor/path";
 import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router-dom";
 import { VerifyEmailFirst } from "./VerifyEmailFirst";

@@ -1,8 +1,7 @@
 // Words and small rules of two-factor sign-in on the web (issue 20), kept apart from the components
 // so that the shell (its enrolment redirect) and the tests can use them without loading the page.
 
-/** The page of two-factor sign-in (the user menu's "Two-factor sign-in", and the enrolment page). */
-export const TWO_FACTOR_PATH = "/two-factor";
+export { TWO_FACTOR_PATH } from "./path";
 
 /** What a change says when the request did not reach the portal. */
 export const UNREACHABLE_MESSAGE = "The portal could not be reached. Check your connection and try again.";
