@@ -1,8 +1,8 @@
 import { type EmailSender, smtpTransport, startEmailSender } from "@services/email";
 import { startTestSmtp, type TestSmtp } from "@services/email/testing";
 import { createAdmin } from "@services/shared/testing/factories";
-import type { Page } from "playwright-core";
 import { axeFindings } from "./support/axe";
+import { previewText, waitForText } from "./support/emailPreview";
 import { PHONE, pressEnterOn, pressEscapeInOverlay, sidewaysScroll, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
@@ -37,24 +37,6 @@ async function waitForMail(address: string, timeoutMs = 15_000) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return smtp.to(address);
-}
-
-/** Waits until `read` answers text containing `expected`. */
-async function waitForText(read: () => Promise<string>, expected: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  let last = "";
-  while (Date.now() < deadline) {
-    last = await read().catch(() => "");
-    if (last.includes(expected)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`"${expected}" never appeared (last: ${last})`);
-}
-
-/** The HTML preview frame's body text. */
-async function previewText(page: Page): Promise<string> {
-  const frame = page.frameLocator('iframe[title="HTML preview"]');
-  return (await frame.locator("body").textContent()) ?? "";
 }
 
 describe("email templates and the delivery log in the browser", () => {

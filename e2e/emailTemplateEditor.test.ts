@@ -1,6 +1,7 @@
 import { createAdmin } from "@services/shared/testing/factories";
 import type { Locator, Page } from "playwright-core";
 import { axeFindings } from "./support/axe";
+import { previewText, waitForText } from "./support/emailPreview";
 import { PHONE, pressEnterOn, sidewaysScroll, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
@@ -11,24 +12,6 @@ import { browserSuite } from "./support/suite";
 
 // a database of the file's own: the templates it saves are no other file's
 const suite = browserSuite({}, { isolatedDatabase: true });
-
-/** Waits until `read` answers text containing `expected`. */
-async function waitForText(read: () => Promise<string>, expected: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  let last = "";
-  while (Date.now() < deadline) {
-    last = await read().catch(() => "");
-    if (last.includes(expected)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`"${expected}" never appeared (last: ${last})`);
-}
-
-/** The HTML preview frame's body text. */
-async function previewText(page: Page): Promise<string> {
-  const frame = page.frameLocator('iframe[title="HTML preview"]');
-  return (await frame.locator("body").textContent()) ?? "";
-}
 
 /** The code editor named `name` in `scope`, once it has loaded (the plain textarea stands in till then). */
 async function codeEditor(scope: Locator | Page, name: string): Promise<Locator> {

@@ -198,7 +198,7 @@ describe("layOutEmail", () => {
   };
 
   it("leaves out a footer line whose branding value is empty", async () => {
-    const email = await layOutEmail({ subject: "s", html: "<p>Hi</p>", text: "" }, branding);
+    const email = layOutEmail({ subject: "s", html: "<p>Hi</p>", text: "" }, branding);
     expect(imageSources(email.html)).toEqual(["https://portal.test/brand/logo.png"]);
     expect(visibleText(email.html)).toBe("ESRT Hi ESRT");
     expect(email.html).not.toContain("Support phone");
@@ -206,7 +206,7 @@ describe("layOutEmail", () => {
   });
 
   it("sends a text body an admin wrote, in the text layout, instead of the one made from the HTML", async () => {
-    const email = await layOutEmail(
+    const email = layOutEmail(
       { subject: "s", html: "<p>From <b>HTML</b></p>", text: "Written by hand.\n" },
       branding,
     );
@@ -215,7 +215,7 @@ describe("layOutEmail", () => {
   });
 
   it("puts the content in once: text that looks like a placeholder stays as it is", async () => {
-    const email = await layOutEmail(
+    const email = layOutEmail(
       { subject: "s", html: "<p>%%PORTAL_FOOTER%% %%PORTAL_TITLE%%</p>", text: "" },
       { ...branding, supportPhone: "123" },
     );

@@ -69,13 +69,13 @@ export function renderEmail(
  * A whole email as it is sent: the template filled with values ({@link renderEmail}), its content in
  * the layout with `branding` (the logo, title and footer; the text part made from the HTML when the
  * template's text body is empty). Every email the portal sends or previews is rendered by this.
- * @throws Error when a part does not parse, or the layout does not compile.
+ * @throws Error when a part does not parse.
  */
-export async function renderEmailInLayout(
+export function renderEmailInLayout(
   template: EmailTemplateParts,
   variables: EmailVariables,
   branding: EmailBranding,
   options: { draft?: boolean } = {},
-): Promise<RenderedEmail> {
+): RenderedEmail {
   return layOutEmail(renderEmail(template, variables, options), branding);
 }

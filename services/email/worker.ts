@@ -1,7 +1,6 @@
 import type { Db } from "@services/shared/db";
 import type { Consumer } from "@services/shared/events/consumer";
 import { roundTripConsumer } from "@services/shared/events/roundTrip";
-import { logger } from "@services/shared/logger";
 import { appointmentEmails, teamAppointmentNotification } from "./consumers/appointmentEmails";
 import { documentEmails } from "./consumers/documentEmails";
 import { invitationEmail } from "./consumers/invitationEmail";
@@ -12,7 +11,6 @@ import { teamNoteNotification } from "./consumers/teamNoteNotification";
 import { twoFactorChangedEmail } from "./consumers/twoFactorChangedEmail";
 import { verificationEmail } from "./consumers/verificationEmail";
 import { welcomeEmail } from "./consumers/welcomeEmail";
-import { compiledLayout } from "./emailLayout";
 import { startEmailSender } from "./sender";
 
 /**
@@ -38,15 +36,9 @@ export const consumers: Consumer[] = [
 /**
  * The service's background work, for a process that runs its consumers: the sender that delivers
  * queued messages (over SMTP at SMTP_URL, or captured when it is unset). Stop it before closing db.
- * The email layout is compiled meanwhile, so the first email does not wait for it in its consumer's
- * transaction.
  * @throws when the database refuses the LISTEN.
  */
 export async function startWorkers(props: { db: Db }): Promise<{ stop(): Promise<void> }> {
-  compiledLayout().catch((err: unknown) => {
-    // the first email compiles it again, and fails with the reason
-    logger("email").error({ err }, "the email layout did not compile");
-  });
   return startEmailSender({ db: props.db });
 }
 

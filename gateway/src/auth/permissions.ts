@@ -1,32 +1,7 @@
+import { type Permission, permissions, rolePermissions } from "@schema/api/permissions";
 import type { UserType } from "@services/shared/generated/prisma/enums";
 
-/** Permission names of spec §6, as the web client asks for them. */
-export const permissions = [
-  "manage:users",
-  "manage:config",
-  "read:all_documents",
-  "approve:documents",
-  "manage:esrt_sync",
-  "manageEmails",
-  "manage:appointments",
-] as const;
-
-export type Permission = (typeof permissions)[number];
-
-/** Which user type holds which permission (DECISIONS.md, Roles and permissions). */
-export const rolePermissions: Record<UserType, readonly Permission[]> = {
-  mainAdmin: permissions,
-  userAdmin: [
-    "manage:users",
-    "read:all_documents",
-    "approve:documents",
-    "manage:esrt_sync",
-    "manage:appointments",
-  ],
-  client: [],
-  prospect: [],
-  user: [],
-};
+export { type Permission, permissions, rolePermissions };
 
 /** GraphQL auth scope name of each permission (manage:users → manageUsers). */
 export const permissionScopes = {

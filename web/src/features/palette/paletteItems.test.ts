@@ -1,24 +1,11 @@
+import { rolePermissions } from "@schema/api/permissions";
 import { adminPages, matchPages, resultsSentence, userDrawerPath } from "./paletteItems";
 
 // The command palette's pages and sentences (issue 21): which admin pages each admin may open, how
 // typing finds them, and what the live region says.
 
-const ALL = [
-  "manage:users",
-  "manage:config",
-  "read:all_documents",
-  "approve:documents",
-  "manage:esrt_sync",
-  "manageEmails",
-  "manage:appointments",
-];
-const USER_ADMIN = [
-  "manage:users",
-  "read:all_documents",
-  "approve:documents",
-  "manage:esrt_sync",
-  "manage:appointments",
-];
+const ALL = rolePermissions.mainAdmin;
+const USER_ADMIN = rolePermissions.userAdmin;
 
 const titles = (pages: { title: string }[]) => pages.map((p) => p.title);
 

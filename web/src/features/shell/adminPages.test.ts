@@ -1,23 +1,9 @@
+import { rolePermissions } from "@schema/api/permissions";
 import { routes } from "@web/routes";
 import { ADMIN_PAGE_GROUPS, adminPageAt, adminPagesFor, isAdminPath, isCurrentAdminPage } from "./adminPages";
 
-// The permissions of each kind of admin (gateway/src/auth/permissions.ts; the web app imports only itself).
-const MAIN_ADMIN = [
-  "manage:users",
-  "manage:config",
-  "read:all_documents",
-  "approve:documents",
-  "manage:esrt_sync",
-  "manageEmails",
-  "manage:appointments",
-];
-const USER_ADMIN = [
-  "manage:users",
-  "read:all_documents",
-  "approve:documents",
-  "manage:esrt_sync",
-  "manage:appointments",
-];
+const MAIN_ADMIN = rolePermissions.mainAdmin;
+const USER_ADMIN = rolePermissions.userAdmin;
 
 const outline = (permissions: readonly string[]) =>
   adminPagesFor(permissions).map((group) => [group.label, group.pages.map((page) => page.label)]);
