@@ -2,7 +2,7 @@ import { type EmailSender, smtpTransport, startEmailSender } from "@services/ema
 import { startTestSmtp, type TestSmtp } from "@services/email/testing";
 import { createAdmin } from "@services/shared/testing/factories";
 import { axeFindings } from "./support/axe";
-import { previewText, waitForText } from "./support/emailPreview";
+import { previewText, saveVerificationTemplate, waitForText } from "./support/emailPreview";
 import { PHONE, pressEnterOn, pressEscapeInOverlay, sidewaysScroll, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
@@ -69,12 +69,7 @@ describe("email templates and the delivery log in the browser", () => {
     // (allow-same-origin only: the page writes the email into the frame's own empty page)
     const frame = page.locator('iframe[title="HTML preview"]');
     expect(await frame.getAttribute("sandbox")).toBe("allow-same-origin");
-    await form.getByRole("button", { name: "Save template" }).click();
-    await waitForToast(page, /^Template saved/);
-    await page
-      .getByRole("button", { name: /Email verification/ })
-      .getByText("Edited")
-      .waitFor();
+    await saveVerificationTemplate(page, form);
 
     // "Send me a test": received over SMTP with the sample values
     await form.getByRole("button", { name: "Send me a test" }).click();

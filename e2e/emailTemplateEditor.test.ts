@@ -1,7 +1,7 @@
 import { createAdmin } from "@services/shared/testing/factories";
 import type { Locator, Page } from "playwright-core";
 import { axeFindings } from "./support/axe";
-import { previewText, waitForText } from "./support/emailPreview";
+import { previewText, saveVerificationTemplate, waitForText } from "./support/emailPreview";
 import { PHONE, pressEnterOn, sidewaysScroll, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
@@ -114,12 +114,7 @@ describe("the email template editor in the browser", () => {
     expect(frameWidth).toBeLessThanOrEqual(375);
     await waitForText(() => previewText(page), "Hello Maria Lopez,");
 
-    await form.getByRole("button", { name: "Save template" }).click();
-    await waitForToast(page, /^Template saved/);
-    await page
-      .getByRole("button", { name: /Email verification/ })
-      .getByText("Edited")
-      .waitFor();
+    await saveVerificationTemplate(page, form);
     const stored = await suite
       .db()
       .prisma.emailTemplate.findUniqueOrThrow({ where: { key: "email_verification" } });

@@ -1,3 +1,4 @@
+import "@web/ui/toolbars.css";
 import { useMutation } from "@apollo/client/react";
 import { Button, Callout, FormGroup, InputGroup, Intent } from "@blueprintjs/core";
 import { zodResolver } from "@hookform/resolvers/zod";

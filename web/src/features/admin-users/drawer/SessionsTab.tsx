@@ -1,3 +1,4 @@
+import "@web/ui/toolbars.css";
 import { useMutation, useQuery } from "@apollo/client/react";
 import { Button, HTMLTable, Intent, NonIdealState, Spinner } from "@blueprintjs/core";
 import { readAnswer, thrownMessage } from "@web/features/sync/esrtSync";

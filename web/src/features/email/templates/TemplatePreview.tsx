@@ -1,3 +1,4 @@
+import "@web/ui/toolbars.css";
 import { Callout, Classes, H2, H3, Intent, SegmentedControl, Spinner } from "@blueprintjs/core";
 import { EmailFrame } from "@web/features/email/EmailParts";
 import type { EmailTemplatePreviewQuery } from "@web/generated/graphql";

@@ -1,3 +1,4 @@
+import "@web/ui/toolbars.css";
 import { useMutation, useQuery } from "@apollo/client/react";
 import "@web/features/email/email.css";
 import {
