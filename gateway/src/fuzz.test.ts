@@ -1,12 +1,11 @@
 import { createServer, type Server } from "node:http";
 import { gzipSync } from "node:zlib";
-import { migrateDatabase } from "@db/migrate";
 import { sessionCookieOf } from "@gateway/testing/identityHarness";
 import { applySnapshot, createApiKey } from "@services/esrt-sync";
 import { connectPostgres, type Db } from "@services/shared/db";
 import type { RateLimitRules } from "@services/shared/rateLimit";
 import type { RedisClient } from "@services/shared/redis";
-import { scratchDatabase } from "@services/shared/testing/db";
+import { migratedScratchDatabase } from "@services/shared/testing/db";
 import { createAdmin, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import { syncSnapshot } from "@services/user";
 import type { Express } from "express";
@@ -756,8 +755,7 @@ const rateLimits: RateLimitRules = {
 };
 
 beforeAll(async () => {
-  scratch = await scratchDatabase();
-  await migrateDatabase({ url: scratch.url });
+  scratch = await migratedScratchDatabase();
   db = await connectPostgres(scratch.url);
   redis = await testRedis();
   web = fakeWebDist();
