@@ -146,6 +146,35 @@ describe("passkeys", () => {
     );
   });
 
+  it("offer a passkey sign-in to a browser whose old session was revoked, in a fresh session", async () => {
+    // the session the passkey was added in
+    const { user, authenticator, cookie: stale } = await clientWithPasskey();
+    // "sign everyone out": the cookie the browser still sends names a revoked session
+    await h.db.prisma.user.update({
+      where: { id: user.id },
+      data: { sessionsValidAfter: new Date(Date.now() + 5) },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const options = await post("/api/login/passkey/options", stale).send({});
+    expect(options.status).toBe(200);
+    // the old cookie cleared, then the fresh session's set (a browser keeps the last)
+    const setCookies = ([] as string[]).concat(options.headers["set-cookie"] ?? []);
+    expect(setCookies[0]).toMatch(/^portal\.sid=;/);
+    const fresh = setCookies.at(-1)?.split(";")[0] ?? "";
+    expect(fresh).toMatch(/^portal\.sid=s%3A/);
+    expect(fresh).not.toBe(stale);
+    const ok = await post("/api/login/passkey", fresh).send({ response: authenticator.get(options.body) });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ id: user.id });
+
+    const graphql = await gql(
+      "mutation { passkeySignInOptions { ... on MutationPasskeySignInOptionsSuccess { data } ... on AppError { code } } }",
+      {},
+      stale,
+    );
+    expect(field(graphql, "passkeySignInOptions").data).toMatchObject({ userVerification: "required" });
+  });
+
   it("refuses an answer made for another origin", async () => {
     const user = await createUser(h.db, { userType: "client" });
     const cookie = await signInOk(h.app, user.username);

@@ -113,7 +113,10 @@ export function loadSessionUser(deps: IdentityDeps): RequestHandler {
       }
       if (!user) {
         await deps.sessions.remove(userId, req.sessionID).catch(() => undefined);
-        await promisify((cb) => req.session.destroy(cb));
+        // the old session is destroyed and the request goes on with a fresh, empty one, as a
+        // visitor without a cookie does (a step that keeps something in it, such as a passkey
+        // sign-in's challenge, then has a session to keep it in)
+        await promisify((cb) => req.session.regenerate(cb));
         res.clearCookie(SESSION_COOKIE, { path: "/" });
         return next();
       }
