@@ -78,7 +78,8 @@ export interface PageProblems {
  * 401 to a signed-out visitor (spec §4: no user); an API call (REST or GraphQL) still running when the test navigates
  * away is aborted by the browser, as are the favicon request, the top bar's logo (the branding's
  * /logo.svg) and the lazy page chunks of a page left while loading (a chunk that really fails to
- * load shows as a console error or a page exception).
+ * load shows as a console error or a page exception), and the empty page an email preview's frame
+ * loads when the preview gives way (to a template's problems, say) before it finished loading.
  */
 export const EXPECTED_PROBLEMS: readonly RegExp[] = [
   /^console: Failed to load resource: .* 401 .*\/api\/user\)$/,
@@ -87,6 +88,7 @@ export const EXPECTED_PROBLEMS: readonly RegExp[] = [
   /^request failed: \S+\/favicon\.svg net::ERR_ABORTED$/,
   /^request failed: \S+\/logo\.svg net::ERR_ABORTED$/,
   /^request failed: \S+\/assets\/[\w.-]+\.(js|css) net::ERR_ABORTED$/,
+  /^request failed: \S+\/email-frame net::ERR_ABORTED$/,
 ];
 
 /**
