@@ -71,6 +71,7 @@ describe("the email template editor in the browser", () => {
     await completions.waitFor({ state: "detached" });
     await page.keyboard.type(",");
     // (the HTML mode closed the paragraph when its tag was typed)
+    await waitForText(async () => (await editorLines(html)).join("\n"), "<p>Hello {{firstName}},</p>");
     expect(await editorLines(html)).toEqual(["<p>Hello {{firstName}},</p>"]);
 
     // an unknown variable on line 2: its line is marked, its message shown, and a save refused
@@ -152,7 +153,8 @@ describe("the email template editor in the browser", () => {
     await page.keyboard.press("Enter");
     await completions.waitFor({ state: "detached" });
     await page.keyboard.type(" minutes.");
-    expect((await editorLines(html)).at(-1)).toBe("<p>Valid for {{expiresInMinutes}} minutes.</p>");
+    // (CodeMirror reads typed text from the DOM a moment later: wait for the line, do not read it once)
+    await waitForText(async () => (await editorLines(html)).at(-1) ?? "", "<p>Valid for {{expiresInMinutes}} minutes.</p>");
     await page.keyboard.press("Tab");
     expect(await hasFocus(html)).toBe(false);
     expect(await hasFocus(text)).toBe(true);
