@@ -1,8 +1,9 @@
 import { unseal } from "@services/shared/sealed";
 import { testDb } from "@services/shared/testing/db";
-import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
+import { createDocument, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import {
   chooseFromUserMenu,
+  navigateInApp,
   type PortalPage,
   pastTheOverlay,
   registerThroughForm,
@@ -142,6 +143,45 @@ describe("/auth in the browser", () => {
     await page.locator(".portal-topbar").getByRole("button", { name: "Logout", exact: true }).click();
     await page.waitForURL(`${suite.server().url}/auth`);
     await expect(page.getByText("Welcome, Grace", { exact: true }).count()).resolves.toBe(0);
+    expect(portal.problems.messages).toEqual([]);
+  });
+
+  it("shows the next user in the same tab nothing of the user who logged out (the cache is emptied)", async () => {
+    const db = await testDb();
+    const grace = await createUser(db, { userType: "client", firstName: "Grace" });
+    const henry = await createUser(db, { userType: "client", firstName: "Henry" });
+    const graces = await createDocument(db, { userId: grace.id, title: "Grace's private statement" });
+    portal = await suite.open();
+    const { page } = portal;
+
+    await signInThroughForm(page, suite.server(), grace.email, TEST_PASSWORD);
+    await navigateInApp(page, "/documents");
+    await page.getByText(graces.title).first().waitFor();
+    await navigateInApp(page, "/dashboard");
+    await pastTheOverlay(page);
+    await chooseFromUserMenu(page, "Logout");
+    await page.waitForURL(`${suite.server().url}/auth`);
+
+    // from here on, the page records whether Grace's document is ever drawn, even for a moment
+    await page.evaluate((title) => {
+      const seen = { at: "" };
+      (window as unknown as { graceSeen: typeof seen }).graceSeen = seen;
+      new MutationObserver(() => {
+        if (!seen.at && document.body.textContent?.includes(title)) seen.at = location.pathname;
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    }, graces.title);
+    await submitLogin(page, henry.email, TEST_PASSWORD);
+    await page.getByText("Welcome, Henry", { exact: true }).waitFor();
+    await navigateInApp(page, "/documents");
+    await page.getByRole("heading", { level: 1, name: "Documents" }).waitFor();
+    await page
+      .getByRole("table", { name: "Documents" })
+      .or(page.getByText(/no documents/i))
+      .first()
+      .waitFor();
+    expect(await page.evaluate(() => (window as unknown as { graceSeen: { at: string } }).graceSeen.at)).toBe(
+      "",
+    );
     expect(portal.problems.messages).toEqual([]);
   });
 });

@@ -154,7 +154,10 @@ describe("the email template editor in the browser", () => {
     await completions.waitFor({ state: "detached" });
     await page.keyboard.type(" minutes.");
     // (CodeMirror reads typed text from the DOM a moment later: wait for the line, do not read it once)
-    await waitForText(async () => (await editorLines(html)).at(-1) ?? "", "<p>Valid for {{expiresInMinutes}} minutes.</p>");
+    await waitForText(
+      async () => (await editorLines(html)).at(-1) ?? "",
+      "<p>Valid for {{expiresInMinutes}} minutes.</p>",
+    );
     await page.keyboard.press("Tab");
     expect(await hasFocus(html)).toBe(false);
     expect(await hasFocus(text)).toBe(true);

@@ -62,6 +62,18 @@ export async function signInThroughForm(
   await page.waitForURL(`${server.url}/dashboard`);
 }
 
+/**
+ * Opens `path` inside the running app, as a link would (react-router follows the history), without
+ * reloading the page: what the app holds in memory, its cache among it, stays.
+ */
+export async function navigateInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.history.pushState({}, "", to);
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  }, path);
+  await page.waitForURL((url) => url.pathname === path.split("?")[0]);
+}
+
 /** On /auth (already open), fills the login form with `login` and `password` and presses Login. */
 export async function submitLogin(page: Page, login: string, password: string): Promise<void> {
   const form = page.getByRole("form", { name: "Login" });

@@ -99,6 +99,33 @@ export function setCurrentUser(user: SafeUser | null): void {
   cache.gc();
 }
 
+/** Whether the cache still holds a signed-out user's answers, to be dropped once their pages are gone. */
+let cacheOfSignedOutUser = false;
+
+/**
+ * Signs the app out in this tab: the current user becomes null at once (the guards leave signed-in
+ * pages), and {@link useCacheResetAfterSignOut} then empties the cache.
+ */
+export function signOutLocally(): void {
+  cacheOfSignedOutUser = true;
+  setCurrentUser(null);
+}
+
+/**
+ * After a sign-out, once the app has rendered signed out (the signed-in pages unmounted, so none of
+ * their queries is asked again), empties the cache and reads again what is on screen: a list read
+ * with cache-and-network would otherwise show the user before's documents or appointments to whoever
+ * signs in next in the same tab, until the network answered. Mounted once, by the app's layout.
+ */
+export function useCacheResetAfterSignOut(signedIn: boolean): void {
+  const client = useApolloClient();
+  useEffect(() => {
+    if (!cacheOfSignedOutUser || signedIn) return;
+    cacheOfSignedOutUser = false;
+    void client.resetStore().catch(() => undefined);
+  }, [client, signedIn]);
+}
+
 /** Changes fields of the cached current user (after saving their notes, say). */
 export function updateCurrentUser(patch: Partial<SafeUser>): void {
   apolloClient().cache.updateQuery({ query: CurrentUserDocument }, (data) =>
@@ -232,13 +259,12 @@ export function useRegister(): Mutation<RegistrationInput, SafeUser> {
 }
 
 /**
- * POST /api/logout (answer read and dropped): clears the cached user; `run` resolves true once signed
- * out. A failure shows 'Logout failed'.
+ * POST /api/logout (answer read and dropped), then {@link signOutLocally}; `run` resolves true once
+ * signed out. A failure shows 'Logout failed'.
  */
 export function useLogout(): Mutation<void, true> {
   const mutation = useRestMutation<void, null>({
     request: () => ({ method: "POST", path: "/api/logout", read: "discard" }),
-    onSuccess: () => setCurrentUser(null),
     onError: (error) =>
       showToast({
         title: "Logout failed",
@@ -247,10 +273,11 @@ export function useLogout(): Mutation<void, true> {
       }),
   });
   const { run } = mutation;
-  const runLogout = useCallback(
-    async () => ((await run()) === undefined ? undefined : (true as const)),
-    [run],
-  );
+  const runLogout = useCallback(async () => {
+    if ((await run()) === undefined) return undefined;
+    signOutLocally();
+    return true as const;
+  }, [run]);
   return { ...mutation, run: runLogout };
 }
 

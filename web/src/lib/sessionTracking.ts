@@ -1,4 +1,4 @@
-import { setCurrentUser } from "@web/data/rest";
+import { signOutLocally } from "@web/data/rest";
 import { checkServerSession, renewServerSession, sendExpiredLogout } from "@web/data/session";
 import { useEffect, useRef } from "react";
 import { useNavigate } from "react-router-dom";
@@ -98,7 +98,7 @@ export function useSessionTracking({ enabled, clock = browserClock }: SessionTra
     const expire = () => {
       if (ended) return;
       ended = true;
-      setCurrentUser(null);
+      signOutLocally();
       showToast({
         title: "Session Expired",
         description: "Your session has expired. Please log in again.",

@@ -1,5 +1,11 @@
 import { Spinner, SpinnerSize } from "@blueprintjs/core";
-import { useBranding, useBrandingRefresh, useCurrentUser, useLogout } from "@web/data/rest";
+import {
+  useBranding,
+  useBrandingRefresh,
+  useCacheResetAfterSignOut,
+  useCurrentUser,
+  useLogout,
+} from "@web/data/rest";
 import { useFocusHeadingAfterNavigation } from "@web/lib/pageFocus";
 import { useSessionTracking } from "@web/lib/sessionTracking";
 import { Suspense, useRef } from "react";
@@ -25,6 +31,7 @@ export function Layout() {
   const { pathname } = useLocation();
   const mainRef = useRef<HTMLElement>(null);
   useSessionTracking({ enabled: user !== null });
+  useCacheResetAfterSignOut(user !== null);
   useFocusHeadingAfterNavigation(mainRef);
 
   const handleLogout = async () => {
