@@ -163,13 +163,13 @@ describe("/auth in the browser", () => {
     await page.waitForURL(`${suite.server().url}/auth`);
 
     // from here on, the page records whether Grace's document is ever drawn, even for a moment
-    await page.evaluate((title) => {
-      const seen = { at: "" };
-      (window as unknown as { graceSeen: typeof seen }).graceSeen = seen;
+    await page.evaluate(`(() => {
+      const title = ${JSON.stringify(graces.title)};
+      window.graceSeen = "";
       new MutationObserver(() => {
-        if (!seen.at && document.body.textContent?.includes(title)) seen.at = location.pathname;
+        if (!window.graceSeen && document.body.textContent.includes(title)) window.graceSeen = location.pathname;
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    }, graces.title);
+    })()`);
     await submitLogin(page, henry.email, TEST_PASSWORD);
     await page.getByText("Welcome, Henry", { exact: true }).waitFor();
     await navigateInApp(page, "/documents");
@@ -179,9 +179,7 @@ describe("/auth in the browser", () => {
       .or(page.getByText(/no documents/i))
       .first()
       .waitFor();
-    expect(await page.evaluate(() => (window as unknown as { graceSeen: { at: string } }).graceSeen.at)).toBe(
-      "",
-    );
+    expect(await page.evaluate("window.graceSeen")).toBe("");
     expect(portal.problems.messages).toEqual([]);
   });
 });

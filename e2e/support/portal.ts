@@ -67,10 +67,9 @@ export async function signInThroughForm(
  * reloading the page: what the app holds in memory, its cache among it, stays.
  */
 export async function navigateInApp(page: Page, path: string): Promise<void> {
-  await page.evaluate((to) => {
-    window.history.pushState({}, "", to);
-    window.dispatchEvent(new PopStateEvent("popstate"));
-  }, path);
+  await page.evaluate(
+    `window.history.pushState({}, "", ${JSON.stringify(path)}); window.dispatchEvent(new PopStateEvent("popstate"))`,
+  );
   await page.waitForURL((url) => url.pathname === path.split("?")[0]);
 }
 
