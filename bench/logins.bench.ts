@@ -67,7 +67,8 @@ export async function run(): Promise<BenchReport> {
     const portalRounds = rounds.get("portal") ?? [];
     // a refused sign-in is quicker than a sign-in: a run with refusals measures something else
     const refused = portalRounds.reduce((n, r) => n + r.errors, 0);
-    if (refused > 0) throw new Error(`${refused} sign-ins were refused or failed: the ratio would not be sign-ins`);
+    if (refused > 0)
+      throw new Error(`${refused} sign-ins were refused or failed: the ratio would not be sign-ins`);
     return {
       name: "P4: sign-ins per second against the raw argon2id verify rate",
       notes: [

@@ -1,4 +1,5 @@
 import { type AppointmentErrorCode, isAppointmentError } from "@services/appointment";
+import { isDatabaseUnavailable } from "@services/shared/dbUnavailable";
 import { AppError, type AppErrorCode, isAppError } from "@services/shared/errors";
 import { isUserError, type UserErrorCode } from "@services/user";
 import { GraphQLError } from "graphql";
@@ -20,6 +21,9 @@ export interface HttpError {
 }
 
 const INTERNAL_MESSAGE = "Internal server error";
+/** What a request that met a database unable to work now is told (503, Retry-After). */
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  "The portal is temporarily unavailable. Please try again shortly.";
 
 /** HTTP status of an error code. */
 export function httpStatusFor(code: AppErrorCode): number {
@@ -138,8 +142,8 @@ interface HttpLikeError {
 
 /**
  * Turns anything thrown in a request into an AppError: AppErrors pass through, Express/body-parser
- * errors (malformed JSON, body too large, unsupported charset) become client errors, everything else
- * is INTERNAL. Never throws.
+ * errors (malformed JSON, body too large, unsupported charset) become client errors, a database that
+ * cannot work now (services/shared/dbUnavailable) UNAVAILABLE, everything else INTERNAL. Never throws.
  */
 export function normalizeError(err: unknown): AppError {
   if (isAppError(err)) return err;
@@ -154,6 +158,9 @@ export function normalizeError(err: unknown): AppError {
       details: { ...err.details, reason: err.code },
       cause: err,
     });
+  }
+  if (isDatabaseUnavailable(err)) {
+    return new AppError("UNAVAILABLE", DATABASE_UNAVAILABLE_MESSAGE, { cause: err });
   }
   if (typeof err === "object" && err !== null) {
     const e = err as HttpLikeError;

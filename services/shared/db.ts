@@ -170,7 +170,8 @@ export async function connectPostgres(url: string): Promise<Db> {
   });
   // An idle client that loses its server emits 'error' on the pool; without a handler it would
   // crash the process. The pool drops that client and makes a new one on the next query.
-  pool.on("error", (err) => log.error({ err }, "idle database connection failed"));
+  // (its message only: the error holds the whole pg client, connection parameters included)
+  pool.on("error", (err) => log.error({ err: { message: err.message } }, "idle database connection failed"));
   try {
     await withTimeout(pool.query("select 1"), CONNECT_TIMEOUT_MS + 1000, "PostgreSQL");
   } catch (err) {

@@ -6,11 +6,12 @@ import {
 } from "@apollo/server/plugin/disabled";
 import { ApolloArmor } from "@escape.tech/graphql-armor";
 import type { Config } from "@services/shared/config";
+import { isDatabaseUnavailable } from "@services/shared/dbUnavailable";
 import { appErrorCodes, isAppError } from "@services/shared/errors";
 import { logger } from "@services/shared/logger";
 import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import type { Logger } from "pino";
-import { toGraphQLError } from "../errors";
+import { normalizeError, toGraphQLError } from "../errors";
 import type { GraphQLContext } from "./context";
 import { schema } from "./schema";
 
@@ -80,8 +81,8 @@ function isClientError(error: unknown, formatted?: GraphQLFormattedError): boole
 export function formatGraphQLError() {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = unwrapResolverError(error);
-    if (isAppError(original)) {
-      const mapped = toGraphQLError(original);
+    if (isAppError(original) || isDatabaseUnavailable(original)) {
+      const mapped = toGraphQLError(normalizeError(original));
       return { ...formatted, message: mapped.message, extensions: mapped.extensions };
     }
     // an AppError made a top-level error on purpose (an outage: ./types/identityRun), already mapped
