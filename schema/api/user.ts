@@ -39,6 +39,16 @@ export interface SafeUser {
   needsTwoFactorEnrolment?: true;
 }
 
+/** The public card of a user the console shows: the answer of GET /api/users/by-uniqueid/{uniqueId} (spec §7). */
+export interface UserCard {
+  id: number;
+  uniqueId: string;
+  firstName: string;
+  lastName: string;
+  companyName: string | null;
+  esrtSynced: boolean;
+}
+
 /** Answer of POST /api/login for an enhanced-security user: one more step before the session. */
 export interface SecurityChallenge {
   needsSecurityAnswer: true;

@@ -1,4 +1,5 @@
 import { BRANDING_MESSAGES, brandingSchema } from "./branding";
+import { issueMessages } from "./testing";
 
 const valid = {
   title: "Acme Receivables",
@@ -7,10 +8,6 @@ const valid = {
   consultationEmail: "Help@Example.com",
   businessHours: "8AM-4PM PST",
 };
-
-function messages(result: { success: boolean; error?: { issues: { message: string }[] } }): string[] {
-  return result.success ? [] : (result.error?.issues.map((i) => i.message) ?? []);
-}
 
 describe("brandingSchema", () => {
   it("accepts the form's values, trimmed, with the email lower-cased", () => {
@@ -41,6 +38,6 @@ describe("brandingSchema", () => {
     [{ businessHours: "x".repeat(101) }, BRANDING_MESSAGES.hoursTooLong],
     [{ title: "Acme\u0000" }, "Text cannot contain NUL characters or unpaired surrogates"],
   ])("refuses %j with its message", (override, message) => {
-    expect(messages(brandingSchema.safeParse({ ...valid, ...override }))).toEqual([message]);
+    expect(issueMessages(brandingSchema.safeParse({ ...valid, ...override }))).toEqual([message]);
   });
 });

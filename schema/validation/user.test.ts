@@ -1,20 +1,9 @@
+import { issueMessages, VALID_REGISTRATION } from "./testing";
 import { countWords, loginSchema, notesSchema, registrationSchema, securityQuestionsSchema } from "./user";
-
-const valid = {
-  username: "jdoe",
-  email: "J.Doe@Example.com",
-  password: "s3cret-pass",
-  firstName: "Jane",
-  lastName: "Doe",
-};
-
-function messages(result: { success: boolean; error?: { issues: { message: string }[] } }): string[] {
-  return result.success ? [] : (result.error?.issues.map((i) => i.message) ?? []);
-}
 
 describe("registrationSchema", () => {
   it("accepts a valid registration, normalising the email and defaulting to prospect", () => {
-    const parsed = registrationSchema.parse({ ...valid, phone: "", companyName: " " });
+    const parsed = registrationSchema.parse({ ...VALID_REGISTRATION, phone: "", companyName: " " });
     expect(parsed).toMatchObject({ email: "j.doe@example.com", userType: "prospect" });
     expect(parsed.phone).toBeUndefined();
     expect(parsed.companyName).toBeUndefined();
@@ -32,19 +21,21 @@ describe("registrationSchema", () => {
     [{ phone: "12345" }, "Please enter a valid phone number"],
     [{ phone: "call me maybe" }, "Please enter a valid phone number"],
   ])("refuses %j with the spec's message", (override, message) => {
-    expect(messages(registrationSchema.safeParse({ ...valid, ...override }))).toContain(message);
+    expect(issueMessages(registrationSchema.safeParse({ ...VALID_REGISTRATION, ...override }))).toContain(
+      message,
+    );
   });
 
   it("accepts the phone formats of the spec: leading plus, digits, spaces, dashes and brackets", () => {
     for (const phone of ["+1 (555) 010-0100", "5550100100", "+44 20 7946 0958"]) {
-      expect(registrationSchema.safeParse({ ...valid, phone }).success).toBe(true);
+      expect(registrationSchema.safeParse({ ...VALID_REGISTRATION, phone }).success).toBe(true);
     }
   });
 });
 
 describe("loginSchema", () => {
   it("requires a login and a password", () => {
-    expect(messages(loginSchema.safeParse({ login: " ", password: "" }))).toEqual([
+    expect(issueMessages(loginSchema.safeParse({ login: " ", password: "" }))).toEqual([
       "Username or email is required",
       "Password is required",
     ]);
@@ -59,7 +50,7 @@ describe("notes", () => {
 
   it("allows 250 words and refuses 251 with the spec's message", () => {
     expect(notesSchema.safeParse({ notes: Array(250).fill("w").join(" ") }).success).toBe(true);
-    expect(messages(notesSchema.safeParse({ notes: Array(251).fill("w").join(" ") }))).toEqual([
+    expect(issueMessages(notesSchema.safeParse({ notes: Array(251).fill("w").join(" ") }))).toEqual([
       "Notes are limited to 250 words.",
     ]);
   });
@@ -74,12 +65,12 @@ describe("securityQuestionsSchema", () => {
     };
     expect(securityQuestionsSchema.safeParse(ok).success).toBe(true);
     expect(
-      messages(
+      issueMessages(
         securityQuestionsSchema.safeParse({ ...ok, questions: [q("Pet?", "R"), ...ok.questions.slice(1)] }),
       ),
     ).toEqual(["Each question must be at least 5 characters", "Each answer must be at least 2 characters"]);
     expect(
-      messages(
+      issueMessages(
         securityQuestionsSchema.safeParse({
           ...ok,
           questions: [ok.questions[0], ok.questions[0], ok.questions[1]],

@@ -1,21 +1,18 @@
 import { z } from "zod";
+import { adminProfileSchema } from "./adminUser";
 import { text } from "./primitives";
-import { registrationSchema, resetConfirmSchema, USER_TYPES } from "./user";
+import { resetConfirmSchema, USER_TYPES } from "./user";
 import { ACCESS_LEVELS, USER_STATUSES } from "./userDirectory";
 
 // What an administrator gives when creating users, one by one or from a CSV file, and when changing
 // many at once (issue 11). The fields are the registration's (spec §5), with its messages: they are
 // picked from registrationSchema, never written again.
 
-/** The registration's fields an administrator fills in for a new user (no password: an invitation sets it). */
-export const newUserFieldsSchema = registrationSchema.pick({
-  username: true,
-  email: true,
-  firstName: true,
-  lastName: true,
-  phone: true,
-  companyName: true,
-});
+/**
+ * The registration's fields an administrator fills in for a new user (no password: an invitation
+ * sets it): the same fields, rules and messages as the profile an administrator edits.
+ */
+export const newUserFieldsSchema = adminProfileSchema;
 
 /** Creating one user: the registration's fields and any user type (the server checks the admin may grant it). */
 export const newUserSchema = newUserFieldsSchema.extend({

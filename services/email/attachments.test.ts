@@ -1,27 +1,17 @@
-import { calendarMethodOf, type EmailAttachment, parseAttachments } from "./attachments";
+import { calendarMethodOf, parseAttachments } from "./attachments";
 import { dayWord } from "./consumers/appointmentEmails";
-import { invitationAttachment } from "./invitation";
 import { nodemailerMessage } from "./mailTransport";
+import { testInvitation, testPdf } from "./testing/attachments";
 
-const invitation = invitationAttachment({
+// a cancelled phone call, at its second change
+const invitation = testInvitation({
   appointmentId: 7,
-  dateTime: "2032-03-10T17:00:00.000Z",
   appointmentType: "phone",
   status: "pending",
   sequence: 2,
   method: "CANCEL",
-  productName: "ESRT",
-  organizer: { name: "ESRT team", email: "team@firm.test" },
-  attendee: { name: "Ada Lovelace", email: "ada@example.test" },
-  publicUrl: "https://portal.test",
-  notes: null,
 });
-const pdf: EmailAttachment = {
-  filename: "statement.pdf",
-  contentType: "application/pdf",
-  content: Buffer.from("%PDF-1.7").toString("base64"),
-  encoding: "base64",
-};
+const pdf = testPdf("%PDF-1.7");
 const mail = { from: "a@firm.test", to: "ada@example.test", subject: "s", html: "<p>h</p>", text: "t" };
 
 describe("email attachments", () => {

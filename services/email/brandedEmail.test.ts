@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { PayloadOf } from "@schema/events";
 import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events/outbox";
@@ -6,13 +6,11 @@ import { waitFor } from "@services/shared/events/testing/bus";
 import { getBrandingSettings, updateBranding } from "@services/user";
 import { DEFAULT_EMAIL_TEMPLATES } from "./defaultTemplates";
 import { layOutEmail } from "./emailLayout";
-import { loadMailContext } from "./mailContext";
-import { queueEmail } from "./queueEmail";
 import type { EmailVariables } from "./renderEmail";
 import { previewEmailTemplate } from "./templateAdmin";
 import { sampleVariables } from "./templateCatalog";
 import type { TestSmtp } from "./testing/smtpServer";
-import { registerEmailPipeline, TEST_PUBLIC_URL } from "./testing/world";
+import { queueTestEmail, registerEmailPipeline, TEST_PUBLIC_URL } from "./testing/world";
 
 // Every email in the one branded layout (issue 21 §2): the logo and title from Branding at the top,
 // the template's content, a footer with the firm's name, support phone and consultation email, and
@@ -120,26 +118,17 @@ describe("the branded layout", () => {
   });
 
   it("shows a branding change in the next email, with the branding's values escaped", async () => {
-    const queueWelcome = async (to: string) => {
-      const eventId = randomUUID();
-      await db.prisma.$transaction(async (tx) => {
-        const context = await loadMailContext(tx, ["welcome"]);
-        await queueEmail({
-          tx,
-          eventId,
-          templateKey: "welcome",
-          to,
-          context,
-          variables: {
-            firstName: "Ada",
-            lastName: "Lovelace",
-            username: "ada",
-            link: `${TEST_PUBLIC_URL}/auth`,
-          },
-        });
+    const queueWelcome = (to: string) =>
+      queueTestEmail(db, {
+        templateKey: "welcome",
+        to,
+        variables: () => ({
+          firstName: "Ada",
+          lastName: "Lovelace",
+          username: "ada",
+          link: `${TEST_PUBLIC_URL}/auth`,
+        }),
       });
-      return db.prisma.emailMessage.findUniqueOrThrow({ where: { dedupeKey: `${eventId}:welcome:${to}` } });
-    };
     const before = await queueWelcome("before@client.test");
     expect(before.subject).toBe("Welcome to ESRT Portal");
 

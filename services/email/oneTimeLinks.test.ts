@@ -2,12 +2,10 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { AUTH_LINKS } from "@schema/api/user";
 import type { Db } from "@services/shared/db";
 import { getEmailMessage, resendEmailMessage } from "./deliveryLog";
-import { loadMailContext } from "./mailContext";
 import type { MailTransport, OutgoingMail } from "./mailTransport";
 import { withoutToken, withToken } from "./oneTimeLinks";
-import { queueEmail } from "./queueEmail";
 import { captureDueEmails, claimDueEmails, deliverClaimedEmail } from "./sendDueEmails";
-import { emailDatabase, TEST_PUBLIC_URL } from "./testing/world";
+import { emailDatabase, queueTestEmail, TEST_PUBLIC_URL } from "./testing/world";
 
 // One-time links at rest (issue 20): a reset, verification or invitation link is never readable in
 // email_messages, whether the message waits, was sent, was captured (no SMTP server) or failed; the
@@ -28,25 +26,15 @@ const ADMIN = { id: 1, name: "Mail Admin", email: "admin@firm.test" };
 
 /** Queues a password reset email to `to` whose link carries `token`; answers the message's id. */
 async function queueReset(to: string, token: string): Promise<number> {
-  const eventId = randomUUID();
-  await db.prisma.$transaction(async (tx) => {
-    const context = await loadMailContext(tx, ["password_reset"]);
-    await queueEmail({
-      tx,
-      eventId,
-      templateKey: "password_reset",
-      to,
-      context,
-      variables: {
-        firstName: "Grace",
-        link: AUTH_LINKS.resetPassword(context.publicUrl, token),
-        expiresInMinutes: 60,
-      },
-      oneTimeToken: token,
-    });
-  });
-  const row = await db.prisma.emailMessage.findUniqueOrThrow({
-    where: { dedupeKey: `${eventId}:password_reset:${to}` },
+  const row = await queueTestEmail(db, {
+    templateKey: "password_reset",
+    to,
+    variables: (context) => ({
+      firstName: "Grace",
+      link: AUTH_LINKS.resetPassword(context.publicUrl, token),
+      expiresInMinutes: 60,
+    }),
+    oneTimeToken: token,
   });
   return row.id;
 }

@@ -2,11 +2,11 @@ import { randomUUID } from "node:crypto";
 import type { Db } from "@services/shared/db";
 import { settle, waitFor } from "@services/shared/events/testing/bus";
 import type { EmailAttachment } from "./attachments";
-import { invitationAttachment } from "./invitation";
 import { loadMailContext } from "./mailContext";
 import { smtpTransport } from "./mailTransport";
 import { queueEmail } from "./queueEmail";
 import { type EmailSender, startEmailSender } from "./sender";
+import { testInvitation, testPdf } from "./testing/attachments";
 import { startTestSmtp, type TestSmtp } from "./testing/smtpServer";
 import { emailDatabase, queuePasswordChanged } from "./testing/world";
 
@@ -204,25 +204,8 @@ describe("email sender", () => {
   });
 
   it("sends the attachments stored with a message, the invitation as the calendar part, also after a retry", async () => {
-    const invitation = invitationAttachment({
-      appointmentId: 41,
-      dateTime: "2032-03-10T17:00:00.000Z",
-      appointmentType: "zoom",
-      status: "confirmed",
-      sequence: 3,
-      method: "REQUEST",
-      productName: "ESRT",
-      organizer: { name: "ESRT team", email: "team@firm.test" },
-      attendee: { name: "Ada Lovelace", email: "invited@client.test" },
-      publicUrl: "https://portal.test",
-      notes: null,
-    });
-    const statement: EmailAttachment = {
-      filename: "statement.pdf",
-      contentType: "application/pdf",
-      content: Buffer.from("%PDF-1.7 statement").toString("base64"),
-      encoding: "base64",
-    };
+    const invitation = testInvitation({ attendee: { name: "Ada Lovelace", email: "invited@client.test" } });
+    const statement = testPdf("%PDF-1.7 statement");
     await smtp.stop();
     await sender();
     await queue(["invited@client.test"], [invitation, statement]);

@@ -8,6 +8,8 @@ import type { EsrtJobStatus } from "@services/shared/generated/prisma/enums";
 import {
   claimLeasedJob,
   failLeasedJob,
+  LEASED_JOB_SELECT,
+  type LeasedJobView,
   startJobRunner as startLeasedJobRunner,
 } from "@services/shared/jobs/leasedJobs";
 import { logger } from "@services/shared/logger";
@@ -23,31 +25,11 @@ const LEASE_MS = 30_000;
 /** The logger, made on first use (importing this module reads no configuration). */
 const log = () => logger("esrt.jobs");
 
-export interface JobView {
-  id: number;
-  kind: string;
+export interface JobView extends LeasedJobView {
   status: EsrtJobStatus;
-  total: number;
-  done: number;
-  failed: number;
-  error: string | null;
-  createdAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
 }
 
-const jobSelect = {
-  id: true,
-  kind: true,
-  status: true,
-  total: true,
-  done: true,
-  failed: true,
-  error: true,
-  createdAt: true,
-  startedAt: true,
-  finishedAt: true,
-} as const;
+const jobSelect = { ...LEASED_JOB_SELECT, status: true } as const;
 
 /** The latest jobs, newest first. */
 export async function listJobs(db: Db, take = 10): Promise<JobView[]> {

@@ -1,7 +1,6 @@
 import {
   AckPolicy,
   type ConsumerConfig,
-  type ConsumerMessages,
   DeliverPolicy,
   DiscardPolicy,
   JetStreamApiCodes,
@@ -20,6 +19,7 @@ import { uniqueIdSchema } from "@schema/validation/user";
 import { config } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
 import { isAppError } from "@services/shared/errors";
+import { consumeDurable } from "@services/shared/events/durableConsume";
 import { logger } from "@services/shared/logger";
 import { acknowledge } from "./state";
 
@@ -191,8 +191,6 @@ function versionAtLeast(version: string | undefined, wanted: number[]): boolean 
   return true;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /**
  * Starts the Pro app's NATS channel: ensures the stream, and runs the durable consumer of
  * `<prefix>.ack.>` that records each acknowledgement (acknowledge, via "nats"). An ack that can never
@@ -289,51 +287,26 @@ export async function startEsrtNats(options: EsrtNatsOptions): Promise<EsrtNatsC
   }
 
   await ensureConsumer();
-  let stopped = false;
-  let current: ConsumerMessages | undefined;
-
-  const loop = (async () => {
-    let failures = 0;
-    let fresh = true;
-    while (!stopped) {
+  const ackConsumer = consumeDurable({
+    js,
+    stream,
+    durable,
+    batch: 64,
+    log: log.child({ durable }),
+    label: "ack consumer",
+    recreate: async () => {
+      await ensureEsrtStream(jsm, stream, prefix);
+      await ensureConsumer();
+    },
+    handle: async (m) => {
       try {
-        if (!fresh) {
-          await ensureEsrtStream(jsm, stream, prefix);
-          await ensureConsumer();
-          log.info({ durable }, "ack consumer recreated, resuming");
-        }
-        fresh = false;
-        const consumer = await js.consumers.get(stream, durable);
-        const messages = await consumer.consume({ max_messages: 64, abort_on_missing_resource: true });
-        current = messages;
-        if (stopped) {
-          messages.stop();
-          break;
-        }
-        void (async () => {
-          for await (const status of messages.status()) {
-            if (status.type === "consumer_deleted") messages.stop();
-          }
-        })().catch(() => undefined);
-        for await (const m of messages) {
-          failures = 0;
-          try {
-            await handleAck(m);
-          } catch (err) {
-            // never let one message stop the loop; it comes back after ack_wait
-            log.error({ err, subject: m.subject }, "Pro-app ack handler failed");
-          }
-          if (stopped) break;
-        }
+        await handleAck(m);
       } catch (err) {
-        if (stopped) break;
-        log.warn({ err }, "ack consumer interrupted");
+        // never let one message stop the loop; it comes back after ack_wait
+        log.error({ err, subject: m.subject }, "Pro-app ack handler failed");
       }
-      if (stopped) break;
-      failures++;
-      await sleep(Math.min(100 * 2 ** Math.min(failures, 6), 5000));
-    }
-  })();
+    },
+  });
 
   async function publishOnce(subject: string, data: string, msgID: string): Promise<void> {
     await js.publish(subject, data, {
@@ -396,10 +369,7 @@ export async function startEsrtNats(options: EsrtNatsOptions): Promise<EsrtNatsC
     },
 
     async stop() {
-      if (stopped) return loop;
-      stopped = true;
-      current?.stop();
-      await loop;
+      await ackConsumer.stop();
     },
   };
 }

@@ -1,16 +1,7 @@
+import type { UserCard } from "@schema/api/user";
 import { uniqueIdSchema } from "@schema/validation/user";
 import type { Db } from "@services/shared/db";
 import { UserError } from "./errors";
-
-/** The public card of a user the console shows (spec §7, GET /api/users/by-uniqueid). */
-export interface UserCard {
-  id: number;
-  uniqueId: string;
-  firstName: string;
-  lastName: string;
-  companyName: string | null;
-  esrtSynced: boolean;
-}
 
 /**
  * Finds a user by their public unique id. The caller decides who may see it. An id the shared

@@ -6,6 +6,8 @@
  * This is the service's public face: other rooms (the gateway, other services, scripts, tests)
  * import from `@services/user` only, never a file inside it.
  */
+
+export type { UserCard } from "@schema/api/user";
 export { acceptInvitation } from "./acceptInvitation";
 // The identity steps the gateway's two surfaces share (rate limits, audit, the use case); the
 // gateway's identity module adds the session around them (gateway/src/modules/identity).
@@ -44,7 +46,6 @@ export { DIRECTORY_COLUMNS, directoryPage, searchUsers } from "./directory/searc
 export type { UserErrorCode } from "./errors";
 export { isUserError, UserError, userErrorCodes } from "./errors";
 export { findSessionUser } from "./findSessionUser";
-export type { UserCard } from "./findUserByUniqueId";
 export { findUserByUniqueId } from "./findUserByUniqueId";
 export {
   FALLBACK_BRANDING,

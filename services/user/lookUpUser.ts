@@ -1,6 +1,7 @@
+import type { UserCard } from "@schema/api/user";
 import type { Db } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
-import { findUserByUniqueId, type UserCard } from "./findUserByUniqueId";
+import { findUserByUniqueId } from "./findUserByUniqueId";
 
 /**
  * The console's card of a user by unique id: one's own, or anyone's with manage:users or

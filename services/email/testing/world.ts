@@ -10,9 +10,10 @@ import { eventsDatabase, takeUniqueBus } from "@services/shared/events/testing/w
 import type { EventTransport } from "@services/shared/events/transport";
 import { connectNats } from "@services/shared/nats";
 import type { EmailAttachment } from "../attachments";
-import { loadMailContext } from "../mailContext";
+import { loadMailContext, type MailContext } from "../mailContext";
 import { smtpTransport } from "../mailTransport";
-import { queueEmail } from "../queueEmail";
+import { type QueueEmailProps, queueEmail } from "../queueEmail";
+import type { EmailVariables } from "../renderEmail";
 import { startEmailSender } from "../sender";
 import { consumers } from "../worker";
 import { startTestSmtp, type TestSmtp } from "./smtpServer";
@@ -71,6 +72,35 @@ export async function queuePasswordChanged(
     }
   });
   return eventId;
+}
+
+/**
+ * Queues one email of `templateKey` to `to`, as its own event, with the variables made from the
+ * mail context; answers the stored message.
+ */
+export async function queueTestEmail(
+  db: Db,
+  props: Pick<QueueEmailProps, "templateKey" | "to" | "oneTimeToken"> & {
+    variables(context: MailContext): EmailVariables;
+  },
+) {
+  const { templateKey, to } = props;
+  const eventId = randomUUID();
+  await db.prisma.$transaction(async (tx) => {
+    const context = await loadMailContext(tx, [templateKey]);
+    await queueEmail({
+      tx,
+      eventId,
+      templateKey,
+      to,
+      context,
+      variables: props.variables(context),
+      oneTimeToken: props.oneTimeToken,
+    });
+  });
+  return db.prisma.emailMessage.findUniqueOrThrow({
+    where: { dedupeKey: `${eventId}:${templateKey}:${to}` },
+  });
 }
 
 /** The whole email path of a test file: its database, the bus, the consumers, the sender and SMTP. */

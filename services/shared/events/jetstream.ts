@@ -1,7 +1,6 @@
 import {
   AckPolicy,
   type ConsumerConfig,
-  type ConsumerMessages,
   DeliverPolicy,
   JetStreamApiCodes,
   JetStreamApiError,
@@ -14,6 +13,7 @@ import {
 import { type NatsConnection, nanos } from "@nats-io/transport-node";
 import { deploymentName } from "../config";
 import { logger } from "../logger";
+import { consumeDurable } from "./durableConsume";
 import type { EventTransport, SubscribeOptions, Subscription, TransportMessage } from "./transport";
 import { assertDurableName, backoffFor, subjectMatches } from "./transport";
 
@@ -38,7 +38,6 @@ export interface JetStreamTransportOptions {
 }
 
 const isApiError = (err: unknown, code: number) => err instanceof JetStreamApiError && err.code === code;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function versionAtLeast(version: string | undefined, major: number, minor: number): boolean {
   const [a = 0, b = 0] = (version ?? "0.0").split(".").map((p) => Number.parseInt(p, 10));
@@ -184,69 +183,25 @@ export async function jetStreamTransport(options: JetStreamTransportOptions): Pr
     async subscribe(opts) {
       assertDurableName(opts.durable);
       let clientFilter = await ensureConsumer(opts);
-      let stopped = false;
-      let current: ConsumerMessages | undefined;
-      const durableLog = log.child({ durable: opts.durable });
-
-      const loop = (async () => {
-        let failures = 0;
-        let fresh = true;
-        while (!stopped) {
-          try {
-            if (!fresh) {
-              await ensureStream();
-              clientFilter = await ensureConsumer(opts);
-              durableLog.info("consumer recreated, resuming");
-            }
-            fresh = false;
-            const consumer = await js.consumers.get(stream, opts.durable);
-            const messages = await consumer.consume({ max_messages: batch, abort_on_missing_resource: true });
-            current = messages;
-            if (stopped) {
-              messages.stop();
-              break;
-            }
-            void (async () => {
-              for await (const status of messages.status()) {
-                if (status.type === "consumer_deleted") {
-                  durableLog.warn("consumer deleted on the server");
-                  messages.stop();
-                }
-              }
-            })().catch(() => undefined);
-            const limit = opts.concurrency ?? 1;
-            const running = new Set<Promise<void>>();
-            try {
-              for await (const m of messages) {
-                failures = 0;
-                if (limit <= 1) await handle(m, opts, clientFilter);
-                else {
-                  while (running.size >= limit) await Promise.race(running);
-                  const p: Promise<void> = handle(m, opts, clientFilter).finally(() => running.delete(p));
-                  running.add(p);
-                }
-                if (stopped) break;
-              }
-            } finally {
-              await Promise.all(running);
-            }
-          } catch (err) {
-            if (stopped) break;
-            durableLog.warn({ err }, "consumer interrupted");
-          }
-          if (stopped) break;
-          failures++;
-          await sleep(Math.min(100 * 2 ** Math.min(failures, 6), 5000));
-        }
-      })();
+      const consumer = consumeDurable({
+        js,
+        stream,
+        durable: opts.durable,
+        batch,
+        concurrency: opts.concurrency,
+        log: log.child({ durable: opts.durable }),
+        label: "consumer",
+        recreate: async () => {
+          await ensureStream();
+          clientFilter = await ensureConsumer(opts);
+        },
+        handle: (m) => handle(m, opts, clientFilter),
+      });
 
       const subscription: Subscription = {
         async stop() {
-          if (stopped) return loop;
-          stopped = true;
           subscriptions.delete(subscription);
-          current?.stop();
-          await loop;
+          await consumer.stop();
         },
       };
       subscriptions.add(subscription);

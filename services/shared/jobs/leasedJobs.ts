@@ -6,6 +6,32 @@ import { type LeaseRunner, startLeaseRunner } from "./leaseRunner";
 // leaseUntil): claimed one at a time under a lease by the shared lease runner. A worker that dies
 // leaves its lease to run out and another claims the job again and resumes it where its rows say.
 
+/** What every job row shows of its progress (a job's own view adds its status and the rest). */
+export interface LeasedJobView {
+  id: number;
+  kind: string;
+  total: number;
+  done: number;
+  failed: number;
+  error: string | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+}
+
+/** The Prisma select of {@link LeasedJobView}'s columns. */
+export const LEASED_JOB_SELECT = {
+  id: true,
+  kind: true,
+  total: true,
+  done: true,
+  failed: true,
+  error: true,
+  createdAt: true,
+  startedAt: true,
+  finishedAt: true,
+} as const;
+
 /**
  * Claims the oldest queued job of `table`, or a running one whose lease ran out (`where` narrows
  * the rows further), marks it running and leased for `leaseMs`, and answers the `returning`

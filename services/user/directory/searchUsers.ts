@@ -1,3 +1,4 @@
+import { ADMIN_PROFILE_FIELDS } from "@schema/validation/adminUser";
 import {
   type UserFilter,
   type UserSort,
@@ -48,12 +49,7 @@ export interface DirectoryUser {
 export const DIRECTORY_COLUMNS = [
   "id",
   "uniqueId",
-  "username",
-  "email",
-  "firstName",
-  "lastName",
-  "phone",
-  "companyName",
+  ...ADMIN_PROFILE_FIELDS,
   "userType",
   "notes",
   "createdAt",

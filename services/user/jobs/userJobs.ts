@@ -11,6 +11,7 @@ import type { Db, Tx } from "@services/shared/db";
 import { AppError } from "@services/shared/errors";
 import { Prisma } from "@services/shared/generated/prisma/client";
 import type { UserJobItemOutcome, UserJobStatus, UserType } from "@services/shared/generated/prisma/enums";
+import { LEASED_JOB_SELECT, type LeasedJobView } from "@services/shared/jobs/leasedJobs";
 import { type AdminCommandProps } from "../changeUserAccount";
 import { userFilterWhere } from "../directory/filter";
 import { assertMayGrant } from "../grants";
@@ -24,41 +25,25 @@ export const MAX_OPEN_JOBS_PER_ADMIN = 2;
 export const TOO_MANY_JOBS_MESSAGE = `You already have ${MAX_OPEN_JOBS_PER_ADMIN} jobs running. Please wait for one to finish.`;
 
 /** A job as the admin pages show it. */
-export interface UserJobView {
-  id: number;
-  kind: string;
+export interface UserJobView extends LeasedJobView {
   action: string;
   value: string | null;
   status: UserJobStatus;
-  total: number;
   /** items changed (bulk) or users created (import) */
   done: number;
-  failed: number;
   skipped: number;
   selection: string;
-  error: string | null;
   actorId: number;
-  createdAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
 }
 
 const jobSelect = {
-  id: true,
-  kind: true,
+  ...LEASED_JOB_SELECT,
   action: true,
   value: true,
   status: true,
-  total: true,
-  done: true,
-  failed: true,
   skipped: true,
   selection: true,
-  error: true,
   actorId: true,
-  createdAt: true,
-  startedAt: true,
-  finishedAt: true,
 } as const;
 
 /** Which users a bulk change acts on: ids, or every user matching a filter when the job starts. */

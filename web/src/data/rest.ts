@@ -1,5 +1,6 @@
 import type { TypedDocumentNode } from "@apollo/client";
 import { useApolloClient, useMutation, useQuery } from "@apollo/client/react";
+import type { UserCard } from "@schema/api/user";
 import type { LoginInput, RegistrationInput } from "@schema/validation/user";
 import { loginFailureMessage, serverMessage } from "@web/lib/apiErrors";
 import {
@@ -47,7 +48,7 @@ const PasswordPolicyDocument = restDocument<{ passwordPolicy: { minLength: numbe
   "query",
   "passwordPolicy",
 );
-const UserByUniqueIdDocument = restDocument<{ userByUniqueId: UniqueIdLookup }, { uniqueId: string }>(
+const UserByUniqueIdDocument = restDocument<{ userByUniqueId: UserCard }, { uniqueId: string }>(
   "query",
   "userByUniqueId",
   ["uniqueId"],
@@ -372,16 +373,6 @@ export function usePermissionCheck(permissions: readonly string[]): PermissionCh
 }
 
 // ---- the console's lookup by unique id ----
-
-/** What GET /api/users/by-uniqueid/{uniqueId} answers. */
-export interface UniqueIdLookup {
-  id: number;
-  uniqueId: string;
-  firstName: string;
-  lastName: string;
-  companyName: string | null;
-  esrtSynced: boolean;
-}
 
 /**
  * Looks the console's user up by unique id once when the console opens for a real user (spec §7);

@@ -14,17 +14,8 @@ export interface RegisterFormProps {
   onRegistered(user: SafeUser): void;
 }
 
-const FIELDS: ReadonlySet<string> = new Set([
-  "username",
-  "email",
-  "password",
-  "firstName",
-  "lastName",
-  "phone",
-  "companyName",
-  "notes",
-  "userType",
-]);
+/** The form's fields: the registration schema's. */
+const FIELDS: ReadonlySet<string> = new Set(Object.keys(registrationSchema.shape));
 
 function isFormField(name: string): name is Path<RegistrationInput> {
   return FIELDS.has(name);

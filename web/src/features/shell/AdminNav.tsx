@@ -68,6 +68,8 @@ export function AdminNav({ groups, collapsed, onToggleCollapsed }: AdminNavProps
   const follow = useFollowLink();
   const id = useId();
   const listId = `${id}-pages`;
+  // folded: icons only; the group labels and page names stay for screen readers
+  const hidden = collapsed ? " portal-visually-hidden" : "";
   const toggleName = collapsed ? "Expand the admin navigation" : "Collapse the admin navigation";
   return (
     <nav aria-label="Admin" className={collapsed ? "admin-nav admin-nav-collapsed" : "admin-nav"}>
@@ -88,7 +90,7 @@ export function AdminNav({ groups, collapsed, onToggleCollapsed }: AdminNavProps
           const labelId = `${id}-group-${i}`;
           return (
             <div key={group.label} className="admin-nav-group">
-              <div id={labelId} className={`admin-nav-group-label ${Classes.TEXT_MUTED}`}>
+              <div id={labelId} className={`admin-nav-group-label ${Classes.TEXT_MUTED}${hidden}`}>
                 {group.label}
               </div>
               {/* a list named by its group's label */}
@@ -101,6 +103,7 @@ export function AdminNav({ groups, collapsed, onToggleCollapsed }: AdminNavProps
                       roleStructure="listitem"
                       href={page.path}
                       text={page.label}
+                      textClassName={collapsed ? "portal-visually-hidden" : undefined}
                       aria-label={page.name}
                       title={collapsed ? (page.name ?? page.label) : undefined}
                       icon={ADMIN_PAGE_ICONS[page.icon]}

@@ -103,7 +103,7 @@ function SessionsList({ userId, onChanged }: Omit<SessionsTabProps, "editable">)
               <th scope="col">Signed in</th>
               <th scope="col">Last seen</th>
               <th scope="col">
-                <span className="user-drawer-sr">Action</span>
+                <span className="portal-visually-hidden">Action</span>
               </th>
             </tr>
           </thead>
