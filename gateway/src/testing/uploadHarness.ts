@@ -225,6 +225,8 @@ export async function alternatingTusUpload(options: {
   fileName: string;
   title?: string;
   chunkSize: number;
+  /** runs before request `i` (1 is the first PATCH) and may pick its gateway instead of the turn */
+  beforeRequest?: (i: number) => Promise<number | undefined>;
 }): Promise<AlternatingOutcome> {
   const { urls, cookie, data } = options;
   const answers: AlternatingOutcome["answers"] = [];
@@ -247,7 +249,8 @@ export async function alternatingTusUpload(options: {
   let last: RawAnswer = created;
   for (let offset = 0, i = 1; offset < data.length; i++) {
     const chunk = data.subarray(offset, offset + options.chunkSize);
-    last = await rawRequest(`${at(i)}${uploadPath}`, {
+    const gateway = (await options.beforeRequest?.(i)) ?? i % urls.length;
+    last = await rawRequest(`${at(gateway)}${uploadPath}`, {
       method: "PATCH",
       headers: {
         "Tus-Resumable": "1.0.0",
@@ -258,7 +261,7 @@ export async function alternatingTusUpload(options: {
       },
       body: [chunk],
     });
-    answers.push({ gateway: i % urls.length, method: "PATCH", status: last.status });
+    answers.push({ gateway, method: "PATCH", status: last.status });
     if (last.status !== 204 && last.status !== 200) break;
     offset = Number(last.headers["upload-offset"] ?? offset + chunk.length);
   }
