@@ -1,7 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { freePort } from "@services/shared/net";
+import type { ServerProcess } from "@services/shared/testing/processes";
 import autocannon from "autocannon";
 import type { Metric } from "./support";
 
@@ -9,6 +6,7 @@ import type { Metric } from "./support";
 // of its own (as in production), the load comes from autocannon in the benchmark's process, and the
 // contenders are measured in alternating rounds so that both meet the same machine.
 
+<<<<<<< HEAD
 const ROOT = path.resolve(__dirname, "..");
 
 /** A server process under load. */
@@ -135,6 +133,13 @@ export async function startServer(options: {
     },
   };
 }
+=======
+export {
+  deployedNodeArgs,
+  type ServerProcess,
+  startServer,
+} from "@services/shared/testing/processes";
+>>>>>>> scale
 
 /** One request of a load: what autocannon sends. */
 export interface LoadRequest {

@@ -11,6 +11,7 @@ import { findUserContact } from "@services/user";
 import type { DocumentActor } from "./actor";
 import { UPLOAD_TTL_MS } from "./staging";
 import { uploadPolicy } from "./storageSettings";
+import { stagingForNewUpload } from "./uploadStaging";
 
 /** 415 for a type not allowed, 413 for a file over the maximum, 400 for an empty one. */
 const PROBLEM_CODES: Record<FileProblem["kind"], AppErrorCode> = {
@@ -27,7 +28,8 @@ export const UPLOAD_LENGTH_REQUIRED =
  * the declared length against maxFileSize, the extension against allowedFileTypes, the metadata
  * (title, description, file name) against the shared schema, and what the upload is for. A
  * resubmission (`documentId`) must name the caller's own rejected document; a report (`clientId`)
- * needs approve:documents and an existing client. The row expires after 24 hours.
+ * needs approve:documents and an existing client. The row expires after 24 hours and records where
+ * the bytes will be staged (the cloud store while cloud storage is configured, else locally).
  * @throws AppError FORBIDDEN (not a client, or a report without approve:documents),
  *   BAD_REQUEST (no declared length), VALIDATION_FAILED (metadata, empty file),
  *   PAYLOAD_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, NOT_FOUND (document or client), CONFLICT (the
@@ -69,6 +71,7 @@ export async function createUpload(props: {
       fileName: metadata.filename,
       fileType,
       declaredSize: BigInt(size),
+      stagedIn: await stagingForNewUpload(db),
       expiresAt: new Date(now.getTime() + UPLOAD_TTL_MS),
     },
   });

@@ -9,11 +9,12 @@ import { emit } from "@services/shared/events";
 import type { Document, Upload } from "@services/shared/generated/prisma/client";
 import { logger } from "@services/shared/logger";
 import { findUserContact } from "@services/user";
+import { fetchStagedUpload, removeStagedObjects } from "./cloudStaging";
 import type { Inspection } from "./inspectingStore";
 import { documentFileUrl } from "./present";
 import { sniffFile } from "./sniff";
 import { removeStaged } from "./staging";
-import { newStorageKey, storageForNewUploads } from "./storage";
+import { newStorageKey, storageForBackend, storageForNewUploads } from "./storage";
 import type { StorageBackendName, StoragePort } from "./storage/port";
 
 /** What the final PATCH of an upload answers (tus-js-client reads it as the last response). */
@@ -45,7 +46,9 @@ export interface StoredFile {
  * report for a client), its version and history rows, deletes the `uploads` row, emits
  * document.uploaded or document.resubmitted and, for a report, audits it. If that transaction fails
  * the stored object is deleted (best effort; the orphan sweep removes what is left). The staged file
- * is removed in every case. The title, description and file name are those recorded at creation.
+ * is removed in every case. An upload staged in the cloud store (by whichever gateways took its
+ * PATCHes) is first copied to `stagedPath`, hashed and text-checked on the way, and its staged
+ * objects are removed in every case too. The title, description and file name are those recorded at creation.
  * @throws AppError NOT_FOUND (no such upload, or the uploader is gone), UNPROCESSABLE (the content
  *   does not match the extension, with the sniffer's message), CONFLICT (finished twice, or the
  *   resubmitted document is no longer rejected); storage and database errors as they come.
@@ -53,7 +56,7 @@ export interface StoredFile {
 export async function finishUpload(props: {
   db: Db;
   uploadId: string;
-  /** the staged bytes (DATA_DIR/uploads/<id>) */
+  /** the staged bytes (DATA_DIR/uploads/<id>); for an upload staged in the cloud, where they are copied */
   stagedPath: string;
   now?: Date;
   /** the sha256 and text check computed while the bytes arrived, when every byte passed this process */
@@ -62,14 +65,22 @@ export async function finishUpload(props: {
   afterStore?: (stored: StoredFile) => Promise<void>;
 }): Promise<FinishedDocument> {
   const { db } = props;
+  let cloudStaging: StoragePort | undefined;
   try {
     const upload = await db.prisma.upload.findUnique({ where: { id: props.uploadId } });
     if (!upload) throw new AppError("NOT_FOUND", "This upload no longer exists");
+    let inspection = props.inspection;
+    if (upload.stagedIn === "cloud") {
+      // staged in the cloud store by whichever gateways took its PATCHes: copied here once, and
+      // inspected on the way
+      cloudStaging = await storageForBackend(db, "cloud");
+      inspection = await fetchStagedUpload(cloudStaging, upload.id, props.stagedPath);
+    }
     // without an inspection the hash is read beside the sniff (both from the page cache)
-    const hashing = props.inspection ? Promise.resolve(props.inspection.sha256) : hashFile(props.stagedPath);
+    const hashing = inspection ? Promise.resolve(inspection.sha256) : hashFile(props.stagedPath);
     hashing.catch(() => undefined);
     const sniffed = await sniffFile(props.stagedPath, upload.fileType as KnownFileType, {
-      textVerdict: props.inspection?.textVerdict,
+      textVerdict: inspection?.textVerdict,
     });
     if (!sniffed.ok) {
       await db.prisma.upload.deleteMany({ where: { id: upload.id } });
@@ -95,6 +106,15 @@ export async function finishUpload(props: {
     throw err;
   } finally {
     await removeStaged(props.stagedPath);
+    const staging = cloudStaging;
+    if (staging) {
+      await removeStagedObjects(staging, props.uploadId).catch((err: unknown) => {
+        logger("document.upload").warn(
+          { err, uploadId: props.uploadId },
+          "staged objects left for the sweep",
+        );
+      });
+    }
   }
 }
 

@@ -36,5 +36,6 @@ export {
   updateStorageSettings,
   uploadPolicy,
 } from "./storageSettings";
+export { UploadStaging } from "./uploadStaging";
 // The worker entry: the service's event consumers and background work (services/registry.ts).
 export { consumers, startWorkers } from "./worker";

@@ -2,7 +2,10 @@ import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "@services/shared/db";
 import { logger } from "@services/shared/logger";
+import { removeStagedObjects, stagedUploadsIn } from "./cloudStaging";
 import { removeStaged, stagingDirectory, UPLOAD_ID_PATTERN, UPLOAD_TTL_MS } from "./staging";
+import { storageForBackend } from "./storage";
+import type { StoragePort } from "./storage/port";
 
 /** What one sweep removed. */
 export interface UploadSweepResult {
@@ -13,7 +16,8 @@ export interface UploadSweepResult {
 }
 
 /**
- * Removes unfinished uploads past their expiry (the `uploads` row and the staged bytes), and staged
+ * Removes unfinished uploads past their expiry (the `uploads` row and the staged bytes, locally or
+ * in the cloud store), and staged
  * files that no row accounts for once they are older than 24 hours (a crash between the two).
  * @throws when the database or the staging directory cannot be read.
  */
@@ -27,13 +31,49 @@ export async function sweepExpiredUploads(props: {
   const directory = props.directory ?? stagingDirectory();
   const expired = await props.db.prisma.upload.findMany({
     where: { expiresAt: { lte: now } },
-    select: { id: true },
+    select: { id: true, stagedIn: true },
   });
-  for (const { id } of expired) {
+  let cloud: StoragePort | undefined;
+  for (const { id, stagedIn } of expired) {
+    // the cloud store's objects go first: the row stays for the next sweep if they cannot
+    if (stagedIn === "cloud") {
+      cloud ??= await storageForBackend(props.db, "cloud");
+      await removeStagedObjects(cloud, id);
+    }
     await props.db.prisma.upload.deleteMany({ where: { id, expiresAt: { lte: now } } });
     if (UPLOAD_ID_PATTERN.test(id)) await removeStaged(path.join(directory, id));
   }
   return { expired: expired.length, strays: await sweepStrays(props.db, directory, now) };
+}
+
+/**
+ * Uploads staged in the cloud store `storage` (under uploads/) that no row accounts for, once their
+ * newest object is older than the upload lifetime (a crash between removing the row and the
+ * objects); answers how many were removed. @throws when the store or the database cannot be read.
+ */
+export async function sweepStrayCloudUploads(props: {
+  db: Db;
+  storage: StoragePort;
+  now?: Date;
+}): Promise<number> {
+  const now = props.now ?? new Date();
+  const staged = await stagedUploadsIn(props.storage);
+  if (staged.size === 0) return 0;
+  const known = new Set(
+    (
+      await props.db.prisma.upload.findMany({
+        where: { id: { in: [...staged.keys()] } },
+        select: { id: true },
+      })
+    ).map((r) => r.id),
+  );
+  let removed = 0;
+  for (const [id, newest] of staged) {
+    if (known.has(id) || now.getTime() - newest < UPLOAD_TTL_MS) continue;
+    await removeStagedObjects(props.storage, id);
+    removed += 1;
+  }
+  return removed;
 }
 
 /** Staged uploads (`<id>`, `<id>.json`) without a row, older than the upload lifetime. */

@@ -6,7 +6,7 @@ import { logger } from "@services/shared/logger";
 import { loadStorageConfig, localDocumentStorage, storageForBackend } from "./storage";
 import type { StoragePort } from "./storage/port";
 import { sweepOrphanObjects } from "./sweepOrphans";
-import { startPeriodicSweep, sweepExpiredUploads } from "./sweepUploads";
+import { startPeriodicSweep, sweepExpiredUploads, sweepStrayCloudUploads } from "./sweepUploads";
 
 /**
  * The document service: document upload, review and download.
@@ -32,7 +32,8 @@ async function documentStores(db: Db): Promise<StoragePort[]> {
 }
 
 /**
- * One sweep: unfinished uploads past their 24 hours and staged files no upload accounts for, then
+ * One sweep: unfinished uploads past their 24 hours and staged files no upload accounts for (locally
+ * and in the cloud store), then
  * stored objects no document refers to (older than an hour) on each store.
  * @throws the first failure (the next sweep tries again).
  */
@@ -41,10 +42,12 @@ export async function sweepDocuments(
 ): Promise<{ expiredUploads: number; strayUploads: number; orphans: number }> {
   const uploads = await sweepExpiredUploads({ db });
   let orphans = 0;
+  let strays = uploads.strays;
   for (const storage of await documentStores(db)) {
     orphans += (await sweepOrphanObjects({ db, storage })).removed.length;
+    if (storage.backend === "cloud") strays += await sweepStrayCloudUploads({ db, storage });
   }
-  return { expiredUploads: uploads.expired, strayUploads: uploads.strays, orphans };
+  return { expiredUploads: uploads.expired, strayUploads: strays, orphans };
 }
 
 /**

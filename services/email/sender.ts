@@ -62,7 +62,7 @@ export async function startEmailSender(options: EmailSenderOptions): Promise<Ema
   const cfg = config();
   const concurrency = options.concurrency ?? cfg.EMAIL_SEND_CONCURRENCY;
   const batchSize = options.batchSize ?? 20;
-  const leaseMs = options.leaseMs ?? 120_000;
+  const leaseMs = options.leaseMs ?? cfg.EMAIL_LEASE_MS;
   for (const [name, value] of [
     ["concurrency", concurrency],
     ["batchSize", batchSize],

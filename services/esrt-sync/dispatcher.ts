@@ -286,7 +286,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   const concurrency = options.concurrency ?? cfg.ESRT_DISPATCH_CONCURRENCY;
   const retryScale = options.retryScale ?? cfg.ESRT_RETRY_SCALE;
   const timeoutMs = options.timeoutMs ?? cfg.ESRT_WEBHOOK_TIMEOUT_MS;
-  const leaseMs = options.leaseMs ?? timeoutMs + 30_000;
+  const leaseMs = options.leaseMs ?? cfg.ESRT_LEASE_MS ?? timeoutMs + 30_000;
   const pauseAfterMs = options.pauseAfterMs ?? cfg.ESRT_PAUSE_AFTER_MS;
   let lastLeaseSweep = 0;
 

@@ -68,6 +68,8 @@ const envSchema = z.object({
   SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(50).default(5),
   SMTP_MAX_MESSAGES: z.coerce.number().int().min(1).max(10_000).default(100),
   EMAIL_SEND_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(10),
+  /** how long a claimed email is its sender's: a sender that dies leaves it due again after this */
+  EMAIL_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
   /**
    * "Test connection" of the email and storage settings may reach loopback and private addresses
    * (unset: only when NODE_ENV=development; services/shared/addressSafety.ts)
@@ -93,6 +95,11 @@ const envSchema = z.object({
     .regex(/^(all|none|[a-z-]+(,[a-z-]+)*)$/, "must be all, none or a comma-separated list of service names")
     .default("all"),
   RELAY: bool.default(true),
+  /**
+   * how long a JetStream delivery waits for its ack (kept alive while the handler works) before it
+   * goes to another worker: the longest an event waits after its worker dies (docs/ARCHITECTURE.md)
+   */
+  EVENT_ACK_WAIT_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
   APPOINTMENT_SLOT_CAPACITY: z.coerce.number().int().min(1).max(20).default(1),
   APPOINTMENT_REMINDER_INTERVAL_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   /** how often the document service sweeps expired uploads and orphan stored objects */
@@ -113,6 +120,8 @@ const envSchema = z.object({
   /** multiplies the webhook retry schedule (1: the Standard Webhooks schedule; tests compress it) */
   ESRT_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
   ESRT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(15_000),
+  /** how long a claimed delivery is its dispatcher's (unset: the webhook timeout plus 30 s) */
+  ESRT_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).optional(),
   /** webhook URLs may be http (unset: allowed only when NODE_ENV=development) */
   ESRT_ALLOW_HTTP: bool.optional(),
   /** webhook URLs may resolve to loopback or private addresses (unset: only in development) */

@@ -215,6 +215,7 @@ export async function startRuntime(given: Config, options: RuntimeOptions): Prom
           nc,
           stream: cfg.EVENT_STREAM,
           subjectPrefix: cfg.SUBJECT_PREFIX,
+          ackWaitMs: cfg.EVENT_ACK_WAIT_MS,
         });
       } catch (err) {
         throw new BackingServiceError(

@@ -201,3 +201,69 @@ export function encodeMetadata(metadata: Record<string, string>): string {
 export function sha256(data: Buffer): string {
   return createHash("sha256").update(data).digest("hex");
 }
+
+/** How an upload sent through several gateways went: each request's gateway and answer. */
+export interface AlternatingOutcome {
+  /** the final answer (the completing PATCH's, or the first refusal) */
+  status: number;
+  body: string;
+  /** the upload's path (/api/uploads/<id>), once created */
+  uploadPath: string | null;
+  /** every answer in order: which gateway (index into `urls`), method and status */
+  answers: { gateway: number; method: string; status: number }[];
+}
+
+/**
+ * A tus upload of `data` as the session `cookie` whose requests go round `urls` in turn, as a load
+ * balancer without affinity would send them: the creation to the first, then each PATCH of
+ * `chunkSize` bytes to the next gateway. Stops at the first answer that is not a success.
+ */
+export async function alternatingTusUpload(options: {
+  urls: string[];
+  cookie: string;
+  data: Buffer;
+  fileName: string;
+  title?: string;
+  chunkSize: number;
+  /** runs before request `i` (1 is the first PATCH) and may pick its gateway instead of the turn */
+  beforeRequest?: (i: number) => Promise<number | undefined>;
+}): Promise<AlternatingOutcome> {
+  const { urls, cookie, data } = options;
+  const answers: AlternatingOutcome["answers"] = [];
+  const at = (i: number) => urls[i % urls.length] ?? "";
+  const created = await rawRequest(`${at(0)}/api/uploads`, {
+    method: "POST",
+    headers: {
+      "Tus-Resumable": "1.0.0",
+      Cookie: cookie,
+      "Upload-Length": String(data.length),
+      "Upload-Metadata": encodeMetadata({ filename: options.fileName, title: options.title ?? "A document" }),
+    },
+  });
+  answers.push({ gateway: 0, method: "POST", status: created.status });
+  const location = String(created.headers.location ?? "");
+  const uploadPath = location === "" ? null : new URL(location, at(0)).pathname;
+  if (created.status !== 201 || uploadPath === null) {
+    return { status: created.status, body: created.body.toString(), uploadPath, answers };
+  }
+  let last: RawAnswer = created;
+  for (let offset = 0, i = 1; offset < data.length; i++) {
+    const chunk = data.subarray(offset, offset + options.chunkSize);
+    const gateway = (await options.beforeRequest?.(i)) ?? i % urls.length;
+    last = await rawRequest(`${at(gateway)}${uploadPath}`, {
+      method: "PATCH",
+      headers: {
+        "Tus-Resumable": "1.0.0",
+        Cookie: cookie,
+        "Upload-Offset": String(offset),
+        "Content-Type": "application/offset+octet-stream",
+        "Content-Length": String(chunk.length),
+      },
+      body: [chunk],
+    });
+    answers.push({ gateway, method: "PATCH", status: last.status });
+    if (last.status !== 204 && last.status !== 200) break;
+    offset = Number(last.headers["upload-offset"] ?? offset + chunk.length);
+  }
+  return { status: last.status, body: last.body.toString(), uploadPath, answers };
+}

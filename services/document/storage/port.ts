@@ -24,8 +24,9 @@ export interface StoragePort {
   /**
    * Stores the bytes of `body` under `key` (streamed; memory stays bounded whatever the size).
    * Resolves once the object is durable. @throws on any storage failure (nothing left behind).
+   * `size` is the expected length when known (a tus PATCH's bytes are counted as they come).
    */
-  put(key: string, body: Readable, props: { size: number; contentType: string }): Promise<void>;
+  put(key: string, body: Readable, props: { size?: number; contentType: string }): Promise<void>;
   /**
    * Stores the local file at `filePath` under `key`, consuming it: the local adapter moves it into
    * place when it is on the same file system (no copy), the cloud adapter uploads and deletes it.

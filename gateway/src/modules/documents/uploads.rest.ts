@@ -14,6 +14,7 @@ import {
   stagedFilePath,
   UPLOAD_ID_PATTERN,
   UPLOAD_TTL_MS,
+  UploadStaging,
   uploadPolicy,
 } from "@services/document";
 import type { Config } from "@services/shared/config";
@@ -26,8 +27,9 @@ import type { NextFunction, Request, Response } from "express";
 // tus 1.0 resumable uploads at /api/uploads (issue 9): POST creates an upload once its declared
 // length, type and metadata pass (createUpload); HEAD, PATCH and DELETE reach only the creator's own
 // upload; the PATCH that completes it turns it into a document (finishUpload) and answers
-// {"document": {...}}. The bytes land in DATA_DIR/uploads, a private staging area. Every refusal is
-// text/plain (what tus clients show), never a stack.
+// {"document": {...}}. The bytes are staged where the upload's row says: in the cloud store when
+// cloud storage is configured (any gateway continues the upload), else in DATA_DIR/uploads, a
+// private staging area. Every refusal is text/plain (what tus clients show), never a stack.
 
 export const UPLOADS_PATH = "/api/uploads";
 export const CLIENT_ONLY_MESSAGE =
@@ -64,9 +66,9 @@ export function uploadsHandler(deps: { db: Db; config: Config; directory?: strin
     return node ? state.get(node) : undefined;
   };
 
-  const datastore = new InspectingFileStore({
-    directory,
-    expirationPeriodInMilliseconds: UPLOAD_TTL_MS,
+  const datastore = new UploadStaging({
+    db,
+    local: new InspectingFileStore({ directory, expirationPeriodInMilliseconds: UPLOAD_TTL_MS }),
     // a terminated upload's row goes with its bytes, before the 204
     onRemove: async (id) => {
       await discardUpload({ db, uploadId: id, stagedPath: stagedFilePath(directory, id) });
@@ -92,7 +94,7 @@ export function uploadsHandler(deps: { db: Db; config: Config; directory?: strin
           uploadId: upload.id,
           stagedPath: stagedFilePath(directory, upload.id),
           inspection:
-            upload.size === undefined ? undefined : datastore.takeInspection(upload.id, upload.size),
+            upload.size === undefined ? undefined : datastore.local.takeInspection(upload.id, upload.size),
         });
         return {
           status_code: 200,
