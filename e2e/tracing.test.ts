@@ -299,6 +299,11 @@ describe("tracing across the event bus (OTLP to an in-memory receiver)", () => {
       }),
     });
 
+    // Redis spans name the command, never its keys (session ids)
+    const redis = spans.filter((s) => s.attributes["db.system.name"] === "redis");
+    expect(redis.length).toBeGreaterThan(0);
+    for (const s of redis) expect(String(s.attributes["db.query.text"] ?? "")).not.toContain("sess:");
+
     // the access log's line of the request carries the trace's id
     const line = await waitFor("access log line of the booking", () =>
       gateway

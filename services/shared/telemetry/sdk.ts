@@ -43,7 +43,8 @@ export function createSdk(serviceName: string): NodeSDK {
       new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.ROUTER] }),
       new GraphQLInstrumentation({ mergeItems: true, ignoreTrivialResolveSpans: true }),
       new PgInstrumentation({ requireParentSpan: true, ignoreConnectSpans: true }),
-      new RedisInstrumentation({ requireParentSpan: true }),
+      // the command's name only: its keys hold session ids and addresses (rate limits)
+      new RedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
       new UndiciInstrumentation({ requireParentforSpans: true }),
       // log lines written inside a span carry trace_id and span_id; the lines stay on stdout
       new PinoInstrumentation({ disableLogSending: true }),
