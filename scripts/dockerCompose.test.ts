@@ -10,6 +10,8 @@ interface ComposeService {
   build?: unknown;
   command?: string[];
   healthcheck?: { disable?: boolean };
+  profiles?: string[];
+  ports?: string[];
   environment?: Record<string, string>;
   volumes?: string[];
 }
@@ -32,6 +34,7 @@ describe("docker-compose.yml", () => {
         "appointment-worker",
         "email-worker",
         "esrt-sync-worker",
+        "jaeger",
       ].sort(),
     );
     expect(compose.services.nats?.command).toContain("-js");
@@ -44,6 +47,16 @@ describe("docker-compose.yml", () => {
       expect(service.environment?.REDIS_URL).toBe("redis://redis:6379");
       expect(service.environment?.NATS_URL).toBe("nats://nats:4222");
       expect(service.environment?.SMTP_URL).toBe("smtp://mailpit:1025");
+    }
+  });
+
+  it("runs Jaeger only under the tracing profile, and the portal exports to it only when told", () => {
+    expect(compose.services.jaeger?.profiles).toEqual(["tracing"]);
+    expect(compose.services.jaeger?.ports).toContain("16686:16686");
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (!(name === "gateway" || name.endsWith("-worker"))) continue;
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: compose's own substitution, read as text
+      expect(service.environment?.OTEL_EXPORTER_OTLP_ENDPOINT).toBe("${OTEL_EXPORTER_OTLP_ENDPOINT:-}");
     }
   });
 

@@ -1,8 +1,11 @@
 import "@services/shared/nodeGuard";
 import "dotenv/config";
+// tracing first: its instrumentations patch the modules imported after it
+import "./workerTelemetry";
 import { parseConfig, setConfig } from "@services/shared/config";
 import { logger } from "@services/shared/logger";
 import { startRuntime } from "@services/shared/runtime";
+import { stopTelemetry } from "@services/shared/telemetry/start";
 import { isServiceName, workloadFor } from "./registry";
 
 /**
@@ -27,6 +30,7 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     log.info({ signal }, "worker stopping");
     await runtime.close();
+    await stopTelemetry();
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

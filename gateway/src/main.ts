@@ -1,11 +1,14 @@
 import "@services/shared/nodeGuard";
 import "dotenv/config";
+// tracing first: its instrumentations patch the modules imported after it
+import "./telemetry";
 import type { Server } from "node:http";
 import { workloadFor } from "@services/registry";
 import { seed } from "@services/seed";
 import { ConfigError, parseConfig, setConfig } from "@services/shared/config";
 import { logger } from "@services/shared/logger";
 import { BackingServiceError, startRuntime } from "@services/shared/runtime";
+import { stopTelemetry } from "@services/shared/telemetry/start";
 import { createApp } from "./app";
 
 /**
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
     log.debug("graphql stopped");
     await runtime.close();
     log.debug("backing services closed");
+    await stopTelemetry();
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

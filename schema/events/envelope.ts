@@ -14,6 +14,9 @@ export type Actor = z.infer<typeof actorSchema>;
 /** A deployment id (services/shared/deployment.ts): short, safe in NATS subjects and Redis keys. */
 export const deploymentIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
 
+/** A W3C trace-context header's value; anything else is read as absent. */
+const traceField = z.string().max(512).optional().catch(undefined);
+
 /**
  * The wire format of every event, in the outbox and on the bus. The payload is checked against the
  * schema of its type by `parseEnvelope` in ./index.
@@ -27,6 +30,12 @@ export const deploymentIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/);
  * whose outbox the event came from. The relay stamps it on publish; outbox rows written before it
  * existed carry none, and a consumer takes such an event as its own only when its own outbox holds
  * the event's id.
+ *
+ * `traceparent` and `tracestate` (added with tracing, issue 22, hence optional): the W3C trace
+ * context of the span that wrote the event (in the outbox) or published it (on the bus), so that the
+ * consumers' work joins the trace of the request that caused it. Absent while tracing is off; a value
+ * that is not a string of at most 512 characters is dropped (read as absent), never a reason to
+ * refuse the event.
  */
 export const envelopeSchema = z.object({
   id: z.uuidv7(),
@@ -36,6 +45,8 @@ export const envelopeSchema = z.object({
   actor: actorSchema,
   correlationId: z.string().min(1).max(200),
   deployment: deploymentIdSchema.optional(),
+  traceparent: traceField,
+  tracestate: traceField,
   payload: z.unknown(),
 });
 
@@ -53,6 +64,9 @@ export type Envelope<E extends AnyEvent = AnyEvent> = E extends AnyEvent
       correlationId: string;
       /** the publishing deployment (absent on envelopes written before it existed) */
       deployment?: string;
+      /** the W3C trace context of the span that wrote or published the event (absent: not traced) */
+      traceparent?: string;
+      tracestate?: string;
       payload: E["payload"];
     }
   : never;

@@ -57,6 +57,9 @@ export interface EnvelopeOf<T extends EventType> {
   correlationId: string;
   /** the publishing deployment: stamped by the relay, so absent from what `emit` returns */
   deployment?: string;
+  /** the W3C trace context of the outbox write, while tracing is on */
+  traceparent?: string;
+  tracestate?: string;
   payload: PayloadOf<T>;
 }
 

@@ -60,6 +60,8 @@ export interface MailTransport {
    */
   send(mail: OutgoingMail): Promise<{ messageId: string }>;
   close(): void;
+  /** the SMTP server it sends to (a trace's server.address and server.port), when it has one */
+  readonly server?: { address: string; port: number };
 }
 
 /** How an SMTP transport reuses connections. */
@@ -102,6 +104,17 @@ function connectionOptions(target: SmtpTarget) {
     ignoreTLS: security === "none",
     ...(user ? { auth: { user, pass: password ?? "" } } : {}),
   };
+}
+
+/** The host and port of a target (never its credentials); undefined for a URL that does not parse. */
+function serverOf(target: SmtpTarget): { address: string; port: number } | undefined {
+  if ("server" in target) return { address: target.server.host, port: target.server.port };
+  try {
+    const url = new URL(target.url);
+    return { address: url.hostname, port: Number(url.port || (url.protocol === "smtps:" ? 465 : 587)) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** host:port of a target, for messages (never its credentials). */
@@ -158,6 +171,7 @@ export function smtpTransport(options: SmtpTransportOptions): MailTransport {
         idleTimeout: Math.max(1, Math.floor((timeout * 2) / 3)),
       })
     : nodemailer.createTransport({ ...connection, ...timeouts });
+  const server = serverOf(options);
   return {
     async send(mail) {
       const info = await transporter.sendMail(nodemailerMessage(mail));
@@ -166,6 +180,7 @@ export function smtpTransport(options: SmtpTransportOptions): MailTransport {
     close() {
       transporter.close();
     },
+    ...(server ? { server } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Tx } from "@services/shared/db";
+import { currentTraceContext } from "@services/shared/telemetry";
 import type { EmailAttachment } from "./attachments";
 import { DEFAULT_EMAIL_TEMPLATES } from "./defaultTemplates";
 import type { MailContext } from "./mailContext";
@@ -38,7 +39,8 @@ export interface QueueEmailResult {
  * the message, with its attachments if any, as queued in email_messages, inside the caller's
  * transaction, with the idempotency key `${eventId}:${templateKey}:${to}`: a message already stored
  * for that key is left alone. A one-time link's token (`oneTimeToken`) is stored sealed, not in the
- * bodies. The NOTIFY it sends wakes the senders when the transaction commits.
+ * bodies. The NOTIFY it sends wakes the senders when the transaction commits. While tracing is on,
+ * the message keeps the active span's trace context, and its sending is a span of that trace.
  * @throws Error when the template exists nowhere or does not parse; database errors pass through.
  */
 export async function queueEmail(props: QueueEmailProps): Promise<QueueEmailResult> {
@@ -72,13 +74,15 @@ export async function queueEmail(props: QueueEmailProps): Promise<QueueEmailResu
       }
     : rendered;
   const sealedToken = token ? sealLinkToken(token) : null;
+  const trace = currentTraceContext();
   // one round trip: the row, and the NOTIFY only when the row is new
   const inserted = await tx.$queryRaw<{ id: number }[]>`
     WITH inserted AS (
       INSERT INTO email_messages ("dedupeKey", "templateKey", "toAddress", subject, html, text, attachments,
-        "linkTokenSealed", "oneTimeLink")
+        "linkTokenSealed", "oneTimeLink", traceparent, tracestate)
       VALUES (${`${eventId}:${templateKey}:${to}`}, ${templateKey}, ${to}, ${kept.subject}, ${kept.html},
-        ${kept.text}, ${attachments}::jsonb, ${sealedToken}, ${token !== undefined})
+        ${kept.text}, ${attachments}::jsonb, ${sealedToken}, ${token !== undefined},
+        ${trace?.traceparent ?? null}, ${trace?.tracestate ?? null})
       ON CONFLICT DO NOTHING
       RETURNING id)
     SELECT id, pg_notify('email_messages', '')::text AS notified FROM inserted`;

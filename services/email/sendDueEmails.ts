@@ -1,6 +1,8 @@
+import { ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT } from "@opentelemetry/semantic-conventions";
 import { config } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
 import { logger } from "@services/shared/logger";
+import { contextOf, inSpan, SpanKind, tracingEnabled } from "@services/shared/telemetry";
 import { parseAttachments } from "./attachments";
 import { type MailTransport, type OutgoingMail, smtpResponseCode } from "./mailTransport";
 import { openLinkToken, withToken } from "./oneTimeLinks";
@@ -34,6 +36,9 @@ export interface ClaimedEmail {
   attempts: number;
   /** the one-time link's token, sealed; the bodies say "redacted" in its place (./oneTimeLinks.ts) */
   linkTokenSealed: string | null;
+  /** the trace context of the span that queued it (null: not traced) */
+  traceparent: string | null;
+  tracestate: string | null;
 }
 
 /** Replaces the value of every `token=` parameter in links with "redacted". */
@@ -153,9 +158,11 @@ export async function claimDueEmails(props: {
         WHERE status = 'queued' AND ("nextAttemptAt" IS NULL OR "nextAttemptAt" <= now())
         ORDER BY "nextAttemptAt" NULLS FIRST, id LIMIT ${props.limit}
         FOR UPDATE SKIP LOCKED)
-      RETURNING id, "toAddress", subject, html, text, attachments, attempts, "linkTokenSealed"
+      RETURNING id, "toAddress", subject, html, text, attachments, attempts, "linkTokenSealed", traceparent,
+        tracestate
     )
-    SELECT s.*, c.id, c."toAddress", c.subject, c.html, c.text, c.attachments, c.attempts, c."linkTokenSealed"
+    SELECT s.*, c.id, c."toAddress", c.subject, c.html, c.text, c.attachments, c.attempts, c."linkTokenSealed",
+      c.traceparent, c.tracestate
     FROM settings AS s LEFT JOIN claimed AS c ON true
     ORDER BY c.id`;
   const [first] = rows;
@@ -163,7 +170,19 @@ export async function claimDueEmails(props: {
   for (const row of rows) {
     if (row.id === null) continue;
     const { id, toAddress, subject, html, text, attachments, attempts, linkTokenSealed } = row;
-    emails.push({ id, toAddress, subject, html, text, attachments, attempts, linkTokenSealed });
+    const { traceparent, tracestate } = row;
+    emails.push({
+      id,
+      toAddress,
+      subject,
+      html,
+      text,
+      attachments,
+      attempts,
+      linkTokenSealed,
+      traceparent,
+      tracestate,
+    });
   }
   const host = first?.smtpHost ?? null;
   return {
@@ -185,6 +204,41 @@ export async function claimDueEmails(props: {
           },
     emails,
   };
+}
+
+/**
+ * Hands a message to the transport inside a span (`smtp send`, a client's) of the trace that queued
+ * it, with the SMTP server's address and the reply code of a refusal.
+ */
+function sendTraced(
+  transport: MailTransport,
+  mail: OutgoingMail,
+  email: ClaimedEmail,
+): Promise<{ messageId: string }> {
+  return inSpan(
+    {
+      name: "smtp send",
+      kind: SpanKind.CLIENT,
+      parent: contextOf(email),
+      attributes: {
+        "network.protocol.name": "smtp",
+        ...(transport.server
+          ? { [ATTR_SERVER_ADDRESS]: transport.server.address, [ATTR_SERVER_PORT]: transport.server.port }
+          : {}),
+        "portal.email.id": email.id,
+        "portal.email.attempt": email.attempts + 1,
+      },
+    },
+    async (span) => {
+      try {
+        return await transport.send(mail);
+      } catch (err) {
+        const code = smtpResponseCode(err);
+        if (code !== undefined) span?.setAttribute("smtp.response.code", code);
+        throw err;
+      }
+    },
+  );
 }
 
 /** What became of one claimed message. */
@@ -235,16 +289,19 @@ export async function deliverClaimedEmail(props: DeliverEmailProps): Promise<Del
     return "failed";
   }
   let messageId: string;
+  const mail: OutgoingMail = {
+    from: props.from,
+    ...(props.replyTo ? { replyTo: props.replyTo } : {}),
+    to: email.toAddress,
+    subject: token === undefined ? email.subject : withToken(email.subject, token),
+    html: token === undefined ? email.html : withToken(email.html, token),
+    text: token === undefined ? email.text : withToken(email.text, token),
+    attachments: parseAttachments(email.attachments),
+  };
   try {
-    ({ messageId } = await props.transport.send({
-      from: props.from,
-      ...(props.replyTo ? { replyTo: props.replyTo } : {}),
-      to: email.toAddress,
-      subject: token === undefined ? email.subject : withToken(email.subject, token),
-      html: token === undefined ? email.html : withToken(email.html, token),
-      text: token === undefined ? email.text : withToken(email.text, token),
-      attachments: parseAttachments(email.attachments),
-    }));
+    ({ messageId } = await (tracingEnabled()
+      ? sendTraced(props.transport, mail, email)
+      : props.transport.send(mail)));
   } catch (err) {
     const attempts = email.attempts + 1;
     const code = smtpResponseCode(err);

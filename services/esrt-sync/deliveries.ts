@@ -6,6 +6,7 @@ import {
 } from "@schema/esrt/contract";
 import { config } from "@services/shared/config";
 import type { Tx } from "@services/shared/db";
+import { currentTraceContext } from "@services/shared/telemetry";
 import { v7 as uuidv7 } from "uuid";
 import type { UserSyncState } from "./state";
 
@@ -39,6 +40,8 @@ export function natsChannelEnabled(): boolean {
  * Makes a delivery of the user's latest snapshot on the NATS channel (when enabled) and to each
  * enabled webhook endpoint (or only those named), superseding any waiting older one, in one
  * statement (the sync's hot path). Call it with the user's state locked (applySnapshot or lockState).
+ * Each delivery keeps the active span's trace context (while tracing is on), so its requests are
+ * spans of that trace.
  * @returns how many deliveries were made.
  */
 export async function enqueueUserSync(
@@ -52,6 +55,7 @@ export async function enqueueUserSync(
   // webhook-ids made here (UUIDv7, sorted by creation) for the usual targets (NATS and two
   // endpoints); beyond them, random
   const messageIds = Array.from({ length: (onlyEndpoints?.length ?? 2) + 1 }, newMessageId);
+  const trace = currentTraceContext();
   // the newer version supersedes the waiting one first (the insert reads `superseded`), so the
   // one-waiting-delivery index never sees two
   const rows = await tx.$queryRaw<{ made: number; notified: unknown }[]>`
@@ -70,10 +74,12 @@ export async function enqueueUserSync(
       RETURNING d.id
     ), made AS (
       INSERT INTO esrt_deliveries
-        ("messageId", channel, "endpointId", "userId", "uniqueId", version, "eventType", payload)
+        ("messageId", channel, "endpointId", "userId", "uniqueId", version, "eventType", payload,
+         traceparent, tracestate)
       SELECT COALESCE((${messageIds}::text[])[t.n], 'msg_' || replace(gen_random_uuid()::text, '-', '')),
              t.channel, t."endpointId", ${state.userId}, ${state.uniqueId},
-             ${state.latestVersion}, ${USER_SYNC_TYPE}, ${payload}::jsonb
+             ${state.latestVersion}, ${USER_SYNC_TYPE}, ${payload}::jsonb,
+             ${trace?.traceparent ?? null}, ${trace?.tracestate ?? null}
       FROM numbered t WHERE (SELECT count(*) FROM superseded) >= 0
       RETURNING id
     )
@@ -93,9 +99,11 @@ export async function enqueueTestEvent(tx: Tx, endpointId: number, at: Date = ne
     timestamp: at.toISOString(),
     data: { message: "A test event from the portal", endpointId },
   };
+  const trace = currentTraceContext();
   const rows = await tx.$queryRaw<{ id: number }[]>`
-    INSERT INTO esrt_deliveries ("messageId", channel, "endpointId", "eventType", payload)
-    VALUES (${newMessageId()}, 'webhook', ${endpointId}, ${ENDPOINT_TEST_TYPE}, ${JSON.stringify(payload)}::jsonb)
+    INSERT INTO esrt_deliveries ("messageId", channel, "endpointId", "eventType", payload, traceparent, tracestate)
+    VALUES (${newMessageId()}, 'webhook', ${endpointId}, ${ENDPOINT_TEST_TYPE}, ${JSON.stringify(payload)}::jsonb,
+            ${trace?.traceparent ?? null}, ${trace?.tracestate ?? null})
     RETURNING id`;
   await tx.$executeRaw`SELECT pg_notify(${DELIVERIES_CHANNEL}, '')`;
   const row = rows[0];

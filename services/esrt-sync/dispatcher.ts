@@ -5,6 +5,7 @@ import { isAppError } from "@services/shared/errors";
 import { startLeaseRunner } from "@services/shared/jobs/leaseRunner";
 import { logger } from "@services/shared/logger";
 import { unsealSetting } from "@services/shared/sealed";
+import { contextOf, inSpan, SpanKind, SpanStatusCode, tracingEnabled } from "@services/shared/telemetry";
 import { DELIVERIES_CHANNEL } from "./deliveries";
 import { parseRetryAfter, retryDelayMs } from "./schedule";
 import { acknowledgeInTx, lockState } from "./state";
@@ -65,6 +66,9 @@ interface Claimed {
   secretSealed: string | null;
   previousSecretSealed: string | null;
   previousSecretExpiresAt: Date | null;
+  /** the trace context of the span that made the delivery (null: not traced) */
+  traceparent: string | null;
+  tracestate: string | null;
 }
 
 /** The endpoint's secrets as the signing needs them. */
@@ -125,7 +129,7 @@ async function claim(db: Db, props: { limit: number; nats: boolean; leaseMs: num
         "leaseUntil" = now() + make_interval(secs => ${props.leaseMs / 1000}::float8)
     FROM due WHERE x.id = due.id
     RETURNING x.id, x."messageId", x.channel::text AS channel, x."endpointId", x."userId", x."uniqueId",
-              x.version, x."eventType", x.payload, x.attempts, x."leaseUntil",
+              x.version, x."eventType", x.payload, x.attempts, x."leaseUntil", x.traceparent, x.tracestate,
               due.url, due."secretSealed", due."previousSecretSealed", due."previousSecretExpiresAt"`;
 }
 
@@ -340,9 +344,41 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
     return { ...outcome, startedAt };
   }
 
+  /**
+   * An attempt as a span (`deliver <type>`) of the trace that made the delivery: the webhook's
+   * request (the HTTP instrumentation's client span, whose traceparent header goes to the Pro app)
+   * is its child.
+   */
+  function attemptTraced(d: Claimed): Promise<AttemptResult> {
+    return inSpan(
+      {
+        name: `deliver ${d.eventType}`,
+        kind: SpanKind.INTERNAL,
+        parent: contextOf(d),
+        attributes: {
+          "portal.esrt.delivery.id": d.id,
+          "portal.esrt.channel": d.channel,
+          "portal.esrt.attempt": d.attempts,
+          "portal.esrt.webhook_id": d.messageId,
+        },
+      },
+      async (span) => {
+        const result = await attempt(d);
+        if (result.statusCode !== null) span?.setAttribute("http.response.status_code", result.statusCode);
+        if (!isSuccess(result.statusCode)) {
+          span?.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: result.error ?? `HTTP ${result.statusCode}`,
+          });
+        }
+        return result;
+      },
+    );
+  }
+
   async function run(d: Claimed): Promise<void> {
     try {
-      const result = await attempt(d);
+      const result = await (tracingEnabled() ? attemptTraced(d) : attempt(d));
       await recordOutcome(db, d, result, { retryScale });
     } catch (err) {
       // the lease runs out and the delivery is tried again

@@ -144,6 +144,12 @@ const envSchema = z.object({
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(5000),
   /** the bearer token /metrics asks for (unset: open outside production, off in production) */
   METRICS_TOKEN: z.string().trim().min(16, "must be at least 16 characters").optional(),
+  /**
+   * where traces go, OTLP over HTTP (e.g. http://jaeger:4318); unset: no tracing. Read by
+   * services/shared/telemetry/start.ts before this configuration is parsed; checked here so that a bad
+   * value stops the start with the others.
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(["http:", "https:"]),
   JSON_BODY_LIMIT: z
     .string()
     .regex(/^\d+(b|kb|mb)$/i, "must look like 100kb or 1mb")

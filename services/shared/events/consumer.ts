@@ -11,6 +11,7 @@ import { deploymentName } from "../config";
 import type { Db, Tx } from "../db";
 import { deploymentOf } from "../deployment";
 import { logger } from "../logger";
+import { contextOf, inSpan, MESSAGING, SpanKind, tracingEnabled } from "../telemetry";
 import {
   assertDurableName,
   backoffFor,
@@ -126,7 +127,8 @@ export async function applyEvent(props: {
 /**
  * Applies several events to one consumer in one transaction, each at most once: the inbox rows of
  * all are recorded by one statement, then the handler runs for each one not recorded before, in the
- * order given, and `inTx` last. Answers how many the handler ran for.
+ * order given (each in its own span while tracing is on), and `inTx` last. Answers how many the
+ * handler ran for.
  * @throws the handler's or the database's error (nothing is then recorded).
  */
 export async function applyEvents(props: {
@@ -150,13 +152,37 @@ export async function applyEvents(props: {
       for (const envelope of envelopes) {
         // an event delivered twice into one batch runs once
         if (!fresh.delete(envelope.id.toLowerCase())) continue;
-        await consumer.handle(envelope, tx);
+        await (tracingEnabled() ? handleTraced(consumer, envelope, tx) : consumer.handle(envelope, tx));
         ran += 1;
       }
       await props.inTx?.(tx);
       return ran;
     },
     { maxWait: 10_000, timeout: props.timeoutMs ?? 60_000 },
+  );
+}
+
+/**
+ * Runs a consumer's handler inside a span (`process <type>`, a consumer's) whose parent is the trace
+ * context the envelope carries (the relay's publish), so what the handler does (its queries, the
+ * rows it queues with their trace context) belongs to the trace of the request behind the event.
+ */
+function handleTraced(consumer: Consumer, envelope: Envelope<DomainEvent>, tx: Tx): Promise<void> {
+  return inSpan(
+    {
+      name: `process ${envelope.type}`,
+      kind: SpanKind.CONSUMER,
+      parent: contextOf(envelope),
+      attributes: {
+        [MESSAGING.system]: "nats",
+        [MESSAGING.operationType]: "process",
+        [MESSAGING.operationName]: "process",
+        [MESSAGING.consumerGroupName]: consumer.name,
+        [MESSAGING.messageId]: envelope.id,
+        [MESSAGING.conversationId]: envelope.correlationId,
+      },
+    },
+    () => consumer.handle(envelope, tx),
   );
 }
 

@@ -3,6 +3,16 @@ import type { Db } from "../db";
 import { deploymentOf } from "../deployment";
 import { Prisma } from "../generated/prisma/client";
 import { logger } from "../logger";
+import {
+  contextOf,
+  endSpan,
+  MESSAGING,
+  SpanKind,
+  startSpan,
+  type TraceContext,
+  traceContextOf,
+  tracingEnabled,
+} from "../telemetry";
 import type { EventTransport } from "./transport";
 
 export interface RelayOptions {
@@ -56,6 +66,16 @@ interface BatchResult {
 
 const PRUNE_EVERY_MS = 10 * 60_000;
 
+/** The trace context an outbox row's envelope carries (none when it was written untraced). */
+function storedTrace(envelope: unknown): { traceparent?: string; tracestate?: string } {
+  if (typeof envelope !== "object" || envelope === null) return {};
+  const { traceparent, tracestate } = envelope as Record<string, unknown>;
+  return {
+    ...(typeof traceparent === "string" ? { traceparent } : {}),
+    ...(typeof tracestate === "string" ? { tracestate } : {}),
+  };
+}
+
 /**
  * Starts the outbox relay: wakes on NOTIFY outbox_events (sent when an emitting transaction
  * commits) and on a fallback timer, and publishes unpublished rows in order, each with its event id
@@ -74,10 +94,43 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const encoder = new TextEncoder();
   const prefix = options.subjectPrefix ?? deploymentName("SUBJECT_PREFIX");
   const deployment = options.deployment ?? (await deploymentOf(db)).id;
-  const stamped = (envelope: unknown): unknown =>
+  const stamped = (envelope: unknown, trace?: TraceContext): unknown =>
     typeof envelope === "object" && envelope !== null && !Array.isArray(envelope)
-      ? { ...envelope, deployment }
+      ? { ...envelope, deployment, ...trace }
       : envelope;
+
+  /**
+   * Publishes one row. While tracing is on, the publish is a span (`publish <type>`, a producer's)
+   * child of the outbox write's context in the envelope, and the envelope goes out carrying the
+   * publish span's context instead, so each consumer's span is a child of the publish.
+   */
+  const publishRow = (row: Row): Promise<void> => {
+    const subject = `${prefix}.${row.type}`;
+    const span = tracingEnabled()
+      ? startSpan({
+          name: `publish ${row.type}`,
+          kind: SpanKind.PRODUCER,
+          parent: contextOf(storedTrace(row.envelope)),
+          attributes: {
+            [MESSAGING.system]: "nats",
+            [MESSAGING.operationType]: "send",
+            [MESSAGING.operationName]: "publish",
+            [MESSAGING.destinationName]: subject,
+            [MESSAGING.messageId]: row.id,
+          },
+        })
+      : undefined;
+    const data = encoder.encode(JSON.stringify(stamped(row.envelope, span && traceContextOf(span))));
+    const sent = transport.publish(subject, row.id, data);
+    if (!span) return sent;
+    return sent.then(
+      () => endSpan(span),
+      (err: unknown) => {
+        endSpan(span, err);
+        throw err;
+      },
+    );
+  };
 
   let stopped = false;
   let wanted = false;
@@ -107,13 +160,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
           // stores them in that order), then settled in order: the rows up to the first failure are
           // published; the failed one and those after it stay in the outbox and go again in the
           // same order, where the stream's Nats-Msg-Id dedupe drops any that had been stored
-          const sent = rows.map((row) =>
-            transport.publish(
-              `${prefix}.${row.type}`,
-              row.id,
-              encoder.encode(JSON.stringify(stamped(row.envelope))),
-            ),
-          );
+          const sent = rows.map(publishRow);
           const outcomes = await Promise.allSettled(sent);
           const published: string[] = [];
           let error: Error | undefined;

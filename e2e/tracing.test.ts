@@ -1,0 +1,382 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { startTestSmtp, type TestSmtp } from "@services/email/testing/smtpServer";
+import { createEndpoint } from "@services/esrt-sync";
+import { config, setConfig } from "@services/shared/config";
+import { connectPostgres, type Db } from "@services/shared/db";
+import { freePort } from "@services/shared/net";
+import { migratedScratchDatabase } from "@services/shared/testing/db";
+import {
+  createAdmin,
+  createUser,
+  randomBusinessSlot,
+  TEST_PASSWORD,
+} from "@services/shared/testing/factories";
+import { OTLP_KIND, type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./support/otlpReceiver";
+
+// One trace per request, across the event bus (issue 22): the gateway and a worker run as in
+// production, each in a process of its own (`npm run start` with WORKERS=none and RELAY=1, `npm run
+// worker -- email esrt-sync`), exporting their spans over OTLP/HTTP to a receiver in this test that
+// keeps them in memory. A booking made over REST must come back as one trace from the HTTP request
+// to the SMTP conversation of its email, and an administrator's change of a user as one trace from
+// the GraphQL request to the webhook the Pro app receives, each span the child of the one before.
+
+const root = path.resolve(__dirname, "..");
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Starts `node --import tsx <script> ...args` with `env` over this process's. */
+function startProcess(script: string, args: string[], env: Record<string, string>): Started {
+  let output = "";
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/**
+ * Resolves with `probe`'s first truthy answer, asked every 50 ms.
+ * @throws with `what` (and `detail`) when none comes within `timeoutMs`.
+ */
+async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 60_000,
+  detail: () => string = () => "",
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const answer = await probe();
+    if (answer) return answer;
+    if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms\n${detail()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The cookie header a sign-in's Set-Cookie answer gives. */
+function cookieOf(res: Response): string {
+  return res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0] ?? "")
+    .join("; ");
+}
+
+/** A webhook receiver standing in for the Pro app: keeps each request's headers and answers 204. */
+async function startWebhookReceiver() {
+  const requests: http.IncomingHttpHeaders[] = [];
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      requests.push(req.headers);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Each span of a trace as one line (service, kind, name), for a failure's message. */
+function describeTrace(spans: ReceivedSpan[]): string {
+  return spans.map((s) => `${s.service} ${s.kind} ${s.name} ${s.spanId} <- ${s.parentSpanId}`).join("\n");
+}
+
+/** The span's ancestors, nearest first, as far as the trace holds them. */
+function ancestorsOf(span: ReceivedSpan, spans: ReceivedSpan[]): ReceivedSpan[] {
+  const byId = new Map(spans.map((s) => [s.spanId, s]));
+  const chain: ReceivedSpan[] = [];
+  let parent = byId.get(span.parentSpanId);
+  while (parent) {
+    chain.push(parent);
+    parent = byId.get(parent.parentSpanId);
+  }
+  return chain;
+}
+
+describe("tracing across the event bus (OTLP to an in-memory receiver)", () => {
+  let receiver: OtlpReceiver;
+  let smtp: TestSmtp;
+  let webhooks: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let scratch: { url: string; drop(): Promise<void> };
+  let db: Db;
+  let gateway: Started;
+  let worker: Started;
+  let url: string;
+
+  beforeAll(async () => {
+    [receiver, smtp, webhooks, scratch] = await Promise.all([
+      startOtlpReceiver(),
+      startTestSmtp(),
+      startWebhookReceiver(),
+      migratedScratchDatabase(),
+    ]);
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    const env: Record<string, string> = {
+      NODE_ENV: "test",
+      LOG_LEVEL: "info",
+      DATABASE_URL: scratch.url,
+      EVENT_STREAM: `${process.env.EVENT_STREAM}_TRACE`,
+      SUBJECT_PREFIX: `${process.env.SUBJECT_PREFIX}trace`,
+      REDIS_PREFIX: `${process.env.REDIS_PREFIX}trace:`,
+      SMTP_URL: smtp.url,
+      ESRT_NATS: "0",
+      ESRT_ALLOW_HTTP: "1",
+      ESRT_ALLOW_PRIVATE: "1",
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      // spans leave within a tenth of a second (default 5 s)
+      OTEL_BSP_SCHEDULE_DELAY: "100",
+    };
+    // started together: each spends most of its start compiling and loading modules
+    gateway = startProcess("gateway/src/main.ts", [], {
+      ...env,
+      WORKERS: "none",
+      RELAY: "1",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+    });
+    worker = startProcess("services/worker.ts", ["email", "esrt-sync"], { ...env, RELAY: "0" });
+    db = await connectPostgres(scratch.url);
+    await Promise.all([
+      waitFor(
+        "ready gateway",
+        async () => {
+          if (gateway.child.exitCode !== null) throw new Error(`gateway exited:\n${gateway.output()}`);
+          const res = await fetch(`${url}/readyz`).catch(() => undefined);
+          await res?.arrayBuffer();
+          return res?.status === 200;
+        },
+        100_000,
+        gateway.output,
+      ),
+      waitFor(
+        "started worker",
+        () => {
+          if (worker.child.exitCode !== null) throw new Error(`worker exited:\n${worker.output()}`);
+          return worker.output().includes("worker started");
+        },
+        100_000,
+        worker.output,
+      ),
+    ]);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const p of [gateway, worker]) {
+      if (p && p.child.exitCode === null) {
+        p.child.kill("SIGTERM");
+        await p.exited;
+      }
+    }
+    await db?.close();
+    await Promise.all([receiver?.close(), smtp?.stop(), webhooks?.close(), scratch?.drop()]);
+  });
+
+  async function signIn(username: string): Promise<string> {
+    const res = await fetch(`${url}/api/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ login: username, password: TEST_PASSWORD }),
+    });
+    await res.arrayBuffer();
+    expect(res.status).toBe(200);
+    return cookieOf(res);
+  }
+
+  /** The one span of `spans` that `pick` chooses. @throws when there is none or more than one. */
+  function only(spans: ReceivedSpan[], pick: (s: ReceivedSpan) => boolean, what: string): ReceivedSpan {
+    const found = spans.filter(pick);
+    if (found.length !== 1) throw new Error(`${found.length} spans for ${what}:\n${describeTrace(spans)}`);
+    return found[0] as ReceivedSpan;
+  }
+
+  it("follows a booking made over REST from the HTTP request to the SMTP send of its email", async () => {
+    const client = await createUser(db, { userType: "client" });
+    const cookie = await signIn(client.username);
+    const res = await fetch(`${url}/api/appointments`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({ appointmentType: "phone", dateTime: randomBusinessSlot().toISOString() }),
+    });
+    const requestId = res.headers.get("x-request-id");
+    expect(res.status).toBe(201);
+    await res.arrayBuffer();
+
+    // the HTTP server span of the booking, and then the whole trace down to the email's send
+    const server = await waitFor("server span of the booking", () =>
+      receiver.spans.find(
+        (s) =>
+          s.kind === OTLP_KIND.server &&
+          s.attributes["http.route"] === "/api/appointments" &&
+          s.attributes["http.request.method"] === "POST",
+      ),
+    );
+    expect(server.service).toBe("gateway");
+    expect(server.parentSpanId).toBe("");
+    // the client's email (the team's, a sibling, may come first)
+    const spans = await waitFor(
+      "SMTP send of the client's email in the booking's trace",
+      () => {
+        const trace = receiver.trace(server.traceId);
+        const consumer = trace.find(
+          (s) => s.attributes["messaging.consumer.group.name"] === "email_appointments",
+        );
+        return (
+          consumer && trace.some((s) => s.name === "smtp send" && s.parentSpanId === consumer.spanId) && trace
+        );
+      },
+      30_000,
+      () => describeTrace(receiver.trace(server.traceId)),
+    );
+    await waitFor("the client's email", () => smtp.to(client.email).length > 0);
+
+    const create = only(spans, (s) => s.name === "create appointment.scheduled", "the outbox write");
+    expect(create).toMatchObject({ service: "gateway", kind: OTLP_KIND.producer });
+    expect(ancestorsOf(create, spans)).toContainEqual(server);
+    const insert = only(
+      spans,
+      (s) =>
+        s.parentSpanId === create.spanId && /INSERT/i.test(String(s.attributes["db.query.text"] ?? s.name)),
+      "the outbox row's INSERT",
+    );
+    expect(String(insert.attributes["db.query.text"])).toContain("outbox_events");
+
+    const publish = only(spans, (s) => s.name === "publish appointment.scheduled", "the relay's publish");
+    expect(publish).toMatchObject({
+      service: "gateway",
+      kind: OTLP_KIND.producer,
+      parentSpanId: create.spanId,
+    });
+
+    const processed = only(
+      spans,
+      (s) =>
+        s.name === "process appointment.scheduled" &&
+        s.attributes["messaging.consumer.group.name"] === "email_appointments",
+      "the email service's consumer",
+    );
+    expect(processed).toMatchObject({
+      service: "worker-email,esrt-sync",
+      kind: OTLP_KIND.consumer,
+      parentSpanId: publish.spanId,
+    });
+
+    const send = only(
+      spans,
+      (s) => s.name === "smtp send" && s.parentSpanId === processed.spanId,
+      "the SMTP send of the client's email",
+    );
+    expect(send).toMatchObject({
+      service: "worker-email,esrt-sync",
+      kind: OTLP_KIND.client,
+      parentSpanId: processed.spanId,
+      attributes: expect.objectContaining({
+        "server.address": "127.0.0.1",
+        "server.port": Number(new URL(smtp.url).port),
+      }),
+    });
+
+    // Redis spans name the command, never its keys (session ids)
+    const redis = spans.filter((s) => s.attributes["db.system.name"] === "redis");
+    expect(redis.length).toBeGreaterThan(0);
+    for (const s of redis) expect(String(s.attributes["db.query.text"] ?? "")).not.toContain("sess:");
+
+    // the access log's line of the request carries the trace's id
+    const line = await waitFor("access log line of the booking", () =>
+      gateway
+        .output()
+        .split("\n")
+        .find((l) => requestId !== null && l.includes(requestId) && l.includes("request completed")),
+    );
+    expect(JSON.parse(line)).toMatchObject({ trace_id: server.traceId });
+  }, 60_000);
+
+  it("follows an administrator's change of a user from the GraphQL request to the Pro app's webhook", async () => {
+    const admin = await createAdmin(db);
+    setConfig({ ...config(), ESRT_ALLOW_HTTP: true, ESRT_ALLOW_PRIVATE: true });
+    await createEndpoint({ db, actorId: admin.id, url: webhooks.url });
+    const user = await createUser(db, { userType: "client" });
+    const cookie = await signIn(admin.username);
+    const res = await fetch(`${url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({
+        query:
+          "mutation ($id: Int!) { changeUserAccessLevel(userId: $id, accessLevel: full) { ... on MutationChangeUserAccessLevelSuccess { data { accessLevel } } } }",
+        variables: { id: user.id },
+      }),
+    });
+    expect(await res.json()).toEqual({
+      data: { changeUserAccessLevel: { data: { accessLevel: "full" } } },
+    });
+
+    const server = await waitFor("server span of the change", () =>
+      receiver.spans.find(
+        (s) =>
+          s.kind === OTLP_KIND.server &&
+          s.attributes["http.route"] === "/graphql" &&
+          receiver.trace(s.traceId).some((t) => t.name === "create user.updated"),
+      ),
+    );
+    const spans = await waitFor(
+      "webhook request in the change's trace",
+      () => {
+        const trace = receiver.trace(server.traceId);
+        return trace.some((s) => s.kind === OTLP_KIND.client && s.name === "POST") && trace;
+      },
+      30_000,
+      () => describeTrace(receiver.trace(server.traceId)),
+    );
+
+    const create = only(spans, (s) => s.name === "create user.updated", "the outbox write");
+    expect(ancestorsOf(create, spans)).toContainEqual(server);
+    expect(ancestorsOf(create, spans).some((s) => s.name.startsWith("mutation"))).toBe(true);
+    const publish = only(spans, (s) => s.name === "publish user.updated", "the relay's publish");
+    expect(publish.parentSpanId).toBe(create.spanId);
+    const processed = only(
+      spans,
+      (s) =>
+        s.name === "process user.updated" &&
+        s.attributes["messaging.consumer.group.name"] === "esrt_user_snapshots",
+      "the sync service's consumer",
+    );
+    expect(processed).toMatchObject({ kind: OTLP_KIND.consumer, parentSpanId: publish.spanId });
+    const deliver = only(spans, (s) => s.name === "deliver user.sync", "the dispatcher's attempt");
+    expect(deliver).toMatchObject({
+      service: "worker-email,esrt-sync",
+      kind: OTLP_KIND.internal,
+      parentSpanId: processed.spanId,
+    });
+    const post = only(spans, (s) => s.kind === OTLP_KIND.client && s.name === "POST", "the webhook request");
+    expect(post).toMatchObject({
+      service: "worker-email,esrt-sync",
+      parentSpanId: deliver.spanId,
+      attributes: expect.objectContaining({ "url.full": webhooks.url, "http.response.status_code": 204 }),
+    });
+    // the Pro app receives the trace context with the webhook
+    expect(webhooks.requests.map((h) => h.traceparent)).toContain(`00-${post.traceId}-${post.spanId}-01`);
+  }, 60_000);
+});
