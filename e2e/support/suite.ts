@@ -29,13 +29,23 @@ export interface BrowserSuite {
   kept(user: User, path: string): Promise<Page>;
 }
 
+/** What {@link visit}'s wait reads of the page (this code is type-checked without the DOM's types). */
+interface LandedWindow {
+  location: { pathname: string };
+  document: { querySelector(selector: string): { dataset: Record<string, string | undefined> } | null };
+}
+
 /**
  * Opens `path` inside the running app (no reload: the app, its cache and its session stay) and
- * waits until `main` shows the page it landed on.
+ * waits until `main` shows the page it landed on (a redirect's target included).
  */
 export async function visit(page: Page, path: string): Promise<void> {
   await navigateInApp(page, path);
-  await page.waitForFunction("document.querySelector('main')?.dataset.path === location.pathname");
+  // a function, not a string: Playwright polls a string with eval, which the app's CSP refuses
+  await page.waitForFunction(() => {
+    const { document, location } = globalThis as unknown as LandedWindow;
+    return document.querySelector("main")?.dataset.path === location.pathname;
+  });
 }
 
 /**
