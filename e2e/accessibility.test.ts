@@ -146,7 +146,7 @@ describe("accessibility (WCAG 2.2 A and AA, axe-core)", () => {
     const landed = await auditEveryRoute(page, found);
     // the protected routes send a signed-out visitor to /auth
     expect(landed).toContain("/auth");
-    await page.goto(`${suite.server().url}/preview-user-console`);
+    await navigateInApp(page, "/preview-user-console");
     await auditConsoleTabs(page, found);
     expect(found).toEqual({});
   });
@@ -157,7 +157,7 @@ describe("accessibility (WCAG 2.2 A and AA, axe-core)", () => {
     const landed = await auditEveryRoute(page, found);
     // client-only pages send a prospect to /prospect-landing
     expect(landed).toContain("/prospect-landing");
-    await page.goto(`${suite.server().url}/dashboard`);
+    await navigateInApp(page, "/dashboard");
     await auditConsoleTabs(page, found);
     expect(found).toEqual({});
   });
@@ -179,12 +179,12 @@ describe("accessibility (WCAG 2.2 A and AA, axe-core)", () => {
     const landed = await auditEveryRoute(page, found);
     expect(landed).toContain("/appointments");
     // the pending PDF's preview dialog, its page drawn by pdf.js
-    await page.goto(`${suite.server().url}/documents`);
+    await navigateInApp(page, "/documents");
     await page.getByRole("button", { name: `Preview ${pending.title}` }).click();
     await page.getByRole("img", { name: `Page 1 of 1 of ${pending.title}` }).waitFor();
     await audit(page, "/documents' preview dialog", found);
     await page.keyboard.press("Escape");
-    await page.goto(`${suite.server().url}/dashboard`);
+    await navigateInApp(page, "/dashboard");
     await auditConsoleTabs(page, found);
     expect(found).toEqual({});
   });
@@ -201,10 +201,10 @@ describe("accessibility (WCAG 2.2 A and AA, axe-core)", () => {
     const found: Findings = {};
     const landed = await auditEveryRoute(page, found);
     expect(landed).toContain("/admin/appointments");
-    await page.goto(`${suite.server().url}/admin/appointments`);
+    await navigateInApp(page, "/admin/appointments");
     await page.getByRole("table", { name: "Appointments" }).locator("tbody tr").first().waitFor();
     await audit(page, "/admin/appointments with a pending appointment", found);
-    await page.goto(`${suite.server().url}/admin/documentation`);
+    await navigateInApp(page, "/admin/documentation");
     await findInQueue(page, pending.title);
     await page.getByRole("button", { name: pending.title, exact: true }).click();
     await page
@@ -225,7 +225,7 @@ describe("accessibility (WCAG 2.2 A and AA, axe-core)", () => {
     await page.getByRole("dialog", { name: "Send a report to a client" }).waitFor();
     await audit(page, "/admin/documentation's report dialog", found);
     await page.keyboard.press("Escape");
-    await page.goto(`${suite.server().url}/dashboard`);
+    await navigateInApp(page, "/dashboard");
     await auditConsoleTabs(page, found);
     expect(found).toEqual({});
   });
@@ -262,8 +262,8 @@ describe("the top bar on a 375 px wide screen (WCAG 1.4.10 Reflow)", () => {
   };
 
   it("folds a signed-in user's links and account items into one menu that fits and passes axe", async () => {
-    const page = await signedInAs(await createAdmin(suite.db(), { firstName: "Grace" }), PHONE);
-    await page.goto(`${suite.server().url}/pro-app-features`);
+    const admin = await createAdmin(suite.db(), { firstName: "Grace" });
+    const page = await suite.signedIn(admin, "/pro-app-features", PHONE);
     await settle(page);
     await expect(overflows(page)).resolves.toBeNull();
     const found: Findings = {};

@@ -5,7 +5,7 @@ import { createUser } from "@services/shared/testing/factories";
 import { DateTime } from "luxon";
 import type { Page } from "playwright-core";
 import { book, consoleForm as form, freeWeekday, pickDate, timeSelect } from "./support/appointments";
-import { waitForToast } from "./support/portal";
+import { pastTheOverlay, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // Booking in the browser (spec §2, §5, §8): the console's Appointments tab and /appointments, the
@@ -14,14 +14,11 @@ import { browserSuite } from "./support/suite";
 const suite = browserSuite();
 const { signedIn } = suite;
 
-/** Opens the console's Appointments tab, past the welcome overlay a new user sees. */
+/** Opens the console's Appointments tab, past the welcome overlay a new user sees (dismissed, not waited out). */
 async function consoleAppointments(user: User): Promise<Page> {
   const page = await signedIn(user, "/dashboard");
-  const overlay = page.getByRole("button", { name: "Skip" });
-  const tab = page.getByRole("tab", { name: "Appointments" });
-  await Promise.race([overlay.waitFor(), tab.waitFor()]);
-  if (await overlay.isVisible()) await overlay.click();
-  await tab.click();
+  await pastTheOverlay(page);
+  await page.getByRole("tab", { name: "Appointments" }).click();
   await form(page).waitFor();
   return page;
 }

@@ -19,7 +19,7 @@ import { browserSuite } from "./support/suite";
 // gateway on the file's own database (its relay and dispatcher claim every row they find).
 
 const suite = browserSuite(
-  { ESRT_ALLOW_HTTP: "1", ESRT_ALLOW_PRIVATE: "1", ESRT_NATS: "0", ESRT_RETRY_SCALE: "1" },
+  { ESRT_ALLOW_HTTP: "1", ESRT_ALLOW_PRIVATE: "1", ESRT_NATS: "0", ESRT_RETRY_SCALE: "0.2" },
   { isolatedDatabase: true },
 );
 
@@ -136,8 +136,8 @@ describe("Pro-app sync in the browser", () => {
       false,
     );
 
-    // the second attempt (5 s after the first) fails too: the next is 5 minutes away, so only the
-    // replay below can deliver the change while the test runs
+    // the second attempt (the schedule's 5 s scaled to 1 s) fails too: the next is a minute away
+    // (5 minutes scaled), so only the replay below can deliver the change while the test runs
     await waitFor(
       async () =>
         (await suite.db().prisma.esrtDelivery.count({

@@ -1,7 +1,7 @@
 import { createAdmin, createDocument, createUser } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
 import { createStoredDocument, findInQueue } from "./support/documents";
-import { waitForToast } from "./support/portal";
+import { PHONE_SCREEN, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
 // Where the shell puts things (spec §2): toasts at the bottom right of a large screen and at the top
@@ -39,7 +39,7 @@ describe("toasts", () => {
   });
 
   it("sit at the top of a 375 px wide screen", async () => {
-    const { page } = await suite.open([], { viewport: { width: 375, height: 740 } });
+    const { page } = await suite.open([], { viewport: PHONE_SCREEN });
     await showPreviewToast(page);
     const box = await toastBox(page);
     expect(box.y).toBeLessThan(80);
@@ -69,7 +69,7 @@ describe("document titles", () => {
 
 describe("the document pages on a 375 px wide screen (WCAG 1.4.10 Reflow)", () => {
   jest.setTimeout(60_000);
-  const PHONE = { viewport: { width: 375, height: 740 } };
+  const PHONE = { viewport: PHONE_SCREEN };
 
   /** What of the page reaches past the screen's right edge, outside a table's own scroll box. */
   const sideways = (page: Page) =>

@@ -21,11 +21,14 @@ interface AxeRunResult {
   }>;
 }
 
-/** Whether no Blueprint (react-transition-group) enter, appear or exit transition is running. */
-const TRANSITIONS_OVER =
-  'document.querySelectorAll(\'[class*="-enter"]:not([class*="-enter-done"]), [class*="-appear"]:not([class*="-appear-done"]), [class*="-exit"]\').length === 0';
-
 /**
+ * Whether no Blueprint (react-transition-group) enter, appear or exit transition is running. A
+ * `-done` class marks a transition over: an element left in place after its exit (`-exit-done`) is
+ * not moving, and waiting for it to go waited for nothing (until the test's timeout or its removal).
+ */
+const TRANSITIONS_OVER =
+  'document.querySelectorAll(\'[class*="-enter"]:not([class*="-enter-done"]), [class*="-appear"]:not([class*="-appear-done"]), [class*="-exit"]:not([class*="-exit-done"])\').length === 0';
+
 /**
  * The rules a change of colours alone (the dark theme over the light one) can break: the others
  * (names, roles, structure) judge what both themes share.
