@@ -104,7 +104,7 @@ export async function startServer(options: {
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  const deadline = Date.now() + (options.timeoutMs ?? Number(process.env.BENCH_START_TIMEOUT_MS ?? 60_000));
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${options.name} exited with ${child.exitCode}: ${stderr}`);
     if (readyLine) {
