@@ -1,12 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import { startTestSmtp, type TestSmtp } from "@services/email/testing/smtpServer";
 import { createEndpoint } from "@services/esrt-sync";
 import { config, setConfig } from "@services/shared/config";
 import { connectPostgres, type Db } from "@services/shared/db";
-import { freePort } from "@services/shared/net";
 import { migratedScratchDatabase } from "@services/shared/testing/db";
 import {
   createAdmin,
@@ -14,6 +11,12 @@ import {
   randomBusinessSlot,
   TEST_PASSWORD,
 } from "@services/shared/testing/factories";
+import {
+  type BuiltRuntime,
+  buildRuntime,
+  type ServerProcess,
+  startServer,
+} from "@services/shared/testing/processes";
 import { OTLP_KIND, type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./support/otlpReceiver";
 
 // One trace per request, across the event bus (issue 22): the gateway and a worker run as in
@@ -22,32 +25,6 @@ import { OTLP_KIND, type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } fr
 // keeps them in memory. A booking made over REST must come back as one trace from the HTTP request
 // to the SMTP conversation of its email, and an administrator's change of a user as one trace from
 // the GraphQL request to the webhook the Pro app receives, each span the child of the one before.
-
-const root = path.resolve(__dirname, "..");
-
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Starts `node --import tsx <script> ...args` with `env` over this process's. */
-function startProcess(script: string, args: string[], env: Record<string, string>): Started {
-  let output = "";
-  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
 
 /**
  * Resolves with `probe`'s first truthy answer, asked every 50 ms.
@@ -121,19 +98,19 @@ describe("tracing across the event bus (OTLP to an in-memory receiver)", () => {
   let webhooks: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let scratch: { url: string; drop(): Promise<void> };
   let db: Db;
-  let gateway: Started;
-  let worker: Started;
+  let runtime: BuiltRuntime;
+  let gateway: ServerProcess;
+  let worker: ServerProcess;
   let url: string;
 
   beforeAll(async () => {
-    [receiver, smtp, webhooks, scratch] = await Promise.all([
+    [receiver, smtp, webhooks, scratch, runtime] = await Promise.all([
       startOtlpReceiver(),
       startTestSmtp(),
       startWebhookReceiver(),
       migratedScratchDatabase(),
+      buildRuntime(),
     ]);
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
     const env: Record<string, string> = {
       NODE_ENV: "test",
       LOG_LEVEL: "info",
@@ -150,47 +127,34 @@ describe("tracing across the event bus (OTLP to an in-memory receiver)", () => {
       // spans leave within a tenth of a second (default 5 s)
       OTEL_BSP_SCHEDULE_DELAY: "100",
     };
-    // started together: each spends most of its start compiling and loading modules
-    gateway = startProcess("gateway/src/main.ts", [], {
-      ...env,
-      WORKERS: "none",
-      RELAY: "1",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-    });
-    worker = startProcess("services/worker.ts", ["email", "esrt-sync"], { ...env, RELAY: "0" });
-    db = await connectPostgres(scratch.url);
-    await Promise.all([
-      waitFor(
-        "ready gateway",
-        async () => {
-          if (gateway.child.exitCode !== null) throw new Error(`gateway exited:\n${gateway.output()}`);
-          const res = await fetch(`${url}/readyz`).catch(() => undefined);
-          await res?.arrayBuffer();
-          return res?.status === 200;
-        },
-        100_000,
-        gateway.output,
-      ),
-      waitFor(
-        "started worker",
-        () => {
-          if (worker.child.exitCode !== null) throw new Error(`worker exited:\n${worker.output()}`);
-          return worker.output().includes("worker started");
-        },
-        100_000,
-        worker.output,
-      ),
+    // the production bundles, as the image runs them (the SDK starts before what it instruments)
+    [gateway, worker] = await Promise.all([
+      startServer({
+        name: "gateway",
+        script: "gateway/src/main.ts",
+        env: { ...env, WORKERS: "none", RELAY: "1" },
+        readyPath: "/readyz",
+        runtime,
+        keepLog: true,
+        timeoutMs: 100_000,
+      }),
+      startServer({
+        name: "worker",
+        script: "services/worker.ts",
+        args: ["email", "esrt-sync"],
+        env: { ...env, RELAY: "0" },
+        readyLine: /worker started/,
+        runtime,
+        timeoutMs: 100_000,
+      }),
     ]);
+    url = gateway.url;
+    db = await connectPostgres(scratch.url);
   }, 120_000);
 
   afterAll(async () => {
-    for (const p of [gateway, worker]) {
-      if (p && p.child.exitCode === null) {
-        p.child.kill("SIGTERM");
-        await p.exited;
-      }
-    }
+    await Promise.all([gateway?.stop(), worker?.stop()]);
+    runtime?.remove();
     await db?.close();
     await Promise.all([receiver?.close(), smtp?.stop(), webhooks?.close(), scratch?.drop()]);
   });

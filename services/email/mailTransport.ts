@@ -15,6 +15,19 @@ export interface OutgoingMail {
   replyTo?: string;
   /** files sent with the message (services/email/attachments.ts) */
   attachments?: EmailAttachment[];
+  /** the Message-ID header (angle brackets included); unset: nodemailer makes a random one */
+  messageId?: string;
+}
+
+/**
+ * The Message-ID of queued message `emailId`, the same at every attempt: a message sent again (its
+ * sender killed after the server took it and before it was recorded, say) is recognisably the same
+ * message, which mail servers and clients may drop as a duplicate. Its domain is the sender's.
+ */
+export function queuedMessageId(emailId: number, from: OutgoingMail["from"]): string {
+  const address = typeof from === "string" ? (/<([^>]+)>/.exec(from)?.[1] ?? from) : from.address;
+  const domain = address.includes("@") ? address.slice(address.lastIndexOf("@") + 1).trim() : "";
+  return `<email-${emailId}@${/^[A-Za-z0-9.-]+$/.test(domain) ? domain : "portal.invalid"}>`;
 }
 
 /**

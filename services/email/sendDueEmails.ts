@@ -4,7 +4,7 @@ import type { Db } from "@services/shared/db";
 import { logger } from "@services/shared/logger";
 import { contextOf, inSpan, SpanKind, tracingEnabled } from "@services/shared/telemetry";
 import { parseAttachments } from "./attachments";
-import { type MailTransport, type OutgoingMail, smtpResponseCode } from "./mailTransport";
+import { type MailTransport, type OutgoingMail, queuedMessageId, smtpResponseCode } from "./mailTransport";
 import { openLinkToken, withToken } from "./oneTimeLinks";
 
 /** How failed sends are retried. */
@@ -297,6 +297,7 @@ export async function deliverClaimedEmail(props: DeliverEmailProps): Promise<Del
     html: token === undefined ? email.html : withToken(email.html, token),
     text: token === undefined ? email.text : withToken(email.text, token),
     attachments: parseAttachments(email.attachments),
+    messageId: queuedMessageId(email.id, props.from),
   };
   try {
     ({ messageId } = await (tracingEnabled()

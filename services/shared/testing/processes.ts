@@ -1,6 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import { freePort } from "../net";
 
 // The portal's processes started as in production, each a process of its own (`node --import tsx
@@ -27,6 +28,34 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
+/** The runtime tree's bundle of each entry the processes start (scripts/buildServer.ts SERVER_ENTRIES). */
+const BUNDLES: Record<string, string> = { "gateway/src/main.ts": "main", "services/worker.ts": "worker" };
+
+/** A runtime tree built by {@link buildRuntime}. */
+export interface BuiltRuntime {
+  /** the tree's folder (server/*.js, prisma/migrations, web/dist) */
+  dir: string;
+  /** removes the tree */
+  remove(): void;
+}
+
+/**
+ * Builds the production runtime tree (`npm run build:server`: the esbuild bundles the image runs)
+ * under .cache/ in the repository, where its bundles find the repository's node_modules. A process
+ * started from it with `runtime` is up in a second or two, where tsx compiles the whole tree as it
+ * starts (ten seconds or more on two busy cores), and it is what production runs.
+ * @throws when the build fails (web/dist must be built).
+ */
+export async function buildRuntime(): Promise<BuiltRuntime> {
+  const dir = path.join(ROOT, ".cache", "test-runtime", `${process.pid}-${Date.now().toString(36)}`);
+  await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", path.join(ROOT, "scripts/buildServer.ts"), dir],
+    { cwd: ROOT, timeout: 120_000 },
+  );
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 /**
  * The Node options the portal's processes run with as deployed: those of `npm run start` in
  * package.json (docker-compose.yml and the Dockerfile run the gateway and the workers through it).
@@ -48,6 +77,14 @@ export function deployedNodeArgs(): string[] {
     .map(expand);
 }
 
+/** What node runs for `options.script`: its bundle in the runtime tree, or the source through tsx. */
+function entryOf(options: { script: string; runtime?: BuiltRuntime }): string[] {
+  if (!options.runtime) return ["--import", "tsx", path.join(ROOT, options.script)];
+  const bundle = BUNDLES[options.script];
+  if (!bundle) throw new Error(`${options.script} has no bundle in the runtime tree`);
+  return [path.join(options.runtime.dir, "server", `${bundle}.js`)];
+}
+
 /** CPU time of process `pid` in ms: utime + stime of /proc/<pid>/stat (clock ticks of 10 ms). */
 function processCpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -59,7 +96,7 @@ function processCpuMs(pid: number): number {
 }
 
 /**
- * Starts `node --import tsx <script>` (plus BENCH_NODE_ARGS) with `env` on a free port (PORT) and waits until `readyPath`
+ * Starts `node --import tsx <script>` (or its bundle in `runtime`; plus BENCH_NODE_ARGS) with `env` on a free port (PORT) and waits until `readyPath`
  * answers 200. Its output is dropped, as a log shipper would take it away in production, except
  * the last lines of stderr, shown when it fails to start.
  * @throws Error when it exits or does not answer within `timeoutMs`.
@@ -76,28 +113,33 @@ export async function startServer(options: {
   port?: number;
   /** Node options before the script (e.g. {@link deployedNodeArgs}) */
   nodeArgs?: string[];
+  /** arguments after the script (a worker's services, say) */
+  args?: string[];
+  /** a tree of {@link buildRuntime}: the script's bundle there runs, with plain node */
+  runtime?: BuiltRuntime;
+  /** keep all of its stdout (its log) for output(), not only the last lines */
+  keepLog?: boolean;
 }): Promise<ServerProcess> {
   const port = options.port ?? (await freePort());
   // BENCH_NODE_ARGS adds Node options to the servers, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a !== "");
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), ...nodeArgs, "--import", "tsx", path.join(ROOT, options.script)],
+    [...(options.nodeArgs ?? []), ...nodeArgs, ...entryOf(options), ...(options.args ?? [])],
     {
       cwd: ROOT,
       env: { ...process.env, ...options.env, PORT: String(port), HOST: "127.0.0.1" },
-      stdio: ["ignore", options.readyLine ? "pipe" : "ignore", "pipe"],
+      stdio: ["ignore", options.readyLine || options.keepLog ? "pipe" : "ignore", "pipe"],
     },
   );
   let sawReadyLine = false;
   const readyLine = options.readyLine;
   let recent = "";
-  if (readyLine) {
-    child.stdout?.on("data", (chunk: Buffer) => {
-      recent = (recent + chunk.toString()).slice(-4000);
-      if (readyLine.test(recent)) sawReadyLine = true;
-    });
-  }
+  child.stdout?.on("data", (chunk: Buffer) => {
+    recent = recent + chunk.toString();
+    if (!options.keepLog) recent = recent.slice(-4000);
+    if (readyLine?.test(recent.slice(-4000))) sawReadyLine = true;
+  });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
