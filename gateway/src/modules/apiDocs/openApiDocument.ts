@@ -153,6 +153,7 @@ function errorsOfKind(op: Operation): Status[] {
   if (op.access !== "public") statuses.push(403, 503);
   if (op.method === "post" && !op.unguarded) statuses.push(400, 403, 413, 415);
   if (op.params) statuses.push(400, 404);
+  if (op.query) statuses.push(400);
   return statuses;
 }
 
@@ -165,7 +166,16 @@ function responsesOf(op: Operation): Record<Status, ResponseConfig> {
     if (responses[status]) continue;
     const given = own[status];
     const description = typeof given === "string" ? given : (ERROR_TEXT[status] ?? "Refused");
-    responses[status] = op.plainErrors ? media(description, ["text/plain"]) : json(description, ApiError);
+    if (!op.plainErrors) responses[status] = json(description, ApiError);
+    else if (status !== 401) responses[status] = media(description, ["text/plain"]);
+    else {
+      // a Bearer key is refused before the tus handler, in JSON
+      const plain = media(`${description}; a Bearer API key is refused in JSON`, ["text/plain"]);
+      responses[status] = {
+        ...plain,
+        content: { ...plain.content, "application/json": { schema: ApiError } },
+      };
+    }
   }
   return responses;
 }
