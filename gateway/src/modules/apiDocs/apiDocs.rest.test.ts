@@ -1,6 +1,7 @@
 import { buildRedisApp, fakeWebDist, type RedisApp, testConfig } from "@gateway/testing/appHarness";
 import {
   apiRoutes,
+  contractProblems,
   documentedOperations,
   opaqueApiMounts,
   openApiPath,
@@ -82,6 +83,43 @@ describe("the OpenAPI document", () => {
         .map(([method]) => `${method.toUpperCase()} ${path}`),
     );
     expect(withKey.sort()).toEqual(["GET /api/users/by-uniqueid/{uniqueId}", "POST /api/esrt/ack"]);
+  });
+});
+
+describe("an answer checked against the document", () => {
+  const card = {
+    id: 7,
+    uniqueId: "ESRT-1",
+    firstName: "A",
+    lastName: "B",
+    companyName: null,
+    esrtSynced: false,
+  };
+  const answer = (status: number, body: unknown, url = "/api/users/by-uniqueid/ESRT-1") => ({
+    method: "GET",
+    url: `http://127.0.0.1:1${url}?x=1`,
+    status,
+    contentType: "application/json; charset=utf-8",
+    text: JSON.stringify(body),
+  });
+
+  it("holds when its status is listed and its body validates", () => {
+    expect(contractProblems(answer(200, card))).toEqual([]);
+    expect(
+      contractProblems(answer(404, { message: "User not found", code: "NOT_FOUND", reason: "X" })),
+    ).toEqual([]);
+    // a path no route serves, answered by the API's own 404
+    expect(contractProblems(answer(404, { message: "Not found" }, "/api/nothing/here"))).toEqual([]);
+  });
+
+  it("fails an unlisted status, a body off its schema, an undocumented field and an unknown path", () => {
+    expect(contractProblems(answer(418, card))[0]).toMatch(/lists only 200, 400, 401, 403, 404, 500, 503/);
+    expect(contractProblems(answer(200, { ...card, id: "7" }))[0]).toMatch(/\/id must be integer/);
+    expect(contractProblems(answer(200, { ...card, password: "x" }))[0]).toMatch(/additional properties/);
+    expect(contractProblems(answer(401, { code: "UNAUTHENTICATED" }))[0]).toMatch(
+      /must have required property 'message'/,
+    );
+    expect(contractProblems(answer(400, { message: "x" }, "/api/nothing/here"))[0]).toMatch(/no operation/);
   });
 });
 

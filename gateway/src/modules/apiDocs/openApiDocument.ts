@@ -73,7 +73,7 @@ import { importBodySchema } from "../users/userImport.rest";
 // cookie, or also the Pro app's API key), its answer, and the errors it can give; the refusals every
 // route of a kind shares (a Bearer key where none is taken, the same-origin and JSON-only guards, an
 // unreadable body or path, the session store away) are added by kind, so no route forgets one.
-// gateway/src/apiDocs.test.ts holds it equal to the router, and the fuzz and permission tests
+// ./apiDocs.rest.test.ts holds it equal to the router, and the fuzz and permission tests
 // validate their answers against it.
 
 /** Where the document and its reference page are served. */
