@@ -105,6 +105,8 @@ interface Operation {
   plainErrors?: true;
   /** not behind the JSON-only and same-origin guard (tus: its own same-origin check) */
   unguarded?: true;
+  /** answered from the process alone: no database, no session store (so never their 503) */
+  selfContained?: true;
 }
 
 const TAGS = [
@@ -144,13 +146,14 @@ const ERROR_TEXT: Record<Status, string> = {
   415: "The body is not JSON (Content-Type: application/json)",
   429: "Too many attempts; Retry-After says when to try again",
   500: "Internal server error: the body carries `requestId` to quote; the details are in the log",
-  503: "The session store is unavailable; Retry-After says when to try again",
+  503: "The database or the session store is unavailable; Retry-After says when to try again",
 };
 
 /** The refusals every operation of its kind can give. */
 function errorsOfKind(op: Operation): Status[] {
   const statuses: Status[] = [401, 500];
-  if (op.access !== "public") statuses.push(403, 503);
+  if (!op.selfContained) statuses.push(503);
+  if (op.access !== "public") statuses.push(403);
   if (op.method === "post" && !op.unguarded) statuses.push(400, 403, 413, 415);
   if (op.params) statuses.push(400, 404);
   if (op.query) statuses.push(400);
@@ -263,6 +266,7 @@ const OPERATIONS: Operation[] = [
   {
     method: "get",
     path: "/api/server-config",
+    selfContained: true,
     tag: "Public",
     summary: "The server configuration a browser may know (spec §7)",
     access: "public",
@@ -288,6 +292,7 @@ const OPERATIONS: Operation[] = [
   {
     method: "get",
     path: OPENAPI_JSON_PATH,
+    selfContained: true,
     tag: "Reference",
     summary: "This OpenAPI 3.1 document",
     access: "public",
@@ -299,6 +304,7 @@ const OPERATIONS: Operation[] = [
   {
     method: "get",
     path: API_DOCS_PATH,
+    selfContained: true,
     tag: "Reference",
     summary: "The readable reference page of this document (Swagger UI, served by the portal)",
     access: "public",
@@ -307,6 +313,7 @@ const OPERATIONS: Operation[] = [
   {
     method: "get",
     path: `${API_DOCS_PATH}/{asset}`,
+    selfContained: true,
     tag: "Reference",
     summary: "The reference page's script and style sheet",
     access: "public",
@@ -424,7 +431,6 @@ const OPERATIONS: Operation[] = [
     summary: "Sign out (ends the session)",
     access: "public",
     ok: { 200: json("Logged out", messageAnswerSchema) },
-    errors: { 503: true },
   },
   {
     method: "post",
@@ -438,7 +444,6 @@ const OPERATIONS: Operation[] = [
       403: "The administrator types cannot register, or a cross-site request",
       409: "The username or email is taken",
       429: true,
-      503: true,
     },
   },
   {
@@ -478,7 +483,7 @@ const OPERATIONS: Operation[] = [
     access: "public",
     body: resetConfirmSchema,
     ok: { 200: json("Password updated", messageAnswerSchema) },
-    errors: { 429: true, 503: true },
+    errors: { 429: true },
   },
   {
     method: "post",
@@ -488,7 +493,7 @@ const OPERATIONS: Operation[] = [
     access: "public",
     body: resendVerificationSchema,
     ok: { 200: json("Sent if an unverified account has the address", messageAnswerSchema) },
-    errors: { 429: true, 503: true },
+    errors: { 429: true },
   },
   {
     method: "post",
@@ -498,7 +503,7 @@ const OPERATIONS: Operation[] = [
     access: "public",
     body: verifyEmailSchema,
     ok: { 200: json("Email verified", emailVerifiedSchema) },
-    errors: { 429: true, 503: true },
+    errors: { 429: true },
   },
   {
     method: "post",
@@ -535,7 +540,6 @@ const OPERATIONS: Operation[] = [
       401: "The answer is wrong, or no sign-in is pending",
       404: "No such user, or no questions",
       429: true,
-      503: true,
     },
   },
   {
@@ -569,7 +573,6 @@ const OPERATIONS: Operation[] = [
     errors: {
       403: "Not a demo user, or a cross-site request",
       404: "Production: nothing answers here",
-      503: true,
     },
   },
 
