@@ -110,4 +110,29 @@ describe("the Content Security Policy in Chromium", () => {
     await stop();
     expect(violations).toEqual([]);
   }, 90_000);
+
+  it("shows the REST API's reference page, served by the portal, breaking none of its policy", async () => {
+    const { page } = await suite.open();
+    const { violations, stop } = await recordViolations(page);
+    const url = suite.server().url;
+    const elsewhere: string[] = [];
+    page.on("request", (req) => {
+      if (!req.url().startsWith(url) && !req.url().startsWith("data:")) elsewhere.push(req.url());
+    });
+
+    await page.goto(`${url}/api/docs`);
+    await page.getByRole("heading", { name: /Client portal REST API/ }).waitFor();
+    await page.locator(".opblock", { hasText: "/api/esrt/ack" }).first().waitFor();
+    // an operation opens with its parameters and its answers, an example error body among them
+    const operation = page.locator(".opblock", { hasText: "/api/users/by-uniqueid/{uniqueId}" });
+    await operation.locator(".opblock-summary-control").click();
+    await operation.getByText("uniqueId").first().waitFor();
+    await operation.getByText("No user has this unique id").waitFor();
+    await operation.getByText('"message": "string"').first().waitFor();
+    await requestsDone(page);
+
+    await stop();
+    expect(violations).toEqual([]);
+    expect(elsewhere).toEqual([]);
+  }, 60_000);
 });

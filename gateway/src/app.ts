@@ -27,6 +27,7 @@ import { requestLog } from "./http/requestLog";
 import { securityHeaders } from "./http/security";
 import { sessionMiddleware } from "./http/session";
 import { DEFAULT_WEB_DIST, webAppRouter } from "./http/webApp";
+import { apiDocsRouter, openApiJsonHandler } from "./modules/apiDocs/apiDocs.rest";
 import { appointmentsRouter } from "./modules/appointments/appointments.rest";
 import { auditRouter } from "./modules/audit/audit.rest";
 import { currentServerConfig } from "./modules/diagnostics/serverConfig";
@@ -186,6 +187,9 @@ export async function createApp(deps: AppDeps): Promise<App> {
     const { serverTime, ...rest } = currentServerConfig(cfg);
     res.json({ ...rest, serverTime: serverTime.toISOString() });
   });
+  // the OpenAPI document of these routes and its reference page (public in every mode)
+  api.get("/openapi.json", compressed, openApiJsonHandler());
+  api.use("/docs", compressed, apiDocsRouter());
   // mounted at its path, so that every other request passes it by without entering it
   api.use("/branding", brandingRouter({ db: deps.db }));
   api.use("/password-policy", passwordPolicyRouter({ db: deps.db }));

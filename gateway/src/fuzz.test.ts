@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import { gzipSync } from "node:zlib";
 import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import { apiRoutes, contractProblems, type RouteInfo } from "@gateway/testing/openApiContract";
 import { applySnapshot, createApiKey } from "@services/esrt-sync";
 import { connectPostgres, type Db } from "@services/shared/db";
 import type { RateLimitRules } from "@services/shared/rateLimit";
@@ -34,7 +35,8 @@ import { fakeWebDist, redisSessionStore, testConfig, testRedis } from "./testing
 // (found by walking Express's router, so a new route is covered without touching this file) and every
 // GraphQL query and mutation (found by walking the schema), signed out, as a client and as a
 // mainAdmin (and the REST routes also with a Pro-app API key). No answer may be a 5xx or GraphQL's INTERNAL_SERVER_ERROR, none may show a stack, a file
-// path or a database message, and the process is ready afterwards.
+// path or a database message, and the process is ready afterwards. Every REST answer holds to the
+// OpenAPI document (issue 22): a status its operation lists, a body its schema validates.
 //
 // The app runs on its own scratch database and Redis key prefix, with rate limits out of the way, so
 // the requests reach the handlers and nothing they change touches other test files' data.
@@ -71,48 +73,6 @@ interface Spec {
 }
 
 // ---- the surface ----------------------------------------------------------------------------------
-
-interface RouteInfo {
-  method: string;
-  path: string;
-}
-
-interface LayerLike {
-  route?: { path?: unknown; methods?: Record<string, boolean> };
-  handle?: unknown;
-  rawPath?: unknown;
-}
-
-function stackOf(handle: unknown): LayerLike[] | undefined {
-  if (handle === null || (typeof handle !== "function" && typeof handle !== "object")) return undefined;
-  const stack: unknown = Reflect.get(handle, "stack");
-  return Array.isArray(stack) ? (stack as LayerLike[]) : undefined;
-}
-
-function joinPath(prefix: string, path: string): string {
-  return `${prefix}${path === "/" ? "" : path}`.replace(/\/+/g, "/") || "/";
-}
-
-/** Every route registered under /api, by walking Express's router and the routers mounted in it. */
-function apiRoutes(app: Express): RouteInfo[] {
-  const routes: RouteInfo[] = [];
-  const walk = (stack: LayerLike[], prefix: string) => {
-    for (const layer of stack) {
-      const route = layer.route;
-      if (route && typeof route.path === "string") {
-        for (const [method, on] of Object.entries(route.methods ?? {})) {
-          if (on && method !== "_all")
-            routes.push({ method: method.toUpperCase(), path: joinPath(prefix, route.path) });
-        }
-        continue;
-      }
-      const inner = stackOf(layer.handle);
-      if (inner) walk(inner, joinPath(prefix, typeof layer.rawPath === "string" ? layer.rawPath : "/"));
-    }
-  };
-  walk(stackOf(app.router) ?? [], "");
-  return routes.filter((r) => r.path.startsWith("/api/"));
-}
 
 interface Operation {
   kind: "query" | "mutation";
@@ -857,6 +817,16 @@ async function send(spec: Spec, problems: string[]): Promise<void> {
     if (Array.isArray(errors) && errors.some((e: unknown) => errorCode(e) === "INTERNAL_SERVER_ERROR")) {
       fail("answered INTERNAL_SERVER_ERROR");
     }
+  }
+  if (!spec.graphql && spec.path.startsWith("/api/")) {
+    const answer = {
+      method: spec.method,
+      url: spec.path,
+      status: res.status,
+      contentType: res.headers["content-type"],
+      text,
+    };
+    for (const problem of contractProblems(answer)) fail(`broke the OpenAPI document: ${problem}`);
   }
   const notRouted =
     res.status === 404 &&

@@ -55,7 +55,7 @@ export {
 } from "./getPublicBranding";
 export { getSecurityQuestions } from "./getSecurityQuestions";
 export { ADMIN_SESSIONS_MESSAGE, assertMaySeeSessions, grantableTypes } from "./grants";
-export { importClients } from "./jobs/importClients";
+export { type ImportReport, importClients } from "./jobs/importClients";
 export { startUserJobRunner } from "./jobs/runner";
 export type { UserJobItemPage, UserJobItemView, UserJobView } from "./jobs/userJobs";
 export { getUserJob, listUserJobItems, listUserJobs, startUserBulkJob } from "./jobs/userJobs";

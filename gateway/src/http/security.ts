@@ -35,6 +35,15 @@ export const graphiqlCspDirectives: CspDirectives = {
   "worker-src": ["'self'", "blob:"],
 };
 
+/**
+ * CSP of the REST API's reference page (/api/docs, Swagger UI from swagger-ui-dist): the app's, but
+ * images only from the portal itself and data: URLs (Swagger UI's icons), nothing from elsewhere.
+ */
+export const apiDocsCspDirectives: CspDirectives = {
+  ...appCspDirectives,
+  "img-src": ["'self'", "data:"],
+};
+
 /** The headers a helmet middleware sets, in its order, and the ones it removes: read once. */
 function headersOf(middleware: RequestHandler): { set: [string, string][]; removed: string[] } {
   const set: [string, string][] = [];

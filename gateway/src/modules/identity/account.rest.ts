@@ -31,8 +31,10 @@ import {
   readSecurityQuestions,
 } from "./withSession";
 
-const userIdParam = z.object({ userId: id("userId must be a user's id") });
-const resendVerificationSchema = z.object({ email: emailSchema.optional() });
+/** GET /security-questions/:userId's path parameter. */
+export const userIdParam = z.object({ userId: id("userId must be a user's id") });
+/** POST /verify-email/resend: an address, or none for the session's own. */
+export const resendVerificationSchema = z.object({ email: emailSchema.optional() });
 
 /**
  * REST shims of spec §7 for the account: password reset, email verification, security questions and

@@ -1,5 +1,6 @@
 import { identityAppFixture } from "@gateway/testing/fixtures";
 import { sessionCookieOf } from "@gateway/testing/identityHarness";
+import { expectInContract } from "@gateway/testing/openApiContract";
 import type { UserType } from "@services/shared/generated/prisma/enums";
 import {
   createAdmin,
@@ -22,9 +23,11 @@ const QUESTIONS = [
   { question: "What is your grandmother's name?", answer: "Ada" },
 ];
 
+/** Sends `test`, keeps its answer for the secrets scan, and expects it to hold to the OpenAPI document. */
 async function call(test: request.Test): Promise<request.Response> {
   const res = await test;
   h.bodies.push(res.text);
+  expectInContract(res);
   return res;
 }
 

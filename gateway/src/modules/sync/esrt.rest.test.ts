@@ -1,4 +1,5 @@
 import { identityAppFixture, signInOk } from "@gateway/testing/fixtures";
+import { expectInContract } from "@gateway/testing/openApiContract";
 import { applySnapshot, createApiKey, revokeApiKey } from "@services/esrt-sync";
 import type { User } from "@services/shared/generated/prisma/client";
 import type { UserType } from "@services/shared/generated/prisma/enums";
@@ -15,9 +16,11 @@ const keys: string[] = [];
 
 const h = identityAppFixture({}, { noLeaks: () => keys });
 
+/** Sends `test`, keeps its answer for the secrets scan, and expects it to hold to the OpenAPI document. */
 async function call(test: request.Test): Promise<request.Response> {
   const res = await test;
   h.bodies.push(res.text);
+  expectInContract(res);
   return res;
 }
 

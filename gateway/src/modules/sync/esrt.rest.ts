@@ -18,7 +18,8 @@ import type { IdentityDeps } from "../identity/session";
 // signed-in session. A Bearer header anywhere else is refused 401 by refuseApiKeysElsewhere, so a
 // key opens these two routes and nothing else.
 
-const uniqueIdParam = z.object({ uniqueId: uniqueIdSchema });
+/** GET /users/by-uniqueid/:uniqueId's path parameter. */
+export const uniqueIdParam = z.object({ uniqueId: uniqueIdSchema });
 
 export const API_KEY_REFUSED_MESSAGE = "Invalid or revoked API key";
 export const API_KEY_ELSEWHERE_MESSAGE =

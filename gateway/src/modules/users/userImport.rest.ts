@@ -14,7 +14,8 @@ export const USER_IMPORT_PATH = "/api/admin/users/import";
 // a 2 MB file grows when written as a JSON string (quotes and line ends escaped)
 const BODY_LIMIT = IMPORT_MAX_BYTES * 2 + 64 * 1024;
 
-const importBodySchema = z.object({
+/** The import's JSON body: the CSV file as text, and whether to only check it. */
+export const importBodySchema = z.object({
   csv: z
     .string({ error: "Choose a CSV file" })
     .max(IMPORT_MAX_BYTES, "The file is larger than 2 MB. Please split it into smaller files."),
