@@ -123,7 +123,7 @@ export function useCacheResetAfterSignOut(signedIn: boolean): void {
   useEffect(() => {
     if (!cacheOfSignedOutUser || signedIn) return;
     cacheOfSignedOutUser = false;
-    void client.resetStore().catch(() => undefined);
+    client.resetStore().catch(() => undefined);
   }, [client, signedIn]);
 }
 
@@ -266,6 +266,7 @@ export function useRegister(): Mutation<RegistrationInput, SafeUser> {
 export function useLogout(): Mutation<void, true> {
   const mutation = useRestMutation<void, null>({
     request: () => ({ method: "POST", path: "/api/logout", read: "discard" }),
+    onSuccess: signOutLocally,
     onError: (error) =>
       showToast({
         title: "Logout failed",
@@ -274,11 +275,10 @@ export function useLogout(): Mutation<void, true> {
       }),
   });
   const { run } = mutation;
-  const runLogout = useCallback(async () => {
-    if ((await run()) === undefined) return undefined;
-    signOutLocally();
-    return true as const;
-  }, [run]);
+  const runLogout = useCallback(
+    async () => ((await run()) === undefined ? undefined : (true as const)),
+    [run],
+  );
   return { ...mutation, run: runLogout };
 }
 

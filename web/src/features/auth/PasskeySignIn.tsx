@@ -2,7 +2,7 @@ import { Button } from "@blueprintjs/core";
 import { Key } from "@blueprintjs/icons";
 import { completeSignIn, useRestMutation, useRestSend } from "@web/data/rest";
 import { passkeysAvailable, signWithPasskey } from "@web/features/two-factor/passkeyCeremony";
-import { passkeyFailureMessage, UNREACHABLE_MESSAGE } from "@web/features/two-factor/twoFactor";
+import { passkeyFailureMessage, UNREACHABLE_MESSAGE } from "@web/features/two-factor/passkeyMessages";
 import { serverMessage } from "@web/lib/apiErrors";
 import { isSignedInUser, type SignInAnswer } from "@web/lib/auth";
 import { showToast } from "@web/lib/toast";

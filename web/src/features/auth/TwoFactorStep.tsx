@@ -4,7 +4,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { recoveryCodeSchema, totpCodeSchema } from "@schema/validation/twoFactor";
 import { completeSignIn, useRestMutation, useRestSend } from "@web/data/rest";
 import { signWithPasskey } from "@web/features/two-factor/passkeyCeremony";
-import { passkeyFailureMessage } from "@web/features/two-factor/twoFactor";
+import { passkeyFailureMessage } from "@web/features/two-factor/passkeyMessages";
 import { parseApiError, serverMessage } from "@web/lib/apiErrors";
 import { isSignedInUser, type SignInAnswer, type TwoFactorChallenge } from "@web/lib/auth";
 import { showToast } from "@web/lib/toast";

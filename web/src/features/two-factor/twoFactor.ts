@@ -1,10 +1,12 @@
 // Words and small rules of two-factor sign-in on the web (issue 20), kept apart from the components
 // so that the shell (its enrolment redirect) and the tests can use them without loading the page.
 
+export {
+  type PasskeyPurpose,
+  passkeyFailureMessage,
+  UNREACHABLE_MESSAGE,
+} from "./passkeyMessages";
 export { TWO_FACTOR_PATH } from "./path";
-
-/** What a change says when the request did not reach the portal. */
-export const UNREACHABLE_MESSAGE = "The portal could not be reached. Check your connection and try again.";
 
 /** How many recovery codes a set holds (services/user RECOVERY_CODE_COUNT). */
 export const RECOVERY_CODE_COUNT = 10;
@@ -56,35 +58,6 @@ export function recoveryCodesText(props: {
 /** A `data:` address of a text file, for a download link that needs no script. */
 export function textFileHref(text: string): string {
   return `data:text/plain;charset=utf-8,${encodeURIComponent(text)}`;
-}
-
-/** What the browser's passkey prompt was asked to do. */
-export type PasskeyPurpose = "add" | "use";
-
-/**
- * Why a passkey ceremony in the browser did not give an answer, in the portal's words: cancelled
- * or timed out, a passkey the account holds already, an address passkeys do not work on, or a
- * browser without passkeys.
- */
-export function passkeyFailureMessage(error: unknown, purpose: PasskeyPurpose): string {
-  const name = error instanceof Error ? error.name : "";
-  const code =
-    typeof error === "object" && error !== null && "code" in error ? String(Reflect.get(error, "code")) : "";
-  if (code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED" || name === "InvalidStateError") {
-    return "This passkey is already registered with your account.";
-  }
-  if (name === "NotAllowedError" || name === "AbortError" || code === "ERROR_CEREMONY_ABORTED") {
-    return purpose === "add"
-      ? "No passkey was created: the browser's prompt was closed or timed out."
-      : "No passkey was used: the browser's prompt was closed or timed out.";
-  }
-  if (name === "SecurityError" || code === "ERROR_INVALID_DOMAIN" || code === "ERROR_INVALID_RP_ID") {
-    return "Passkeys work only on the portal's own address over HTTPS.";
-  }
-  if (name === "NotSupportedError" || code.startsWith("ERROR_AUTHENTICATOR_")) {
-    return "This device has no passkey support the portal can use.";
-  }
-  return purpose === "add" ? "The passkey could not be created." : "The passkey could not be used.";
 }
 
 /** A passkey's name suggested for this browser: "Passkey on Windows", or just "Passkey". */
