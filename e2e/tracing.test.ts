@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { startTestSmtp, type TestSmtp } from "@services/email/testing/smtpServer";
+import { startTestSmtp, type TestSmtp } from "@services/email/testing";
 import { createEndpoint } from "@services/esrt-sync";
 import { config, setConfig } from "@services/shared/config";
 import { connectPostgres, type Db } from "@services/shared/db";

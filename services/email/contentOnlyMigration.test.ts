@@ -90,7 +90,8 @@ describe(`migration ${MIGRATION}`, () => {
     });
 
     const { applied } = await migrateDatabase({ url: scratch.url });
-    expect(applied).toEqual([MIGRATION]);
+    // this migration first (those after it, if any, follow)
+    expect(applied[0]).toBe(MIGRATION);
 
     const templates = await listEmailTemplates(db);
     const edited = ["welcome", "password_changed", "document_report"];
