@@ -356,12 +356,19 @@ describe("latest state wins", () => {
     // the first dispatcher claims with a short lease and never records its outcome (killed)
     const doomed = await dispatcher({ leaseMs: 500, timeoutMs: 60_000 });
     const user = await world.newUser();
-    await waitFor(() => receiver.requests.length >= 1, "the first attempt in flight");
-    const [firstId] = receiver.requests.map((r) => r.id);
+    // this user's delivery, by its webhook-id (a late request of an earlier test's dispatcher may
+    // reach the receiver too: it is not this one)
+    await waitFor(async () => (await deliveriesOf(user.id)).length === 1, "the user's delivery");
+    const firstId = (await deliveriesOf(user.id))[0]?.messageId;
+    await waitFor(() => receiver.requests.some((r) => r.id === firstId), "the first attempt in flight");
     receiver.mode = { kind: "ok" };
     await dispatcher();
     await waitFor(async () => esrtSynced(user.id), "delivered by the second dispatcher", 10_000);
-    expect(receiver.received.map((r) => r.id)).toEqual([firstId]);
+    const forUser = receiver.received.filter(
+      (r) =>
+        r.payload.type === USER_SYNC_TYPE && (r.payload as UserSyncPayload).data.uniqueId === user.uniqueId,
+    );
+    expect(forUser.map((r) => r.id)).toEqual([firstId]);
     // the first one's request fails at last: what it records changes nothing
     receiver.releaseHanging();
     await doomed.stop();
