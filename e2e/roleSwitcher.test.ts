@@ -18,7 +18,9 @@ describe("the role switcher", () => {
     const page = await suite.signedIn(admin, "/admin/testing", { bypassCSP: true });
     await page.getByRole("heading", { level: 1, name: "Testing Tools" }).waitFor();
     await page.getByRole("button", { name: "Generate demo data" }).click();
-    await page.getByText("8 demo users exist, 5 of them clients.").waitFor();
+    // generating makes eight accounts (a password hash each), their appointments and stored files:
+    // seconds, more on a loaded machine
+    await page.getByText("8 demo users exist, 5 of them clients.").waitFor({ timeout: 30_000 });
 
     await page.getByRole("link", { name: "Open the role switcher" }).click();
     await page.waitForURL(`${suite.server().url}/dev/roles`);
