@@ -75,24 +75,25 @@ export const permissionCheckResultSchema = z.strictObject({
  * nothing answers, the same-origin and JSON-only guards give the message alone), and the failure's
  * client-safe details beside them.
  */
+/** The codes an error answer carries (services/shared/errors.ts AppError's codes). */
+export const APP_ERROR_CODES = [
+  "BAD_REQUEST",
+  "VALIDATION_FAILED",
+  "UNAUTHENTICATED",
+  "FORBIDDEN",
+  "NOT_FOUND",
+  "CONFLICT",
+  "PAYLOAD_TOO_LARGE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "UNPROCESSABLE",
+  "RATE_LIMITED",
+  "UNAVAILABLE",
+  "INTERNAL",
+] as const;
+
 export const apiErrorBodySchema = z.looseObject({
   message: z.string(),
-  code: z
-    .enum([
-      "BAD_REQUEST",
-      "VALIDATION_FAILED",
-      "UNAUTHENTICATED",
-      "FORBIDDEN",
-      "NOT_FOUND",
-      "CONFLICT",
-      "PAYLOAD_TOO_LARGE",
-      "UNSUPPORTED_MEDIA_TYPE",
-      "UNPROCESSABLE",
-      "RATE_LIMITED",
-      "UNAVAILABLE",
-      "INTERNAL",
-    ])
-    .optional(),
+  code: z.enum(APP_ERROR_CODES).optional(),
   requestId: z.string().optional(),
   status: z.string().optional(),
   needsVerification: z.boolean().optional(),

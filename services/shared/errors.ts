@@ -4,22 +4,12 @@
  * or a GraphQL error. Anything that is not an AppError is an internal error and is never shown.
  */
 
-export const appErrorCodes = [
-  "BAD_REQUEST",
-  "VALIDATION_FAILED",
-  "UNAUTHENTICATED",
-  "FORBIDDEN",
-  "NOT_FOUND",
-  "CONFLICT",
-  "PAYLOAD_TOO_LARGE",
-  "UNSUPPORTED_MEDIA_TYPE",
-  "UNPROCESSABLE",
-  "RATE_LIMITED",
-  "UNAVAILABLE",
-  "INTERNAL",
-] as const;
+/** The codes of AppError (the REST error body's `code`): one list, kept with the API's answers. */
+export { APP_ERROR_CODES as appErrorCodes } from "@schema/api/answers";
 
-export type AppErrorCode = (typeof appErrorCodes)[number];
+import { APP_ERROR_CODES } from "@schema/api/answers";
+
+export type AppErrorCode = (typeof APP_ERROR_CODES)[number];
 
 /** Extra, client-safe facts about a failure (field errors, a retry hint, an account status...). */
 export type AppErrorDetails = Record<string, unknown>;
@@ -45,5 +35,5 @@ export function isAppError(err: unknown): err is AppError {
   if (err instanceof AppError) return true;
   if (!(err instanceof Error) || err.name !== "AppError") return false;
   const code: unknown = Reflect.get(err, "code");
-  return typeof code === "string" && (appErrorCodes as readonly string[]).includes(code);
+  return typeof code === "string" && (APP_ERROR_CODES as readonly string[]).includes(code);
 }
