@@ -1,9 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import type { Extensions, PGlite } from "@electric-sql/pglite";
 import { config } from "@services/shared/config";
 import { logger } from "@services/shared/logger";
 import { config as loadEnvFile } from "dotenv";
@@ -224,8 +222,25 @@ export async function migrateDatabase(
   }
 }
 
-/** The PostgreSQL extensions the migrations create (the user search's pg_trgm and unaccent), for PGlite. */
-export const PGLITE_EXTENSIONS = { pg_trgm, unaccent };
+/**
+ * PGlite's module, loaded on demand. (Its type as this CommonJS module's static import sees it: the
+ * dynamic import's own would be the ESM build's, a distinct class to TypeScript.)
+ */
+export async function loadPGlite(): Promise<typeof import("@electric-sql/pglite")> {
+  return (await import("@electric-sql/pglite")) as unknown as typeof import("@electric-sql/pglite");
+}
+
+/**
+ * The PostgreSQL extensions the migrations create (the user search's pg_trgm and unaccent), for
+ * PGlite. Loaded on demand, as PGlite itself is: a process on a PostgreSQL server never loads them.
+ */
+export async function pgliteExtensions(): Promise<Extensions> {
+  const [{ pg_trgm }, { unaccent }] = await Promise.all([
+    import("@electric-sql/pglite/contrib/pg_trgm"),
+    import("@electric-sql/pglite/contrib/unaccent"),
+  ]);
+  return { pg_trgm, unaccent };
+}
 
 async function main(): Promise<void> {
   loadEnvFile({ quiet: true });
@@ -241,7 +256,8 @@ async function main(): Promise<void> {
   }
   const dataDir = path.join(cfg.DATA_DIR, "pglite");
   mkdirSync(dataDir, { recursive: true });
-  const pglite = new PGlite(dataDir, { extensions: PGLITE_EXTENSIONS });
+  const { PGlite } = await loadPGlite();
+  const pglite = new PGlite(dataDir, { extensions: await pgliteExtensions() });
   try {
     const { applied } = await migrateDatabase({ pglite });
     log.info({ applied, dataDir }, applied.length ? `applied ${applied.length} migration(s)` : "up to date");

@@ -1,10 +1,8 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { migrateDatabase, PGLITE_EXTENSIONS } from "@db/migrate";
-import { PGlite } from "@electric-sql/pglite";
+import { loadPGlite, migrateDatabase, pgliteExtensions } from "@db/migrate";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { Client, Pool } from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { type Prisma, PrismaClient } from "./generated/prisma/client";
 import { logger } from "./logger";
 import { withTimeout } from "./timeout";
@@ -210,7 +208,14 @@ export async function connectPostgres(url: string): Promise<Db> {
 export async function openEmbedded(dataDir: string): Promise<Db> {
   const dir = path.join(path.resolve(dataDir), "pglite");
   mkdirSync(dir, { recursive: true });
-  const pglite = await PGlite.create(dir, { extensions: PGLITE_EXTENSIONS });
+  // PGlite (WebAssembly) and its Prisma adapter load only here: a process on a PostgreSQL server
+  // never needs them
+  // (the adapter's type as a static import sees it, as for loadPGlite)
+  const [{ PGlite }, { PrismaPGlite }] = await Promise.all([
+    loadPGlite(),
+    import("pglite-prisma-adapter") as unknown as Promise<typeof import("pglite-prisma-adapter")>,
+  ]);
+  const pglite = await PGlite.create(dir, { extensions: await pgliteExtensions() });
   try {
     await migrateDatabase({ pglite });
   } catch (err) {

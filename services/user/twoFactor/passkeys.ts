@@ -1,17 +1,24 @@
 import type { Db, Tx } from "@services/shared/db";
 import type { Passkey } from "@services/shared/generated/prisma/client";
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from "@simplewebauthn/server";
-import { isoUint8Array } from "@simplewebauthn/server/helpers";
 import { getPublicBranding } from "../getPublicBranding";
+
+type WebAuthn = typeof import("@simplewebauthn/server");
+let loaded: Promise<WebAuthn> | undefined;
+
+/**
+ * @simplewebauthn/server (with its ASN.1 and COSE parsers, about a second to load), loaded by the
+ * first passkey ceremony rather than by every process that starts the user service.
+ */
+function webAuthn(): Promise<WebAuthn> {
+  loaded ??= import("@simplewebauthn/server") as unknown as Promise<WebAuthn>;
+  return loaded;
+}
 
 // Passkeys (WebAuthn Level 3) through @simplewebauthn/server: the portal is the relying party named
 // by its public address. Registration asks for a discoverable credential (a passkey can sign in
@@ -57,6 +64,7 @@ export async function registrationOptions(props: {
   user: { id: number; uniqueId: string; email: string; firstName: string; lastName: string };
 }): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const existing = await credentialsOf(props.db, props.user.id);
+  const { generateRegistrationOptions } = await webAuthn();
   return generateRegistrationOptions({
     // the name a new passkey is saved under: the branding's title (read only when one is made)
     rpName: (await getPublicBranding({ db: props.db })).title,
@@ -64,7 +72,7 @@ export async function registrationOptions(props: {
     userName: props.user.email,
     userDisplayName: `${props.user.firstName} ${props.user.lastName}`.trim(),
     // the user handle: the portal's public id, never the database id or the email
-    userID: isoUint8Array.fromUTF8String(props.user.uniqueId),
+    userID: new TextEncoder().encode(props.user.uniqueId),
     attestationType: "none",
     timeout: CEREMONY_TIMEOUT_MS,
     excludeCredentials: existing,
@@ -90,6 +98,7 @@ export async function verifyRegistration(props: {
   response: unknown;
   challenge: string;
 }): Promise<NewCredential | null> {
+  const { verifyRegistrationResponse } = await webAuthn();
   try {
     const result = await verifyRegistrationResponse({
       response: props.response as RegistrationResponseJSON,
@@ -122,6 +131,7 @@ export async function assertionOptions(props: {
   userId?: number;
 }): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const allow = props.userId === undefined ? undefined : await credentialsOf(props.db, props.userId);
+  const { generateAuthenticationOptions } = await webAuthn();
   return generateAuthenticationOptions({
     rpID: props.rp.id,
     allowCredentials: allow,
@@ -153,6 +163,7 @@ export async function spendAssertion(
   if (!credentialId) return null;
   const passkey = await tx.passkey.findUnique({ where: { credentialId } });
   if (!passkey || (props.userId !== undefined && passkey.userId !== props.userId)) return null;
+  const { verifyAuthenticationResponse } = await webAuthn();
   try {
     const result = await verifyAuthenticationResponse({
       response: props.response as AuthenticationResponseJSON,
