@@ -1,5 +1,6 @@
 import { connectPostgres, type Db } from "@services/shared/db";
 import { createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
+import { signInOverHttp } from "../e2e/support/http";
 import { deployedNodeArgs, type ServerProcess, startServer } from "./load";
 import { benchBus, benchId, benchServices, scratchDatabase, type Teardown } from "./support";
 
@@ -16,14 +17,6 @@ export interface BenchPortal {
   env: Record<string, string>;
   /** Creates an active, verified client and signs it in; answers its cookie header. */
   signedInClient(): Promise<{ cookie: string; username: string; id: number }>;
-}
-
-/** The cookie header a sign-in's Set-Cookie answer gives. */
-export function cookieOf(res: Response): string {
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0] ?? "")
-    .join("; ");
 }
 
 /**
@@ -80,14 +73,8 @@ export async function startBenchPortal(
     env,
     async signedInClient() {
       const user = await createUser(db, { userType: "client" });
-      const res = await fetch(`${portal.url}/api/login`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ login: user.username, password: TEST_PASSWORD }),
-      });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`sign-in answered ${res.status}`);
-      return { cookie: cookieOf(res), username: user.username, id: user.id };
+      const cookie = await signInOverHttp(portal.url, user.username);
+      return { cookie, username: user.username, id: user.id };
     },
   };
 }

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
-import { sealSetting } from "@services/shared/sealed";
+import { cloudStorageRow } from "@services/document/testing";
 import { startS3rver } from "@services/shared/testing/s3rver";
 import { Upload } from "tus-js-client";
 import { startBenchPortal } from "./portalServer";
@@ -141,17 +141,7 @@ export async function run(): Promise<BenchReport> {
 
     const s3 = await startS3rver();
     cleanup.defer("stop s3rver", () => s3.stop());
-    await db.prisma.storageConfig.updateMany({
-      data: {
-        storageType: "cloud",
-        cloudEndpoint: s3.settings.endpoint,
-        cloudRegion: s3.settings.region,
-        cloudBucket: s3.settings.bucket,
-        cloudForcePathStyle: s3.settings.forcePathStyle,
-        cloudAccessKeyId: s3.settings.accessKeyId,
-        cloudSecretSealed: sealSetting(s3.settings.secretAccessKey),
-      },
-    });
+    await db.prisma.storageConfig.updateMany({ data: cloudStorageRow(s3.settings) });
     const cloud = await measure("tus → S3 (s3rver)");
 
     const cpScenario: Scenario = {

@@ -1,10 +1,11 @@
 import { performance } from "node:perf_hooks";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { createAdmin, TEST_PASSWORD } from "@services/shared/testing/factories";
+import { createAdmin } from "@services/shared/testing/factories";
 import { directoryPage, userFilterWhere } from "@services/user";
 import { Client } from "pg";
 import { from as copyFrom } from "pg-copy-streams";
+import { signInOverHttp } from "../e2e/support/http";
 import { deployedNodeArgs, startServer } from "./load";
 import {
   type BenchReport,
@@ -210,16 +211,7 @@ export async function run(): Promise<BenchReport> {
     const { db, base } = gateway;
     const seeded = await seedUsers(gateway.config.DATABASE_URL ?? "", USERS);
     const admin = await createAdmin(db);
-    const login = await fetch(`${base}/api/login`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ login: admin.username, password: TEST_PASSWORD }),
-    });
-    const cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
-    if (!login.ok || !cookie) throw new Error(`admin sign-in failed: ${login.status}`);
+    const cookie = await signInOverHttp(base, admin.username);
 
     const gql = async (query: string, variables: Record<string, unknown>) => {
       const res = await fetch(`${base}/graphql`, {
@@ -374,17 +366,7 @@ export async function run(): Promise<BenchReport> {
       nodeArgs: deployedNodeArgs(),
     });
     cleanup.defer("stop the export gateway", () => exporter.stop());
-    const exporterLogin = await fetch(`${exporter.url}/api/login`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ login: admin.username, password: TEST_PASSWORD }),
-    });
-    const exporterCookie = exporterLogin.headers
-      .getSetCookie()
-      .map((c) => c.split(";")[0])
-      .join("; ");
-    if (!exporterLogin.ok || !exporterCookie)
-      throw new Error(`export sign-in failed: ${exporterLogin.status}`);
+    const exporterCookie = await signInOverHttp(exporter.url, admin.username);
     const exportAll = async (query: string) => {
       const res = await fetch(`${exporter.url}/api/admin/users/export.csv?${query}`, {
         headers: { Cookie: exporterCookie, "Accept-Encoding": "identity" },

@@ -1,3 +1,4 @@
+import { ROUND_TRIP_CONSUMERS, SYNC_STATE_CONSUMERS } from "@services/diagnostics/testing";
 import { startTestSmtp, type TestSmtp } from "@services/email/testing";
 import { services } from "@services/registry";
 import { config, setConfig } from "@services/shared/config";
@@ -42,13 +43,6 @@ const suite = browserSuite(
   },
 );
 
-const roundTripConsumers = Object.values(services)
-  .flatMap((s) => s.consumers)
-  .filter((c) => c.events.includes("diagnostics.round_trip_requested"));
-const syncState = Object.values(services)
-  .flatMap((s) => s.consumers)
-  .filter((c) => c.name === "user_esrt_sync_state");
-
 let relay: Relay;
 let consumers: RunningConsumers;
 let smtp: TestSmtp;
@@ -63,7 +57,11 @@ beforeAll(async () => {
   savedSmtp = config().SMTP_URL;
   setConfig({ ...config(), SMTP_URL: smtp.url });
   relay = await startRelay({ db, transport });
-  consumers = await startConsumers({ db, transport, consumers: [...roundTripConsumers, ...syncState] });
+  consumers = await startConsumers({
+    db,
+    transport,
+    consumers: [...ROUND_TRIP_CONSUMERS, ...SYNC_STATE_CONSUMERS],
+  });
 });
 
 afterAll(async () => {
@@ -96,7 +94,7 @@ describe("Testing Tools", () => {
       .waitFor();
     await expect(dependencyRow(page, "database").textContent()).resolves.toMatch(/PostgreSQL[\s\S]*\d+ ms/);
     const consumersTable = page.getByRole("table", { name: "Event consumers" });
-    for (const c of roundTripConsumers) {
+    for (const c of ROUND_TRIP_CONSUMERS) {
       await consumersTable.locator("tr").filter({ hasText: c.name }).getByText("Consuming").waitFor();
     }
     // the services this test does not run are named as never started
@@ -112,7 +110,7 @@ describe("Testing Tools", () => {
     await page.getByRole("button", { name: "Send a test event" }).click();
     await page.getByText("Every service handled the test event.").waitFor({ timeout: 15_000 });
     const answers = page.getByRole("table", { name: "Round trip answers" });
-    for (const c of roundTripConsumers) {
+    for (const c of ROUND_TRIP_CONSUMERS) {
       await expect(answers.locator(`tr[data-consumer="${c.name}"]`).textContent()).resolves.toMatch(/\d+ ms/);
     }
     await expect(answers.locator("tbody tr").count()).resolves.toBe(Object.keys(services).length);

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { samplePdf } from "@services/document/testing";
 import type { User } from "@services/shared/generated/prisma/client";
 import { createAdmin, createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import type { Locator, Page } from "playwright-core";
 import { downloadedFile } from "./support/browser";
-import { samplePdf } from "./support/documents";
 import { pressEscapeInOverlay, signInThroughApi, waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 

@@ -1,6 +1,7 @@
+import { samplePdf } from "@services/document/testing";
 import { createAdmin, createUser, TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
-import { createStoredDocument, findInQueue, samplePdf } from "./support/documents";
+import { createStoredDocument, findInQueue } from "./support/documents";
 import { waitForToast } from "./support/portal";
 import { browserSuite } from "./support/suite";
 

@@ -4,13 +4,13 @@ import path from "node:path";
 import { alternatingTusUpload } from "@gateway/testing/uploadHarness";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { BUSINESS_TIME_ZONE } from "@schema/validation/appointment";
+import { cloudStorageRow } from "@services/document/testing";
 import { startTestSmtp } from "@services/email/testing";
 import { createEndpoint } from "@services/esrt-sync";
 import { testReceiver } from "@services/esrt-sync/testing";
 import { config, setConfig } from "@services/shared/config";
 import { connectPostgres, type Db } from "@services/shared/db";
 import { connectNats } from "@services/shared/nats";
-import { sealSetting } from "@services/shared/sealed";
 import { migratedScratchDatabase } from "@services/shared/testing/db";
 import { createAdmin, createUser, TEST_PASSWORD } from "@services/shared/testing/factories";
 import {
@@ -21,6 +21,7 @@ import {
 } from "@services/shared/testing/processes";
 import { startS3rver } from "@services/shared/testing/s3rver";
 import { DateTime } from "luxon";
+import { cookieOf, waitFor } from "./support/http";
 
 // The portal as several processes on shared engines (issue 22): two gateways (both relaying the
 // outbox) and two workers each running every service (WORKERS=all: two workers of each service), in
@@ -40,24 +41,6 @@ interface Answer {
   status: number;
   /** the body's message for a refusal ("" for a success, the error for a request that failed) */
   message: string;
-}
-
-/** Resolves once `check` answers true, polling; @throws naming `what` after `timeoutMs`. */
-async function waitFor(what: string, timeoutMs: number, check: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    if (await check()) return Date.now() - started;
-    if (Date.now() - started > timeoutMs)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-function cookieOf(res: Response): string {
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0] ?? "")
-    .join("; ");
 }
 
 describe("the portal as several processes (two gateways, two workers of each service)", () => {
@@ -162,17 +145,7 @@ describe("the portal as several processes (two gateways, two workers of each ser
     // the cloud store (s3rver) and the Pro app's endpoint, as an administrator sets them
     setConfig({ ...config(), ESRT_ALLOW_HTTP: true, ESRT_ALLOW_PRIVATE: true });
     const { settings } = s3;
-    await db.prisma.storageConfig.updateMany({
-      data: {
-        storageType: "cloud",
-        cloudEndpoint: settings.endpoint,
-        cloudRegion: settings.region,
-        cloudBucket: settings.bucket,
-        cloudForcePathStyle: settings.forcePathStyle,
-        cloudAccessKeyId: settings.accessKeyId,
-        cloudSecretSealed: sealSetting(settings.secretAccessKey),
-      },
-    });
+    await db.prisma.storageConfig.updateMany({ data: cloudStorageRow(settings) });
     const admin = await createAdmin(db, { userType: "mainAdmin" });
     webhookSecret = (await createEndpoint({ db, actorId: admin.id, url: receiver.url })).secret;
     const clients = await Promise.all(
@@ -326,7 +299,7 @@ describe("the portal as several processes (two gateways, two workers of each ser
         // from the third PATCH on, gateway B is out of rotation (stopped below)
         if (i < 3) return undefined;
         reachedThirdPatch();
-        await waitFor("gateway B out of rotation", 60_000, async () => stoppedB > 0);
+        await waitFor("gateway B out of rotation", () => stoppedB > 0, 60_000);
         return 0;
       },
     });
@@ -358,7 +331,9 @@ describe("the portal as several processes (two gateways, two workers of each ser
     mark("worker 1 restarted");
     const uploaded = await upload;
     mark("upload finished");
-    const recoveryMs = await waitFor("the work left by the killed worker", 60_000, drained);
+    const drainStarted = Date.now();
+    await waitFor("the work left by the killed worker", drained, 60_000);
+    const recoveryMs = Date.now() - drainStarted;
     const drainedAfterKillMs = Date.now() - killedAt;
 
     mark("drained");

@@ -5,18 +5,14 @@ import { createEndpoint } from "@services/esrt-sync";
 import { config, setConfig } from "@services/shared/config";
 import { connectPostgres, type Db } from "@services/shared/db";
 import { migratedScratchDatabase } from "@services/shared/testing/db";
-import {
-  createAdmin,
-  createUser,
-  randomBusinessSlot,
-  TEST_PASSWORD,
-} from "@services/shared/testing/factories";
+import { createAdmin, createUser, randomBusinessSlot } from "@services/shared/testing/factories";
 import {
   type BuiltRuntime,
   buildRuntime,
   type ServerProcess,
   startServer,
 } from "@services/shared/testing/processes";
+import { signInOverHttp, waitFor } from "./support/http";
 import { OTLP_KIND, type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } from "./support/otlpReceiver";
 
 // One trace per request, across the event bus (issue 22): the gateway and a worker run as in
@@ -25,33 +21,6 @@ import { OTLP_KIND, type OtlpReceiver, type ReceivedSpan, startOtlpReceiver } fr
 // keeps them in memory. A booking made over REST must come back as one trace from the HTTP request
 // to the SMTP conversation of its email, and an administrator's change of a user as one trace from
 // the GraphQL request to the webhook the Pro app receives, each span the child of the one before.
-
-/**
- * Resolves with `probe`'s first truthy answer, asked every 50 ms.
- * @throws with `what` (and `detail`) when none comes within `timeoutMs`.
- */
-async function waitFor<T>(
-  what: string,
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 60_000,
-  detail: () => string = () => "",
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const answer = await probe();
-    if (answer) return answer;
-    if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms\n${detail()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-/** The cookie header a sign-in's Set-Cookie answer gives. */
-function cookieOf(res: Response): string {
-  return res.headers
-    .getSetCookie()
-    .map((c) => c.split(";")[0] ?? "")
-    .join("; ");
-}
 
 /** A webhook receiver standing in for the Pro app: keeps each request's headers and answers 204. */
 async function startWebhookReceiver() {
@@ -159,17 +128,6 @@ describe("tracing across the event bus (OTLP to an in-memory receiver)", () => {
     await Promise.all([receiver?.close(), smtp?.stop(), webhooks?.close(), scratch?.drop()]);
   });
 
-  async function signIn(username: string): Promise<string> {
-    const res = await fetch(`${url}/api/login`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ login: username, password: TEST_PASSWORD }),
-    });
-    await res.arrayBuffer();
-    expect(res.status).toBe(200);
-    return cookieOf(res);
-  }
-
   /** The one span of `spans` that `pick` chooses. @throws when there is none or more than one. */
   function only(spans: ReceivedSpan[], pick: (s: ReceivedSpan) => boolean, what: string): ReceivedSpan {
     const found = spans.filter(pick);
@@ -177,9 +135,43 @@ describe("tracing across the event bus (OTLP to an in-memory receiver)", () => {
     return found[0] as ReceivedSpan;
   }
 
+  /**
+   * The spans of the event `type`'s way from the request `server` through the outbox and the bus to
+   * the worker's consumer `group` (`what`, for a failure's message), each checked for its place: the
+   * gateway's outbox write below `server`, the relay's publish as its child and the consumer's
+   * handling as the publish's child.
+   */
+  function eventSpans(
+    spans: ReceivedSpan[],
+    server: ReceivedSpan,
+    type: string,
+    consumer: { group: string; what: string },
+  ): { create: ReceivedSpan; processed: ReceivedSpan } {
+    const create = only(spans, (s) => s.name === `create ${type}`, "the outbox write");
+    expect(create).toMatchObject({ service: "gateway", kind: OTLP_KIND.producer });
+    expect(ancestorsOf(create, spans)).toContainEqual(server);
+    const publish = only(spans, (s) => s.name === `publish ${type}`, "the relay's publish");
+    expect(publish).toMatchObject({
+      service: "gateway",
+      kind: OTLP_KIND.producer,
+      parentSpanId: create.spanId,
+    });
+    const processed = only(
+      spans,
+      (s) => s.name === `process ${type}` && s.attributes["messaging.consumer.group.name"] === consumer.group,
+      consumer.what,
+    );
+    expect(processed).toMatchObject({
+      service: "worker-email,esrt-sync",
+      kind: OTLP_KIND.consumer,
+      parentSpanId: publish.spanId,
+    });
+    return { create, processed };
+  }
+
   it("follows a booking made over REST from the HTTP request to the SMTP send of its email", async () => {
     const client = await createUser(db, { userType: "client" });
-    const cookie = await signIn(client.username);
+    const cookie = await signInOverHttp(url, client.username);
     const res = await fetch(`${url}/api/appointments`, {
       method: "POST",
       headers: { "content-type": "application/json", cookie },
@@ -217,9 +209,10 @@ describe("tracing across the event bus (OTLP to an in-memory receiver)", () => {
     );
     await waitFor("the client's email", () => smtp.to(client.email).length > 0);
 
-    const create = only(spans, (s) => s.name === "create appointment.scheduled", "the outbox write");
-    expect(create).toMatchObject({ service: "gateway", kind: OTLP_KIND.producer });
-    expect(ancestorsOf(create, spans)).toContainEqual(server);
+    const { create, processed } = eventSpans(spans, server, "appointment.scheduled", {
+      group: "email_appointments",
+      what: "the email service's consumer",
+    });
     const insert = only(
       spans,
       (s) =>
@@ -227,26 +220,6 @@ describe("tracing across the event bus (OTLP to an in-memory receiver)", () => {
       "the outbox row's INSERT",
     );
     expect(String(insert.attributes["db.query.text"])).toContain("outbox_events");
-
-    const publish = only(spans, (s) => s.name === "publish appointment.scheduled", "the relay's publish");
-    expect(publish).toMatchObject({
-      service: "gateway",
-      kind: OTLP_KIND.producer,
-      parentSpanId: create.spanId,
-    });
-
-    const processed = only(
-      spans,
-      (s) =>
-        s.name === "process appointment.scheduled" &&
-        s.attributes["messaging.consumer.group.name"] === "email_appointments",
-      "the email service's consumer",
-    );
-    expect(processed).toMatchObject({
-      service: "worker-email,esrt-sync",
-      kind: OTLP_KIND.consumer,
-      parentSpanId: publish.spanId,
-    });
 
     const send = only(
       spans,
@@ -283,7 +256,7 @@ describe("tracing across the event bus (OTLP to an in-memory receiver)", () => {
     setConfig({ ...config(), ESRT_ALLOW_HTTP: true, ESRT_ALLOW_PRIVATE: true });
     await createEndpoint({ db, actorId: admin.id, url: webhooks.url });
     const user = await createUser(db, { userType: "client" });
-    const cookie = await signIn(admin.username);
+    const cookie = await signInOverHttp(url, admin.username);
     const res = await fetch(`${url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", cookie },
@@ -315,19 +288,11 @@ describe("tracing across the event bus (OTLP to an in-memory receiver)", () => {
       () => describeTrace(receiver.trace(server.traceId)),
     );
 
-    const create = only(spans, (s) => s.name === "create user.updated", "the outbox write");
-    expect(ancestorsOf(create, spans)).toContainEqual(server);
+    const { create, processed } = eventSpans(spans, server, "user.updated", {
+      group: "esrt_user_snapshots",
+      what: "the sync service's consumer",
+    });
     expect(ancestorsOf(create, spans).some((s) => s.name.startsWith("mutation"))).toBe(true);
-    const publish = only(spans, (s) => s.name === "publish user.updated", "the relay's publish");
-    expect(publish.parentSpanId).toBe(create.spanId);
-    const processed = only(
-      spans,
-      (s) =>
-        s.name === "process user.updated" &&
-        s.attributes["messaging.consumer.group.name"] === "esrt_user_snapshots",
-      "the sync service's consumer",
-    );
-    expect(processed).toMatchObject({ kind: OTLP_KIND.consumer, parentSpanId: publish.spanId });
     const deliver = only(spans, (s) => s.name === "deliver user.sync", "the dispatcher's attempt");
     expect(deliver).toMatchObject({
       service: "worker-email,esrt-sync",

@@ -50,25 +50,31 @@ export const envelopeSchema = z.object({
   payload: z.unknown(),
 });
 
+/** The fields of an envelope around an event of type `T`, version `V` and payload `P`. */
+export interface EnvelopeFields<T extends string, V extends number, P> {
+  id: string;
+  type: T;
+  version: V;
+  occurredAt: string;
+  actor: Actor;
+  correlationId: string;
+  /**
+   * the publishing deployment: stamped by the relay, so absent from what `emit` returns (and from
+   * envelopes written before it existed)
+   */
+  deployment?: string;
+  /** the W3C trace context of the span that wrote or published the event (absent: not traced) */
+  traceparent?: string;
+  tracestate?: string;
+  payload: P;
+}
+
 /**
  * An envelope around one domain event `E` (defaults to any event). Distributes over a union, so an
  * `Envelope<DomainEvent>` narrows its payload when its `type` is checked.
  */
 export type Envelope<E extends AnyEvent = AnyEvent> = E extends AnyEvent
-  ? {
-      id: string;
-      type: E["type"];
-      version: E["version"];
-      occurredAt: string;
-      actor: Actor;
-      correlationId: string;
-      /** the publishing deployment (absent on envelopes written before it existed) */
-      deployment?: string;
-      /** the W3C trace context of the span that wrote or published the event (absent: not traced) */
-      traceparent?: string;
-      tracestate?: string;
-      payload: E["payload"];
-    }
+  ? EnvelopeFields<E["type"], E["version"], E["payload"]>
   : never;
 
 type AnyEvent = { type: string; version: number; payload: unknown };

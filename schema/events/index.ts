@@ -3,7 +3,7 @@ import { appointmentEvents } from "./appointment";
 import type { EventDefinition } from "./define";
 import { diagnosticsEvents } from "./diagnostics";
 import { documentEvents } from "./document";
-import { type Actor, type Envelope, envelopeSchema } from "./envelope";
+import { type Envelope, type EnvelopeFields, envelopeSchema } from "./envelope";
 import { esrtEvents } from "./esrt";
 import { userEvents } from "./user";
 
@@ -48,20 +48,7 @@ export type EventOf<T extends EventType> = Extract<DomainEvent, { type: T }>;
 export type PayloadOf<T extends EventType> = EventOf<T>["payload"];
 
 /** The envelope of one event type, as `emit` returns it. */
-export interface EnvelopeOf<T extends EventType> {
-  id: string;
-  type: T;
-  version: EventOf<T>["version"];
-  occurredAt: string;
-  actor: Actor;
-  correlationId: string;
-  /** the publishing deployment: stamped by the relay, so absent from what `emit` returns */
-  deployment?: string;
-  /** the W3C trace context of the outbox write, while tracing is on */
-  traceparent?: string;
-  tracestate?: string;
-  payload: PayloadOf<T>;
-}
+export type EnvelopeOf<T extends EventType> = EnvelopeFields<T, EventOf<T>["version"], PayloadOf<T>>;
 
 /** The contract (version and payload schema) of every event type. */
 export const eventSchemas = Object.fromEntries(definitions.map((d) => [d.type, d])) as {

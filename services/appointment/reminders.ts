@@ -1,6 +1,6 @@
 import type { Db } from "@services/shared/db";
 import { emit } from "@services/shared/events";
-import { logger } from "@services/shared/logger";
+import { startPeriodicSweep } from "@services/shared/jobs/periodicSweep";
 import { eventFields, withUsers } from "./present";
 
 /** A reminder goes out this long before an appointment starts. */
@@ -62,28 +62,13 @@ export async function claimDueReminders(props: { db: Db; now?: Date; batchSize?:
  * sweep in progress.
  */
 export function startReminderSweep(props: { db: Db; intervalMs: number }): { stop(): Promise<void> } {
-  const log = logger("appointment.reminders");
-  let running: Promise<void> | null = null;
-  const sweep = () => {
-    if (running) return;
-    running = claimDueReminders({ db: props.db })
-      .then(
-        (count) => {
-          if (count > 0) log.info({ count }, "appointment reminders claimed");
-        },
-        (err: unknown) => log.error({ err }, "appointment reminder sweep failed"),
-      )
-      .finally(() => {
-        running = null;
-      });
-  };
-  sweep();
-  const timer = setInterval(sweep, props.intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return startPeriodicSweep({
+    name: "appointment.reminders",
+    intervalMs: props.intervalMs,
+    sweep: () => claimDueReminders({ db: props.db }),
+    report: (count, log) => {
+      if (count > 0) log.info({ count }, "appointment reminders claimed");
     },
-  };
+    failure: "appointment reminder sweep failed",
+  });
 }

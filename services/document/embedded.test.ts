@@ -3,13 +3,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { type Db, openEmbedded } from "@services/shared/db";
-import { sealSetting } from "@services/shared/sealed";
 import { createDocument, createUser } from "@services/shared/testing/factories";
 import { type RunningS3rver, startS3rver } from "@services/shared/testing/s3rver";
 import { downloadDocument } from "./downloadDocument";
 import { previewDocument } from "./previewDocument";
 import { newStorageKey, storageForBackend } from "./storage";
-import { clientActor } from "./testing";
+import { clientActor, cloudStorageRow } from "./testing";
 
 // `make start` without PostgreSQL runs on the embedded database, which has ONE connection: a use
 // case that reads the settings outside its own transaction would wait for itself until the
@@ -25,17 +24,7 @@ beforeAll(async () => {
   db = await openEmbedded(dir);
   s3 = await startS3rver();
   // the seed's row, pointed at the S3 server
-  await db.prisma.storageConfig.create({
-    data: {
-      storageType: "cloud",
-      cloudEndpoint: s3.settings.endpoint,
-      cloudRegion: s3.settings.region,
-      cloudBucket: s3.settings.bucket,
-      cloudForcePathStyle: true,
-      cloudAccessKeyId: s3.settings.accessKeyId,
-      cloudSecretSealed: sealSetting(s3.settings.secretAccessKey),
-    },
-  });
+  await db.prisma.storageConfig.create({ data: cloudStorageRow(s3.settings) });
 }, 120_000); // a new PGlite data directory runs every migration in WebAssembly
 
 afterAll(async () => {

@@ -1,37 +1,15 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { Readable } from "node:stream";
 import type { Db } from "@services/shared/db";
 import { testDb } from "@services/shared/testing/db";
 import { createDocument } from "@services/shared/testing/factories";
-import { startS3rver } from "@services/shared/testing/s3rver";
 import { newStorageKey, type StoragePort } from "./storage";
-import { createLocalStorage } from "./storage/local";
-import { createS3Storage } from "./storage/s3";
 import { sweepOrphanObjects } from "./sweepOrphans";
+import { STORAGE_ADAPTERS } from "./testing";
 
 let db: Db;
 beforeAll(async () => {
   db = await testDb();
 });
-
-const adapters: [string, () => Promise<{ storage: StoragePort; close(): Promise<void> }>][] = [
-  [
-    "local",
-    async () => {
-      const root = await mkdtemp(path.join(os.tmpdir(), "sweep-"));
-      return { storage: createLocalStorage(root), close: () => rm(root, { recursive: true, force: true }) };
-    },
-  ],
-  [
-    "s3",
-    async () => {
-      const server = await startS3rver();
-      return { storage: createS3Storage(server.settings), close: () => server.stop() };
-    },
-  ],
-];
 
 async function keysOf(storage: StoragePort): Promise<string[]> {
   const keys: string[] = [];
@@ -39,7 +17,7 @@ async function keysOf(storage: StoragePort): Promise<string[]> {
   return keys.sort();
 }
 
-describe.each(adapters)("orphan sweep: %s storage", (_name, make) => {
+describe.each(STORAGE_ADAPTERS)("orphan sweep: %s storage", (_name, make) => {
   it("removes old objects no document refers to, and keeps referenced and fresh ones", async () => {
     const { storage, close } = await make();
     try {

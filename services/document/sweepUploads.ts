@@ -1,7 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "@services/shared/db";
-import { logger } from "@services/shared/logger";
 import { removeStagedObjects, stagedUploadsIn } from "./cloudStaging";
 import { removeStaged, stagingDirectory, UPLOAD_ID_PATTERN, UPLOAD_TTL_MS } from "./staging";
 import { storageForBackend } from "./storage";
@@ -113,38 +112,4 @@ async function newestModification(paths: string[]): Promise<number | null> {
   );
   const found = times.filter((t): t is number => t !== null);
   return found.length > 0 ? Math.max(...found) : null;
-}
-
-/**
- * Runs `sweep` now and every `intervalMs` until stopped (a tick that finds a sweep still running is
- * skipped); a failed sweep is logged and the next one tries again. stop() waits for one in progress.
- */
-export function startPeriodicSweep(props: {
-  name: string;
-  intervalMs: number;
-  sweep: () => Promise<unknown>;
-}): { stop(): Promise<void> } {
-  const log = logger(props.name);
-  let running: Promise<void> | null = null;
-  const tick = () => {
-    if (running) return;
-    running = props
-      .sweep()
-      .then(
-        (result) => log.debug({ result }, "sweep done"),
-        (err: unknown) => log.error({ err }, "sweep failed"),
-      )
-      .finally(() => {
-        running = null;
-      });
-  };
-  tick();
-  const timer = setInterval(tick, props.intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

@@ -2,11 +2,12 @@ import { config } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
 import type { Consumer } from "@services/shared/events/consumer";
 import { roundTripConsumer } from "@services/shared/events/roundTrip";
+import { startPeriodicSweep } from "@services/shared/jobs/periodicSweep";
 import { logger } from "@services/shared/logger";
 import { loadStorageConfig, localDocumentStorage, storageForBackend } from "./storage";
 import type { StoragePort } from "./storage/port";
 import { sweepOrphanObjects } from "./sweepOrphans";
-import { startPeriodicSweep, sweepExpiredUploads, sweepStrayCloudUploads } from "./sweepUploads";
+import { sweepExpiredUploads, sweepStrayCloudUploads } from "./sweepUploads";
 
 /**
  * The document service: document upload, review and download.

@@ -57,13 +57,7 @@ export async function createApiKey(props: {
       },
       select: VIEW,
     });
-    await audit(tx, {
-      action: "esrt.api_key_created",
-      actorId: props.actorId,
-      targetType: "esrt_api_key",
-      targetId: row.id,
-      metadata: { name: row.name, prefix: row.prefix },
-    });
+    await auditKey(tx, "esrt.api_key_created", props.actorId, row);
     return row;
   });
   return { apiKey, key };
@@ -72,6 +66,22 @@ export async function createApiKey(props: {
 /** Every API key, the newest first, revoked ones included. */
 export async function listApiKeys(db: Db): Promise<ApiKeyView[]> {
   return db.prisma.esrtApiKey.findMany({ select: VIEW, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
+}
+
+/** Audits `action` on the API key `key` by `actorId`, naming the key by its name and prefix. */
+function auditKey(
+  writer: Parameters<typeof audit>[0],
+  action: "esrt.api_key_created" | "esrt.api_key_revoked",
+  actorId: number | null,
+  key: Pick<ApiKeyView, "id" | "name" | "prefix">,
+): Promise<void> {
+  return audit(writer, {
+    action,
+    actorId,
+    targetType: "esrt_api_key",
+    targetId: key.id,
+    metadata: { name: key.name, prefix: key.prefix },
+  });
 }
 
 /**
@@ -94,13 +104,7 @@ export async function revokeApiKey(props: {
     });
     const row = revoked[0];
     if (row) {
-      await audit(tx, {
-        action: "esrt.api_key_revoked",
-        actorId: props.actorId,
-        targetType: "esrt_api_key",
-        targetId: row.id,
-        metadata: { name: row.name, prefix: row.prefix },
-      });
+      await auditKey(tx, "esrt.api_key_revoked", props.actorId, row);
       return row;
     }
     const existing = await tx.esrtApiKey.findUnique({ where: { id }, select: VIEW });

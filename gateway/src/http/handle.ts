@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { type NextFunction, type Request, type RequestHandler, type Response, Router } from "express";
 import { normalizeError } from "../errors";
 
 /**
@@ -16,4 +16,20 @@ export function handle(fn: (req: Request, res: Response) => Promise<void>): Requ
       next(appError);
     });
   };
+}
+
+/**
+ * A router whose one route, GET /, answers what `read` finds, which browsers revalidate on each read
+ * (Cache-Control: no-cache; an unchanged answer is a 304): a public setting every page reads.
+ */
+export function revalidatedReadRouter(read: () => Promise<unknown>): Router {
+  const router = Router();
+  router.get(
+    "/",
+    handle(async (_req, res) => {
+      res.setHeader("Cache-Control", "no-cache");
+      res.json(await read());
+    }),
+  );
+  return router;
 }

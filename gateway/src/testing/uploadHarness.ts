@@ -202,6 +202,57 @@ export function sha256(data: Buffer): string {
   return createHash("sha256").update(data).digest("hex");
 }
 
+/** The header every tus request carries (the protocol's version). */
+export const TUS_HEADERS = { "Tus-Resumable": "1.0.0" };
+
+/** A tus request without a body: `method` on `url` as the session `cookie`. */
+export function tusRequest(method: string, url: string, cookie: string): Promise<RawAnswer> {
+  return rawRequest(url, { method, headers: { ...TUS_HEADERS, Cookie: cookie } });
+}
+
+/**
+ * A tus creation (POST) on `baseUrl`'s /api/uploads as the session `cookie`, announcing `length`
+ * bytes of the file `fileName` titled `title`.
+ */
+export function tusCreate(
+  baseUrl: string,
+  cookie: string,
+  upload: { length: number; fileName: string; title: string },
+): Promise<RawAnswer> {
+  return rawRequest(`${baseUrl}/api/uploads`, {
+    method: "POST",
+    headers: {
+      ...TUS_HEADERS,
+      Cookie: cookie,
+      "Upload-Length": String(upload.length),
+      "Upload-Metadata": encodeMetadata({ filename: upload.fileName, title: upload.title }),
+    },
+  });
+}
+
+/**
+ * A tus PATCH of `body` at `offset` (0 unless given) on `url` as the session `cookie`, with the
+ * `framing` headers (its Content-Length or Transfer-Encoding, sent as given).
+ */
+export function tusPatch(
+  url: string,
+  cookie: string,
+  body: Buffer[],
+  options: { offset?: number; framing?: Record<string, string> } = {},
+): Promise<RawAnswer> {
+  return rawRequest(url, {
+    method: "PATCH",
+    headers: {
+      ...TUS_HEADERS,
+      Cookie: cookie,
+      "Upload-Offset": String(options.offset ?? 0),
+      "Content-Type": "application/offset+octet-stream",
+      ...options.framing,
+    },
+    body,
+  });
+}
+
 /** How an upload sent through several gateways went: each request's gateway and answer. */
 export interface AlternatingOutcome {
   /** the final answer (the completing PATCH's, or the first refusal) */
@@ -231,14 +282,10 @@ export async function alternatingTusUpload(options: {
   const { urls, cookie, data } = options;
   const answers: AlternatingOutcome["answers"] = [];
   const at = (i: number) => urls[i % urls.length] ?? "";
-  const created = await rawRequest(`${at(0)}/api/uploads`, {
-    method: "POST",
-    headers: {
-      "Tus-Resumable": "1.0.0",
-      Cookie: cookie,
-      "Upload-Length": String(data.length),
-      "Upload-Metadata": encodeMetadata({ filename: options.fileName, title: options.title ?? "A document" }),
-    },
+  const created = await tusCreate(at(0), cookie, {
+    length: data.length,
+    fileName: options.fileName,
+    title: options.title ?? "A document",
   });
   answers.push({ gateway: 0, method: "POST", status: created.status });
   const location = String(created.headers.location ?? "");
@@ -250,16 +297,9 @@ export async function alternatingTusUpload(options: {
   for (let offset = 0, i = 1; offset < data.length; i++) {
     const chunk = data.subarray(offset, offset + options.chunkSize);
     const gateway = (await options.beforeRequest?.(i)) ?? i % urls.length;
-    last = await rawRequest(`${at(gateway)}${uploadPath}`, {
-      method: "PATCH",
-      headers: {
-        "Tus-Resumable": "1.0.0",
-        Cookie: cookie,
-        "Upload-Offset": String(offset),
-        "Content-Type": "application/offset+octet-stream",
-        "Content-Length": String(chunk.length),
-      },
-      body: [chunk],
+    last = await tusPatch(`${at(gateway)}${uploadPath}`, cookie, [chunk], {
+      offset,
+      framing: { "Content-Length": String(chunk.length) },
     });
     answers.push({ gateway, method: "PATCH", status: last.status });
     if (last.status !== 204 && last.status !== 200) break;

@@ -5,9 +5,9 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { config, parseConfig, setConfig } from "@services/shared/config";
 import type { Db } from "@services/shared/db";
-import { sealSetting } from "@services/shared/sealed";
 import { isolatedDb } from "@services/shared/testing/db";
 import { type RunningS3rver, startS3rver } from "@services/shared/testing/s3rver";
+import { type AdapterUnderTest, cloudStorageRow, STORAGE_ADAPTERS } from "../testing";
 import {
   InvalidStorageKeyError,
   localDocumentStorage,
@@ -57,36 +57,8 @@ async function keysOf(storage: StoragePort, prefix: string): Promise<string[]> {
   return keys.sort();
 }
 
-interface Adapter {
-  storage: StoragePort;
-  close(): Promise<void>;
-  /** S3 only: the same store, signing download URLs for `seconds` */
-  withUrlSeconds?: (seconds: number) => StoragePort;
-}
-
-const adapters: [string, () => Promise<Adapter>][] = [
-  [
-    "local",
-    async () => {
-      const root = await mkdtemp(path.join(os.tmpdir(), "storage-local-"));
-      return { storage: createLocalStorage(root), close: () => rm(root, { recursive: true, force: true }) };
-    },
-  ],
-  [
-    "s3",
-    async () => {
-      const server = await startS3rver();
-      return {
-        storage: createS3Storage(server.settings),
-        withUrlSeconds: (seconds) => createS3Storage(server.settings, { urlExpiresInSeconds: seconds }),
-        close: () => server.stop(),
-      };
-    },
-  ],
-];
-
-describe.each(adapters)("storage port: %s adapter", (name, make) => {
-  let adapter: Adapter;
+describe.each(STORAGE_ADAPTERS)("storage port: %s adapter", (name, make) => {
+  let adapter: AdapterUnderTest;
   let storage: StoragePort;
   beforeAll(async () => {
     adapter = await make();
@@ -320,17 +292,7 @@ describe("switching the storage backend", () => {
     await before.put(oldKey, Readable.from([oldBytes]), { size: 1000, contentType: "application/pdf" });
 
     const s = server.settings;
-    await db.prisma.storageConfig.updateMany({
-      data: {
-        storageType: "cloud",
-        cloudEndpoint: s.endpoint,
-        cloudRegion: s.region,
-        cloudBucket: s.bucket,
-        cloudForcePathStyle: s.forcePathStyle,
-        cloudAccessKeyId: s.accessKeyId,
-        cloudSecretSealed: sealSetting(s.secretAccessKey),
-      },
-    });
+    await db.prisma.storageConfig.updateMany({ data: cloudStorageRow(s) });
 
     const after = await storageForNewUploads(db);
     expect(after.backend).toBe("cloud");

@@ -227,27 +227,53 @@ function tiff(): Buffer {
 // ---------------------------------------------------------------------------------------------
 // PDF, OLE, programs, text
 
-/** A one-page PDF with a correct cross-reference table. */
-function pdf(): Buffer {
-  const content = "BT /F1 24 Tf 30 90 Td (Invoice) Tj ET";
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
-    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-  ];
-  let text = "%PDF-1.4\n%\u00e2\u00e3\u00cf\u00d3\n";
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(text, "latin1"));
-    text += `${i + 1} 0 obj\n${body}\nendobj\n`;
+/** How {@link samplePdf} writes its pages' text, and whether it marks the file as binary. */
+export interface SamplePdfOptions {
+  /** the text's size in points (12 unless given) */
+  fontSize?: number;
+  /** where the text starts on the 200×200 page ([10, 100] unless given) */
+  at?: readonly [x: number, y: number];
+  /** a second header line of bytes above 127 that tells readers the file is binary (none unless given) */
+  binaryMarker?: boolean;
+}
+
+/**
+ * A small well-formed PDF (header, objects, cross-reference table, trailer) with one 200×200 page per
+ * entry of `pages`, each writing its text (letters, digits and spaces) in Helvetica, a standard font
+ * it does not embed.
+ */
+export function samplePdf(pages: readonly string[], options: SamplePdfOptions = {}): Buffer {
+  const { fontSize = 12, at: [x, y] = [10, 100], binaryMarker = false } = options;
+  const objects = ["<< /Type /Catalog /Pages 2 0 R >>", ""];
+  const kids: string[] = [];
+  const fontId = 3 + pages.length * 2;
+  pages.forEach((text, i) => {
+    const pageId = 3 + i * 2;
+    const content = `BT /F1 ${fontSize} Tf ${x} ${y} Td (${text}) Tj ET`;
+    kids.push(`${pageId} 0 R`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents ${pageId + 1} 0 R /Resources << /Font << /F1 ${fontId} 0 R >> >> >>`,
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    );
   });
-  const xref = Buffer.byteLength(text, "latin1");
-  text += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) text += `${offset.toString().padStart(10, "0")} 00000 n \n`;
-  text += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(text, "latin1");
+  objects[1] = `<< /Type /Pages /Kids [${kids.join(" ")}] /Count ${pages.length} >>`;
+  objects.push("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>");
+  let body = binaryMarker ? "%PDF-1.4\n%\u00e2\u00e3\u00cf\u00d3\n" : "%PDF-1.4\n";
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(Buffer.byteLength(body, "latin1"));
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(body, "latin1");
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, "0")} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, "latin1");
+}
+
+/** A one-page PDF with a correct cross-reference table, marked binary. */
+function pdf(): Buffer {
+  return samplePdf(["Invoice"], { fontSize: 24, at: [30, 90], binaryMarker: true });
 }
 
 /** The 512-byte header of an OLE compound file (Word, Excel and PowerPoint 97-2003). */

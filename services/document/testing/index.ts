@@ -4,5 +4,6 @@
 
 export { isolatedDb } from "@services/shared/testing/db";
 export { clientActor, teamActor } from "./actors";
-export { fixtures } from "./fixtures";
-export { cloudStorageInput, localStorageInput } from "./storageInputs";
+export { fixtures, type SamplePdfOptions, samplePdf } from "./fixtures";
+export { type AdapterUnderTest, STORAGE_ADAPTERS } from "./storageAdapters";
+export { cloudStorageInput, cloudStorageRow, localStorageInput, switchToCloudStorage } from "./storageInputs";

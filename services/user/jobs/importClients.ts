@@ -90,6 +90,30 @@ export async function importClients(
   const accepted: { row: number; data: Omit<NewUser, "userType"> }[] = [];
   const seenUsername = new Map<string, number>();
   const seenEmail = new Map<string, number>();
+  /**
+   * Whether `value` of `row` (case aside) is the file's first: records it in `seen` (value → row)
+   * when it is, and an error at `field` naming the first row when it is not.
+   */
+  const firstOccurrence = (
+    seen: Map<string, number>,
+    value: string,
+    row: number,
+    field: string,
+    label: string,
+  ): boolean => {
+    const key = value.toLowerCase();
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, row);
+      return true;
+    }
+    errors.push({
+      row,
+      field,
+      message: `${label} appears more than once in the file (first on row ${first})`,
+    });
+    return false;
+  };
   const parsedRows = rows.map((raw, i) => {
     const row = i + 2;
     const result = newUserFieldsSchema.safeParse(raw);
@@ -100,26 +124,10 @@ export async function importClients(
       return { row, data: null };
     }
     const data = result.data;
-    let ok = true;
-    const firstU = seenUsername.get(data.username.toLowerCase());
-    if (firstU !== undefined) {
-      errors.push({
-        row,
-        field: "username",
-        message: `Username appears more than once in the file (first on row ${firstU})`,
-      });
-      ok = false;
-    } else seenUsername.set(data.username.toLowerCase(), row);
-    const firstE = seenEmail.get(data.email.toLowerCase());
-    if (firstE !== undefined) {
-      errors.push({
-        row,
-        field: "email",
-        message: `Email appears more than once in the file (first on row ${firstE})`,
-      });
-      ok = false;
-    } else seenEmail.set(data.email.toLowerCase(), row);
-    return { row, data: ok ? data : null };
+    // both checked, so a row taken twice over says so for each field
+    const usernameNew = firstOccurrence(seenUsername, data.username, row, "username", "Username");
+    const emailNew = firstOccurrence(seenEmail, data.email, row, "email", "Email");
+    return { row, data: usernameNew && emailNew ? data : null };
   });
   const valid = parsedRows.filter(
     (r): r is { row: number; data: Omit<NewUser, "userType"> } => r.data !== null,

@@ -89,6 +89,11 @@ export interface NewCredential {
   backedUp: boolean;
 }
 
+/** What a browser's answer must have been made for: the challenge it was given, this origin and RP. */
+function expectedFrom(rp: RelyingParty, challenge: string) {
+  return { expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rp.id };
+}
+
 /**
  * Checks a browser's answer to {@link registrationOptions} against the challenge it was given.
  * Returns null when it does not hold (wrong challenge, origin or RP, malformed).
@@ -102,9 +107,7 @@ export async function verifyRegistration(props: {
   try {
     const result = await verifyRegistrationResponse({
       response: props.response as RegistrationResponseJSON,
-      expectedChallenge: props.challenge,
-      expectedOrigin: props.rp.origin,
-      expectedRPID: props.rp.id,
+      ...expectedFrom(props.rp, props.challenge),
       requireUserVerification: false,
     });
     if (!result.verified) return null;
@@ -167,9 +170,7 @@ export async function spendAssertion(
   try {
     const result = await verifyAuthenticationResponse({
       response: props.response as AuthenticationResponseJSON,
-      expectedChallenge: props.challenge,
-      expectedOrigin: props.rp.origin,
-      expectedRPID: props.rp.id,
+      ...expectedFrom(props.rp, props.challenge),
       credential: {
         id: passkey.credentialId,
         publicKey: new Uint8Array(passkey.publicKey),

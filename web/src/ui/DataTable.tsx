@@ -11,14 +11,16 @@ export interface DataTableProps<T> {
   className?: string;
   /** the table's name for screen readers */
   label?: string;
+  /** the id of the element that names the table (its heading), instead of `label` */
+  labelledBy?: string;
   striped?: boolean;
   interactive?: boolean;
   /** the header row: a string is a column heading; anything else is a `<th>` of its own */
   columns: readonly ReactNode[];
   /** headings without `scope="col"` (the tables of the documents pages) */
   plainHeadings?: boolean;
-  /** a last, muted "Actions" heading */
-  actions?: boolean;
+  /** a last, muted heading over the rows' buttons: "Actions", or the text given ("Action") */
+  actions?: boolean | string;
   /** a caption above the header row */
   caption?: ReactNode;
   rows: readonly T[];
@@ -39,6 +41,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
       interactive={props.interactive}
       className={props.className}
       aria-label={props.label}
+      aria-labelledby={props.labelledBy}
     >
       {props.caption}
       <thead>
@@ -55,7 +58,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           )}
           {props.actions ? (
             <th scope="col">
-              <span className={Classes.TEXT_MUTED}>Actions</span>
+              <span className={Classes.TEXT_MUTED}>{props.actions === true ? "Actions" : props.actions}</span>
             </th>
           ) : null}
         </tr>

@@ -1,6 +1,6 @@
-import { Button, Callout, Intent, Spinner } from "@blueprintjs/core";
-import { Refresh } from "@blueprintjs/icons";
+import { Intent, Spinner } from "@blueprintjs/core";
 import type { ReactNode } from "react";
+import { LoadErrorCallout } from "./LoadError";
 
 /** Props of {@link SettingsLoad}. */
 export interface SettingsLoadProps<T> {
@@ -21,10 +21,13 @@ export interface SettingsLoadProps<T> {
 export function SettingsLoad<T>({ what, settings, loading, error, onRetry, children }: SettingsLoadProps<T>) {
   if (error && !settings) {
     return (
-      <Callout intent={Intent.DANGER} title={`${what[0]?.toUpperCase()}${what.slice(1)} could not be loaded`}>
+      <LoadErrorCallout
+        intent={Intent.DANGER}
+        title={`${what[0]?.toUpperCase()}${what.slice(1)} could not be loaded`}
+        onRetry={onRetry}
+      >
         {error.message}{" "}
-        <Button variant="minimal" size="small" icon={<Refresh />} text="Try again" onClick={onRetry} />
-      </Callout>
+      </LoadErrorCallout>
     );
   }
   if (loading && !settings) return <Spinner size={24} aria-label={`Loading ${what}`} />;

@@ -70,6 +70,17 @@ export function SaveButton({ text, loading }: { text: string; loading: boolean }
   return <Button type="submit" intent={Intent.PRIMARY} icon={<FloppyDisk />} text={text} loading={loading} />;
 }
 
+/**
+ * The form's values for stored settings when the form edits the stored fields as they are: each
+ * field of the form's `schema`, read from `settings`.
+ */
+export function storedFieldsOf<K extends string, S extends Record<K, unknown>>(
+  schema: { shape: Record<K, unknown> },
+  settings: S,
+): Pick<S, K> {
+  return Object.fromEntries(Object.keys(schema.shape).map((key) => [key, settings[key as K]])) as Pick<S, K>;
+}
+
 /** Props of {@link useSettingsForm}. */
 export interface SettingsFormProps<TSettings, TInput extends FieldValues, TOutput> {
   /** the shared zod schema the server checks too */

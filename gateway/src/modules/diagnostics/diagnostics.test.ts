@@ -4,6 +4,7 @@ import { createApp } from "@gateway/app";
 import { fakeWebDist, redisSessionStore, testConfig, testRedis } from "@gateway/testing/appHarness";
 import { leakedSecrets, sessionCookieOf } from "@gateway/testing/identityHarness";
 import { newEventId } from "@schema/events";
+import { ROUND_TRIP_CONSUMERS, SYNC_STATE_CONSUMERS } from "@services/diagnostics/testing";
 import { startTestSmtp, type TestSmtp } from "@services/email/testing";
 import { services } from "@services/registry";
 import { type Config, config, setConfig } from "@services/shared/config";
@@ -26,13 +27,6 @@ import request from "supertest";
 // private redis-server and nats-server (stopped by the outage test), the relay and every service's
 // round-trip consumer on JetStream. Sessions live in the run's Redis, so signing in still works
 // while the private one is down.
-
-const ROUND_TRIP_CONSUMERS = Object.values(services)
-  .flatMap((s) => s.consumers)
-  .filter((c) => c.events.includes("diagnostics.round_trip_requested"));
-const SYNC_STATE = Object.values(services)
-  .flatMap((s) => s.consumers)
-  .filter((c) => c.name === "user_esrt_sync_state");
 
 let runtime: Runtime;
 let app: Express;
@@ -67,7 +61,7 @@ beforeAll(async () => {
   setConfig(given);
   runtime = await startRuntime(given, {
     allowEmbedded: false,
-    consumers: [...ROUND_TRIP_CONSUMERS, ...SYNC_STATE],
+    consumers: [...ROUND_TRIP_CONSUMERS, ...SYNC_STATE_CONSUMERS],
     relay: true,
   });
   db = runtime.db;
@@ -454,12 +448,9 @@ describe("testing tools over GraphQL", () => {
 
     expect((await gql(DEMO, admin.cookie)).data?.demoData).toEqual({ available: true, users: 0, clients: 0 });
     const made = await gql(GENERATE, admin.cookie);
-    expect(made.data?.generateDemoData?.data).toEqual({
-      users: 8,
-      clients: 5,
-      appointments: 5,
-      documents: 10,
-    });
+    // what generating makes is what removing removes
+    const demoCounts = { users: 8, clients: 5, appointments: 5, documents: 10 };
+    expect(made.data?.generateDemoData?.data).toEqual(demoCounts);
     const demo = await db.prisma.user.findMany({
       where: { isDemo: true },
       include: { noteHistory: true },
@@ -497,12 +488,7 @@ describe("testing tools over GraphQL", () => {
     });
 
     const removed = await gql(REMOVE, admin.cookie);
-    expect(removed.data?.removeDemoData?.data).toEqual({
-      users: 8,
-      clients: 5,
-      appointments: 5,
-      documents: 10,
-    });
+    expect(removed.data?.removeDemoData?.data).toEqual(demoCounts);
     expect(await db.prisma.user.count({ where: { isDemo: true } })).toBe(0);
     expect(await snapshot()).toEqual(before);
     expect(storedFiles()).toEqual(filesBefore);

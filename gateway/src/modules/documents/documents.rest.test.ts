@@ -2,10 +2,9 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { filesServerFixture } from "@gateway/testing/fixtures";
 import { type FilesServer, sha256, startFilesServer, tusUpload } from "@gateway/testing/uploadHarness";
-import { fixtures, isolatedDb } from "@services/document/testing";
+import { fixtures, isolatedDb, switchToCloudStorage } from "@services/document/testing";
 import type { Db } from "@services/shared/db";
 import type { User } from "@services/shared/generated/prisma/client";
-import { sealSetting } from "@services/shared/sealed";
 import { createAdmin, createUser } from "@services/shared/testing/factories";
 import { type RunningS3rver, startS3rver } from "@services/shared/testing/s3rver";
 
@@ -207,21 +206,7 @@ describe("cloud storage (S3 on s3rver)", () => {
     await isolated.drop();
   });
 
-  async function switchToCloud(): Promise<void> {
-    const { settings } = s3;
-    await isolated.db.prisma.storageConfig.deleteMany();
-    await isolated.db.prisma.storageConfig.create({
-      data: {
-        storageType: "cloud",
-        cloudEndpoint: settings.endpoint,
-        cloudRegion: settings.region,
-        cloudBucket: settings.bucket,
-        cloudForcePathStyle: settings.forcePathStyle,
-        cloudAccessKeyId: settings.accessKeyId,
-        cloudSecretSealed: sealSetting(settings.secretAccessKey),
-      },
-    });
-  }
+  const switchToCloud = () => switchToCloudStorage(isolated.db, s3.settings);
 
   it("stores new uploads in S3 and answers downloads with a short-lived presigned redirect; files uploaded before the switch stay downloadable", async () => {
     const user = await createUser(isolated.db, { userType: "client" });

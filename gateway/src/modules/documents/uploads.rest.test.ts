@@ -3,10 +3,12 @@ import path from "node:path";
 import { filesServerFixture } from "@gateway/testing/fixtures";
 import {
   encodeMetadata,
-  type RawAnswer,
   rawRequest,
   sha256,
+  TUS_HEADERS,
   type TusOutcome,
+  tusPatch,
+  tusRequest,
   tusUpload,
 } from "@gateway/testing/uploadHarness";
 import {
@@ -26,31 +28,6 @@ import { CLIENT_ONLY_MESSAGE } from "./uploads.rest";
 // real app on a socket, the run's database and a data directory of the test's own.
 
 const h = filesServerFixture();
-
-const TUS = { "Tus-Resumable": "1.0.0" };
-
-/** A tus request without a body: `method` on `url` as the session `cookie`. */
-function tus(method: string, url: string, cookie: string): Promise<RawAnswer> {
-  return rawRequest(url, { method, headers: { ...TUS, Cookie: cookie } });
-}
-
-/**
- * A tus PATCH of `body` at offset 0 on `url` as the session `cookie`, framed by `framing` (its
- * Content-Length or Transfer-Encoding, sent as given).
- */
-function patchAtStart(url: string, cookie: string, body: Buffer[], framing: Record<string, string> = {}) {
-  return rawRequest(url, {
-    method: "PATCH",
-    headers: {
-      ...TUS,
-      Cookie: cookie,
-      "Upload-Offset": "0",
-      "Content-Type": "application/offset+octet-stream",
-      ...framing,
-    },
-    body,
-  });
-}
 
 /** Expects the upload `id` to have neither its row nor its staged bytes left. */
 async function expectForgotten(id: string): Promise<void> {
@@ -78,7 +55,7 @@ function stagingFiles(): string[] {
 function create(cookie: string, headers: Record<string, string>) {
   return rawRequest(`${h.url}/api/uploads`, {
     method: "POST",
-    headers: { ...TUS, ...(cookie ? { Cookie: cookie } : {}), ...headers },
+    headers: { ...TUS_HEADERS, ...(cookie ? { Cookie: cookie } : {}), ...headers },
   });
 }
 
@@ -210,20 +187,20 @@ describe("continuing an upload", () => {
     const owner = await client();
     const other = await client();
     const url = await started(owner.cookie);
-    const patch = (cookie: string) => patchAtStart(url, cookie, [text(10)]);
+    const patch = (cookie: string) => tusPatch(url, cookie, [text(10)]);
     for (const cookie of [other.cookie]) {
-      expect((await tus("HEAD", url, cookie)).status).toBe(404);
+      expect((await tusRequest("HEAD", url, cookie)).status).toBe(404);
       expect((await patch(cookie)).status).toBe(404);
-      expect((await tus("DELETE", url, cookie)).status).toBe(404);
+      expect((await tusRequest("DELETE", url, cookie)).status).toBe(404);
     }
-    expect((await rawRequest(url, { method: "HEAD", headers: TUS })).status).toBe(401);
-    const head = await tus("HEAD", url, owner.cookie);
+    expect((await rawRequest(url, { method: "HEAD", headers: TUS_HEADERS })).status).toBe(401);
+    const head = await tusRequest("HEAD", url, owner.cookie);
     expect(head.status).toBe(200);
     expect(head.headers["upload-offset"]).toBe("0");
     expect((await patch(owner.cookie)).status).toBe(204);
     const id = url.split("/").pop() ?? "";
     expect(stagingFiles()).toContain(id);
-    const del = await tus("DELETE", url, owner.cookie);
+    const del = await tusRequest("DELETE", url, owner.cookie);
     expect(del.status).toBe(204);
     await expectForgotten(id);
   });
@@ -241,14 +218,14 @@ describe("continuing an upload", () => {
       (
         await rawRequest(`${h.url}/api/uploads/..%2F..%2Fetc`, {
           method: "HEAD",
-          headers: { ...TUS, Cookie: owner.cookie },
+          headers: { ...TUS_HEADERS, Cookie: owner.cookie },
         })
       ).status,
     ).toBe(404);
     const url = await started(owner.cookie);
     const id = url.split("/").pop() ?? "";
     await h.db.prisma.upload.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    const res = await tus("HEAD", url, owner.cookie);
+    const res = await tusRequest("HEAD", url, owner.cookie);
     expect(res.status).toBe(410);
     await expectForgotten(id);
   });
@@ -257,20 +234,20 @@ describe("continuing an upload", () => {
     const owner = await client();
     // a declared body larger than the upload: refused before reading
     const first = await started(owner.cookie, 1000);
-    const declaredTooMuch = await patchAtStart(first, owner.cookie, [text(1500)], {
-      "Content-Length": "1500",
+    const declaredTooMuch = await tusPatch(first, owner.cookie, [text(1500)], {
+      framing: { "Content-Length": "1500" },
     });
     expect(declaredTooMuch.status).toBe(413);
 
     // a chunked body that keeps going past the declared length
     const url = await started(owner.cookie, 1000);
     const id = url.split("/").pop() ?? "";
-    const lying = await patchAtStart(url, owner.cookie, [text(600), text(600), text(600), text(600)], {
-      "Transfer-Encoding": "chunked",
+    const lying = await tusPatch(url, owner.cookie, [text(600), text(600), text(600), text(600)], {
+      framing: { "Transfer-Encoding": "chunked" },
     });
     expect(lying.status).toBe(413);
     await expectForgotten(id);
-    const head = await tus("HEAD", url, owner.cookie);
+    const head = await tusRequest("HEAD", url, owner.cookie);
     expect(head.status).toBe(404);
   });
 });
@@ -445,7 +422,7 @@ describe("finishing an upload", () => {
     });
     expect(first.ok).toBe(false);
     const uploadUrl = first.uploadUrl ?? "";
-    const head = await tus("HEAD", uploadUrl, cookie);
+    const head = await tusRequest("HEAD", uploadUrl, cookie);
     expect(head.status).toBe(200);
     expect(head.headers["upload-offset"]).toBe(String(512 * 1024));
     expect(await h.db.prisma.document.count({ where: { userId: user.id } })).toBe(0);

@@ -4,13 +4,14 @@ import { ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import {
   alternatingTusUpload,
   type FilesServer,
-  rawRequest,
   sha256,
   startFilesServer,
+  tusCreate,
+  tusPatch,
+  tusRequest,
 } from "@gateway/testing/uploadHarness";
-import { fixtures, isolatedDb } from "@services/document/testing";
+import { fixtures, isolatedDb, switchToCloudStorage } from "@services/document/testing";
 import type { Db } from "@services/shared/db";
-import { sealSetting } from "@services/shared/sealed";
 import { createUser } from "@services/shared/testing/factories";
 import { type RunningS3rver, startS3rver } from "@services/shared/testing/s3rver";
 
@@ -30,18 +31,7 @@ beforeAll(async () => {
   isolated = await isolatedDb();
   s3 = await startS3rver();
   const { settings } = s3;
-  await isolated.db.prisma.storageConfig.deleteMany();
-  await isolated.db.prisma.storageConfig.create({
-    data: {
-      storageType: "cloud",
-      cloudEndpoint: settings.endpoint,
-      cloudRegion: settings.region,
-      cloudBucket: settings.bucket,
-      cloudForcePathStyle: settings.forcePathStyle,
-      cloudAccessKeyId: settings.accessKeyId,
-      cloudSecretSealed: sealSetting(settings.secretAccessKey),
-    },
-  });
+  await switchToCloudStorage(isolated.db, settings);
   a = await startFilesServer({ db: isolated.db });
   b = await startFilesServer({ db: isolated.db });
   s3client = new S3Client({
@@ -84,8 +74,6 @@ function text(bytes: number): Buffer {
   return Buffer.from(line.repeat(Math.ceil(bytes / Buffer.byteLength(line)))).subarray(0, bytes);
 }
 
-const TUS = { "Tus-Resumable": "1.0.0" };
-
 describe("an upload whose PATCHes reach different gateways (cloud storage)", () => {
   it("continues on the other gateway at each PATCH, far below S3's 5 MiB part size, and becomes one document whose bytes either gateway serves", async () => {
     const cookie = await client();
@@ -123,33 +111,17 @@ describe("an upload whose PATCHes reach different gateways (cloud storage)", () 
   it("answers HEAD on the other gateway with the offset the first one reached, refuses a stale offset with 409, and a DELETE there forgets the upload everywhere", async () => {
     const cookie = await client();
     const data = text(50_000);
-    const created = await rawRequest(`${a.url}/api/uploads`, {
-      method: "POST",
-      headers: {
-        ...TUS,
-        Cookie: cookie,
-        "Upload-Length": String(data.length),
-        "Upload-Metadata": `filename ${Buffer.from("notes.txt").toString("base64")},title ${Buffer.from("Notes").toString("base64")}`,
-      },
+    const created = await tusCreate(a.url, cookie, {
+      length: data.length,
+      fileName: "notes.txt",
+      title: "Notes",
     });
     expect(created.status).toBe(201);
     const uploadPath = new URL(String(created.headers.location), a.url).pathname;
     const patch = (url: string, offset: number, bytes: Buffer) =>
-      rawRequest(`${url}${uploadPath}`, {
-        method: "PATCH",
-        headers: {
-          ...TUS,
-          Cookie: cookie,
-          "Upload-Offset": String(offset),
-          "Content-Type": "application/offset+octet-stream",
-        },
-        body: [bytes],
-      });
+      tusPatch(`${url}${uploadPath}`, cookie, [bytes], { offset });
     expect((await patch(a.url, 0, data.subarray(0, 30_000))).status).toBe(204);
-    const head = await rawRequest(`${b.url}${uploadPath}`, {
-      method: "HEAD",
-      headers: { ...TUS, Cookie: cookie },
-    });
+    const head = await tusRequest("HEAD", `${b.url}${uploadPath}`, cookie);
     expect([head.status, head.headers["upload-offset"]]).toEqual([200, "30000"]);
     // a client that missed the first answer and sends its bytes again at 0
     expect((await patch(b.url, 0, data.subarray(0, 10_000))).status).toBe(409);
@@ -157,17 +129,11 @@ describe("an upload whose PATCHes reach different gateways (cloud storage)", () 
     expect((await keysUnder(`uploads/${id}/`)).length).toBeGreaterThan(0);
     expect(stagedLocally()).toEqual([]);
 
-    const deleted = await rawRequest(`${b.url}${uploadPath}`, {
-      method: "DELETE",
-      headers: { ...TUS, Cookie: cookie },
-    });
+    const deleted = await tusRequest("DELETE", `${b.url}${uploadPath}`, cookie);
     expect(deleted.status).toBe(204);
     expect(await isolated.db.prisma.upload.findUnique({ where: { id } })).toBeNull();
     expect(await keysUnder(`uploads/${id}/`)).toEqual([]);
-    const after = await rawRequest(`${a.url}${uploadPath}`, {
-      method: "HEAD",
-      headers: { ...TUS, Cookie: cookie },
-    });
+    const after = await tusRequest("HEAD", `${a.url}${uploadPath}`, cookie);
     expect(after.status).toBe(404);
   });
 
@@ -201,14 +167,10 @@ describe("an upload whose PATCHes reach different gateways (cloud storage)", () 
     expect(created.status).toBe(200);
     const config = await isolated.db.prisma.storageConfig.findFirstOrThrow();
     // an upload begun in the cloud, then the switch, then its last PATCH
-    const begun = await rawRequest(`${a.url}/api/uploads`, {
-      method: "POST",
-      headers: {
-        ...TUS,
-        Cookie: cookie,
-        "Upload-Length": String(data.length),
-        "Upload-Metadata": `filename ${Buffer.from("switch.txt").toString("base64")},title ${Buffer.from("Switch").toString("base64")}`,
-      },
+    const begun = await tusCreate(a.url, cookie, {
+      length: data.length,
+      fileName: "switch.txt",
+      title: "Switch",
     });
     const uploadPath = new URL(String(begun.headers.location), a.url).pathname;
     await isolated.db.prisma.storageConfig.update({
@@ -216,37 +178,17 @@ describe("an upload whose PATCHes reach different gateways (cloud storage)", () 
       data: { storageType: "local" },
     });
     try {
-      const finished = await rawRequest(`${b.url}${uploadPath}`, {
-        method: "PATCH",
-        headers: {
-          ...TUS,
-          Cookie: cookie,
-          "Upload-Offset": "0",
-          "Content-Type": "application/offset+octet-stream",
-        },
-        body: [data],
-      });
+      const finished = await tusPatch(`${b.url}${uploadPath}`, cookie, [data]);
       expect(finished.status).toBe(200);
       const { document } = JSON.parse(finished.body.toString()) as { document: { id: number } };
       const row = await isolated.db.prisma.document.findUniqueOrThrow({ where: { id: document.id } });
       expect([row.storageBackend, row.sha256]).toEqual(["local", sha256(data)]);
       expect(await keysUnder("uploads/")).toEqual([]);
-      const local = await rawRequest(`${a.url}/api/uploads`, {
-        method: "POST",
-        headers: {
-          ...TUS,
-          Cookie: cookie,
-          "Upload-Length": "10",
-          "Upload-Metadata": `filename ${Buffer.from("local.txt").toString("base64")},title ${Buffer.from("Local").toString("base64")}`,
-        },
-      });
+      const local = await tusCreate(a.url, cookie, { length: 10, fileName: "local.txt", title: "Local" });
       const id = String(local.headers.location).split("/").at(-1) ?? "";
       expect((await isolated.db.prisma.upload.findUniqueOrThrow({ where: { id } })).stagedIn).toBe("local");
       expect(stagedLocally()).toEqual([id, `${id}.json`]);
-      const dropped = await rawRequest(`${a.url}/api/uploads/${id}`, {
-        method: "DELETE",
-        headers: { ...TUS, Cookie: cookie },
-      });
+      const dropped = await tusRequest("DELETE", `${a.url}/api/uploads/${id}`, cookie);
       expect([dropped.status, stagedLocally()]).toEqual([204, []]);
     } finally {
       await isolated.db.prisma.storageConfig.update({

@@ -202,6 +202,9 @@ describe("security questions", () => {
     { question: "Where did you meet your spouse?", answer: "Paris" },
     { question: "What is your grandmother's name?", answer: "Ada" },
   ];
+  /** POST /api/security-questions of `body` as the session `cookie`. */
+  const saveQuestions = (cookie: string, body: { userId: number; questions: unknown[] }) =>
+    call(request(h.app).post("/api/security-questions").set("Cookie", cookie).send(body));
 
   it("refuses signed-out, invalid and someone else's set-up", async () => {
     const user = await createUser(h.db);
@@ -211,19 +214,12 @@ describe("security questions", () => {
         .status,
     ).toBe(401);
     const cookie = await signIn(user.username);
-    const invalid = await call(
-      request(h.app)
-        .post("/api/security-questions")
-        .set("Cookie", cookie)
-        .send({ userId: user.id, questions: [{ question: "Hi", answer: "x" }] }),
-    );
+    const invalid = await saveQuestions(cookie, {
+      userId: user.id,
+      questions: [{ question: "Hi", answer: "x" }],
+    });
     expect(invalid.status).toBe(400);
-    const forbidden = await call(
-      request(h.app)
-        .post("/api/security-questions")
-        .set("Cookie", cookie)
-        .send({ userId: other.id, questions }),
-    );
+    const forbidden = await saveQuestions(cookie, { userId: other.id, questions });
     expect(forbidden.status).toBe(403);
     expect(
       (await call(request(h.app).get(`/api/security-questions/${other.id}`).set("Cookie", cookie))).status,
@@ -237,12 +233,7 @@ describe("security questions", () => {
     expect(
       (await call(request(h.app).get(`/api/security-questions/${user.id}`).set("Cookie", cookie))).status,
     ).toBe(404);
-    const saved = await call(
-      request(h.app)
-        .post("/api/security-questions")
-        .set("Cookie", cookie)
-        .send({ userId: user.id, questions }),
-    );
+    const saved = await saveQuestions(cookie, { userId: user.id, questions });
     expect(saved.status).toBe(200);
     expect(saved.body.message).toBe("Security questions saved");
     expect(await lastEvent("user.security_questions_set", user.id)).toMatchObject({ userId: user.id });

@@ -4,7 +4,6 @@ import "@web/ui/toolbars.css";
 import "./review.css";
 import {
   Button,
-  Callout,
   Checkbox,
   Classes,
   FormGroup,
@@ -16,14 +15,18 @@ import {
   SegmentedControl,
   Spinner,
 } from "@blueprintjs/core";
-import { Envelope, Refresh, Tick } from "@blueprintjs/icons";
+import { Envelope, Tick } from "@blueprintjs/icons";
 import {
   DOCUMENT_SORTS,
   type DocumentStatusName,
   formatBytes,
   KNOWN_FILE_TYPE_NAMES,
 } from "@schema/validation/document";
-import { DocumentStatusTag, LoadMoreButton } from "@web/features/documents/DocumentParts";
+import {
+  DocumentSearchField,
+  DocumentStatusTag,
+  LoadMoreButton,
+} from "@web/features/documents/DocumentParts";
 import {
   appendPage,
   approvableSelection,
@@ -42,9 +45,10 @@ import {
 import { showToast } from "@web/lib/toast";
 import { CellText } from "@web/ui/CellText";
 import { DateRangeFields } from "@web/ui/DateRangeFields";
-import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
+import { FilterBar, SelectField } from "@web/ui/FilterFields";
 import { useDebounced } from "@web/ui/hooks";
 import { useLoadAfter } from "@web/ui/KeysetList";
+import { LoadErrorCallout } from "@web/ui/LoadError";
 import { toastAnswer } from "@web/ui/mutationToast";
 import { useEffect, useId, useMemo, useState } from "react";
 import { ClientPicker, type PickedClient } from "./ClientPicker";
@@ -219,15 +223,7 @@ function ReviewQueue() {
         onValueChange={(v) => setStatus(v as StatusView)}
       />
       <FilterBar className="documents-filters review-filters" label="Filter documents">
-        <SearchField
-          label="Search"
-          id={ids.search}
-          inline
-          icon
-          placeholder="Title or file name"
-          value={search}
-          onChange={setSearch}
-        />
+        <DocumentSearchField id={ids.search} value={search} onChange={setSearch} />
         <ClientPicker label="Client" emptyText="Any client" value={client} onChange={setClient} inline />
         <SelectField
           label="Type"
@@ -274,16 +270,13 @@ function ReviewQueue() {
       <div className="review-layout">
         <div className="review-list">
           {error && !fresh ? (
-            <Callout intent={Intent.DANGER} title="Documents could not be loaded">
+            <LoadErrorCallout
+              intent={Intent.DANGER}
+              title="Documents could not be loaded"
+              onRetry={() => void refetch()}
+            >
               {error.message}{" "}
-              <Button
-                variant="minimal"
-                size="small"
-                icon={<Refresh />}
-                text="Try again"
-                onClick={() => void refetch()}
-              />
-            </Callout>
+            </LoadErrorCallout>
           ) : loading && !data && range !== null ? (
             <Spinner size={24} aria-label="Loading documents" />
           ) : shown.length === 0 ? (

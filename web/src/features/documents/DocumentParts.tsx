@@ -13,6 +13,7 @@ import { Document as DocumentIcon, Download } from "@blueprintjs/icons";
 import { formatBytes } from "@schema/validation/document";
 import type { DocumentFieldsFragment, DocumentStatus } from "@web/generated/graphql";
 import { DataTable } from "@web/ui/DataTable";
+import { SearchField } from "@web/ui/FilterFields";
 import { DOCUMENT_STATUS_TAGS, formatDateTime, HISTORY_ACTION_LABELS, previewKind } from "./documents";
 import { PdfPreview } from "./PdfPreview";
 
@@ -23,6 +24,28 @@ export function DocumentStatusTag({ status }: { status: DocumentStatus }) {
     <Tag intent={tag.intent} minimal round>
       {tag.text}
     </Tag>
+  );
+}
+
+/** Props of {@link DocumentSearchField}. */
+export interface DocumentSearchFieldProps {
+  id: string;
+  value: string;
+  onChange(value: string): void;
+}
+
+/** The search box of a filter bar over documents (the server matches the title and the file name). */
+export function DocumentSearchField({ id, value, onChange }: DocumentSearchFieldProps) {
+  return (
+    <SearchField
+      label="Search"
+      id={id}
+      inline
+      icon
+      placeholder="Title or file name"
+      value={value}
+      onChange={onChange}
+    />
   );
 }
 

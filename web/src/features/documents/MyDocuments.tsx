@@ -26,12 +26,19 @@ import {
   type UploadPolicyQuery,
 } from "@web/generated/graphql";
 import { showToast } from "@web/lib/toast";
-import { FilterBar, SearchField, SelectField } from "@web/ui/FilterFields";
+import { FilterBar, SelectField } from "@web/ui/FilterFields";
 import { useDebounced, useReturnFocus } from "@web/ui/hooks";
 import { useLoadAfter } from "@web/ui/KeysetList";
+import { LoadErrorCallout } from "@web/ui/LoadError";
 import { runWithToast } from "@web/ui/mutationToast";
 import { useId, useState } from "react";
-import { DocumentStatusTag, HistoryDialog, LoadMoreButton, PreviewDialog } from "./DocumentParts";
+import {
+  DocumentSearchField,
+  DocumentStatusTag,
+  HistoryDialog,
+  LoadMoreButton,
+  PreviewDialog,
+} from "./DocumentParts";
 import { appendPage, formatDate, formatDateTime } from "./documents";
 import { DropZone, UploadList } from "./UploadPanel";
 import { useUploads } from "./useUploads";
@@ -97,15 +104,7 @@ export function MyDocumentList({ fromTeam, heading, policy }: MyDocumentListProp
         )}
       </div>
       <FilterBar className="documents-filters" label={`Filter ${heading.toLowerCase()}`}>
-        <SearchField
-          label="Search"
-          id={ids.search}
-          inline
-          icon
-          placeholder="Title or file name"
-          value={search}
-          onChange={setSearch}
-        />
+        <DocumentSearchField id={ids.search} value={search} onChange={setSearch} />
         {!fromTeam && (
           <SelectField
             label="Status"
@@ -123,15 +122,11 @@ export function MyDocumentList({ fromTeam, heading, policy }: MyDocumentListProp
         )}
       </FilterBar>
       {error && !data ? (
-        <Callout intent={Intent.WARNING} title={`${heading} could not be loaded`}>
-          <Button
-            variant="minimal"
-            size="small"
-            icon={<Refresh />}
-            text="Try again"
-            onClick={() => void refetch()}
-          />
-        </Callout>
+        <LoadErrorCallout
+          intent={Intent.WARNING}
+          title={`${heading} could not be loaded`}
+          onRetry={() => void refetch()}
+        />
       ) : loading && !data ? (
         <Spinner size={24} aria-label={`Loading ${heading.toLowerCase()}`} />
       ) : documents.length === 0 ? (

@@ -8,7 +8,7 @@ import {
   type BrandingSettingsFieldsFragment,
   UpdateBrandingDocument,
 } from "@web/generated/graphql";
-import { SaveButton, settingsPage, useSettingsSave } from "@web/ui/SettingsScreen";
+import { SaveButton, settingsPage, storedFieldsOf, useSettingsSave } from "@web/ui/SettingsScreen";
 import { TextField, type TextFieldProps } from "@web/ui/TextField";
 import { useId } from "react";
 import { LastChanged } from "./LastChanged";
@@ -29,13 +29,7 @@ export const BrandingPage = settingsPage({
 });
 
 function formValuesOf(settings: BrandingSettingsFieldsFragment): BrandingInput {
-  return {
-    title: settings.title,
-    logoUrl: settings.logoUrl,
-    supportPhone: settings.supportPhone,
-    consultationEmail: settings.consultationEmail,
-    businessHours: settings.businessHours,
-  };
+  return storedFieldsOf(brandingSchema, settings);
 }
 
 type Field = keyof BrandingInput;

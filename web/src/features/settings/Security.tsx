@@ -16,7 +16,7 @@ import {
 } from "@web/generated/graphql";
 import { FactsTable } from "@web/ui/FactsTable";
 import { runWithToast } from "@web/ui/mutationToast";
-import { SaveButton, settingsPage, useSettingsSave } from "@web/ui/SettingsScreen";
+import { SaveButton, settingsPage, storedFieldsOf, useSettingsSave } from "@web/ui/SettingsScreen";
 import { TextField } from "@web/ui/TextField";
 import { useId, useState } from "react";
 import { Controller } from "react-hook-form";
@@ -45,17 +45,7 @@ export const SecurityPage = settingsPage({
 });
 
 function formValuesOf(s: SecuritySettingsFieldsFragment): SecuritySettingsInput {
-  return {
-    requireVerifiedEmail: s.requireVerifiedEmail,
-    revealUnknownAccounts: s.revealUnknownAccounts,
-    requireEnhancedForAdmins: s.requireEnhancedForAdmins,
-    requireTwoFactorForAdmins: s.requireTwoFactorForAdmins,
-    requireTwoFactorForEveryone: s.requireTwoFactorForEveryone,
-    minPasswordLength: s.minPasswordLength,
-    loginIpAttempts: s.loginIpAttempts,
-    loginAccountFreeFailures: s.loginAccountFreeFailures,
-    loginAccountMaxDelayMinutes: s.loginAccountMaxDelayMinutes,
-  };
+  return storedFieldsOf(securitySettingsSchema, s);
 }
 
 type SwitchName =

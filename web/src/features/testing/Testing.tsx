@@ -1,7 +1,7 @@
 import "@web/features/sync/esrt.css";
 import "./testing.css";
 import { useApolloClient, useMutation, useQuery } from "@apollo/client/react";
-import { Alert, Button, Callout, Classes, H1, H2, HTMLTable, Intent, Spinner, Tag } from "@blueprintjs/core";
+import { Alert, Button, Callout, Classes, H1, H2, Intent, Spinner, Tag } from "@blueprintjs/core";
 import { Play, Refresh, Trash } from "@blueprintjs/icons";
 import { ROLE_SWITCHER_PATH } from "@web/features/role-switcher/roleSwitcher";
 import { formatInstant } from "@web/features/sync/esrtSync";
@@ -25,7 +25,6 @@ import { DataTable } from "@web/ui/DataTable";
 import { KeysetList } from "@web/ui/KeysetList";
 import { LoadError } from "@web/ui/LoadError";
 import { runWithToast } from "@web/ui/mutationToast";
-import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { RefreshButton } from "@web/ui/ToolbarButtons";
 import { useCallback, useEffect, useState } from "react";
 import { Link } from "react-router-dom";
@@ -137,33 +136,27 @@ function Health() {
               ? `Stream ${health.stream}: ${health.streamMessages ?? 0} messages`
               : "In-process event bus (no NATS): the counts are this process's"}
           </p>
-          <ScrollRegion className="esrt-table-scroll" label="Event consumers">
-            <HTMLTable compact className="esrt-table" aria-labelledby="testing-consumers-heading">
-              <thead>
-                <tr>
-                  <th scope="col">Consumer</th>
-                  <th scope="col">Lag</th>
-                  <th scope="col">Unsettled</th>
-                  <th scope="col">Redelivered</th>
-                  <th scope="col">Worker</th>
-                </tr>
-              </thead>
-              <tbody>
-                {health.consumers.map((c) => (
-                  <tr key={c.name}>
-                    <th scope="row">
-                      {c.name}
-                      <div className={Classes.TEXT_MUTED}>{c.service}</div>
-                    </th>
-                    <td>{c.pending ?? "–"}</td>
-                    <td>{c.ackPending ?? "–"}</td>
-                    <td>{c.redelivered ?? "–"}</td>
-                    <td>{c.pending === null ? "Never started" : c.active ? "Consuming" : "Idle"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
-          </ScrollRegion>
+          <DataTable
+            scrollClassName="esrt-table-scroll"
+            region="Event consumers"
+            className="esrt-table"
+            labelledBy="testing-consumers-heading"
+            columns={["Consumer", "Lag", "Unsettled", "Redelivered", "Worker"]}
+            rows={health.consumers}
+          >
+            {(c) => (
+              <tr key={c.name}>
+                <th scope="row">
+                  {c.name}
+                  <div className={Classes.TEXT_MUTED}>{c.service}</div>
+                </th>
+                <td>{c.pending ?? "–"}</td>
+                <td>{c.ackPending ?? "–"}</td>
+                <td>{c.redelivered ?? "–"}</td>
+                <td>{c.pending === null ? "Never started" : c.active ? "Consuming" : "Idle"}</td>
+              </tr>
+            )}
+          </DataTable>
         </>
       )}
     </section>
@@ -390,46 +383,38 @@ function DeadLetters() {
         more={hasNext ? { text: "Load more", loading: loadingMore, onClick: () => void handleMore() } : null}
       >
         {(rows) => (
-          <ScrollRegion className="esrt-table-scroll" label="Dead letters">
-            <HTMLTable compact className="esrt-table" aria-label="Dead letters">
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Consumer</th>
-                  <th scope="col">Error</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Given up</th>
-                  <th scope="col">
-                    <span className={Classes.TEXT_MUTED}>Action</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((d) => (
-                  <tr key={d.id}>
-                    <th scope="row" className="esrt-url">
-                      {d.type}
-                      <div className={Classes.TEXT_MUTED}>{d.eventId}</div>
-                    </th>
-                    <td>{d.consumer}</td>
-                    <td className="esrt-wrap">{d.error}</td>
-                    <td>{d.attempts}</td>
-                    <td>{formatInstant(d.createdAt)}</td>
-                    <td>
-                      <Button
-                        size="small"
-                        text="Retry"
-                        aria-label={`Retry ${d.type} for ${d.consumer}`}
-                        loading={retrying === d.id}
-                        disabled={retrying !== null && retrying !== d.id}
-                        onClick={() => void handleRetry(d.id)}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
-          </ScrollRegion>
+          <DataTable
+            scrollClassName="esrt-table-scroll"
+            region="Dead letters"
+            className="esrt-table"
+            label="Dead letters"
+            columns={["Event", "Consumer", "Error", "Attempts", "Given up"]}
+            actions="Action"
+            rows={rows}
+          >
+            {(d) => (
+              <tr key={d.id}>
+                <th scope="row" className="esrt-url">
+                  {d.type}
+                  <div className={Classes.TEXT_MUTED}>{d.eventId}</div>
+                </th>
+                <td>{d.consumer}</td>
+                <td className="esrt-wrap">{d.error}</td>
+                <td>{d.attempts}</td>
+                <td>{formatInstant(d.createdAt)}</td>
+                <td>
+                  <Button
+                    size="small"
+                    text="Retry"
+                    aria-label={`Retry ${d.type} for ${d.consumer}`}
+                    loading={retrying === d.id}
+                    disabled={retrying !== null && retrying !== d.id}
+                    onClick={() => void handleRetry(d.id)}
+                  />
+                </td>
+              </tr>
+            )}
+          </DataTable>
         )}
       </KeysetList>
     </section>

@@ -11,7 +11,6 @@ import {
   FormGroup,
   H1,
   H2,
-  HTMLTable,
   InputGroup,
   Intent,
   NonIdealState,
@@ -38,7 +37,6 @@ import { DataTable } from "@web/ui/DataTable";
 import { useDebounced } from "@web/ui/hooks";
 import { LoadError } from "@web/ui/LoadError";
 import { runWithToast } from "@web/ui/mutationToast";
-import { ScrollRegion } from "@web/ui/ScrollRegion";
 import { useSettingsForm } from "@web/ui/SettingsScreen";
 import { useId, useMemo, useState } from "react";
 import { Controller, useWatch } from "react-hook-form";
@@ -478,49 +476,41 @@ function VersionsDialog({ template, onClose }: { template: EmailTemplateFieldsFr
             description="Each save, revert and restore keeps a version here, with the wording before the first edit."
           />
         ) : (
-          <ScrollRegion className="email-table-scroll" label="Versions">
-            <HTMLTable compact className="email-versions" aria-label="Versions">
-              <thead>
-                <tr>
-                  <th scope="col">Version</th>
-                  <th scope="col">Change</th>
-                  <th scope="col">When</th>
-                  <th scope="col">By</th>
-                  <th scope="col">Subject</th>
-                  <th scope="col">
-                    <span className={Classes.TEXT_MUTED}>Action</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {versions.map((v) => (
-                  <tr key={v.id}>
-                    <td>{v.version}</td>
-                    <td>{CHANGE_LABELS[v.change] ?? v.change}</td>
-                    <td className="email-nowrap">{formatDateTime(v.createdAt)}</td>
-                    <td>{v.createdBy ?? "—"}</td>
-                    <td className="email-subject-cell">{v.subject}</td>
-                    <td>
-                      {v.id === current?.id ? (
-                        <Tag minimal intent={Intent.SUCCESS}>
-                          Current
-                        </Tag>
-                      ) : (
-                        <Button
-                          size="small"
-                          text="Restore"
-                          aria-label={`Restore version ${v.version}`}
-                          loading={restoring.loading && restoringId === v.id}
-                          disabled={restoring.loading}
-                          onClick={() => void handleRestore(v.id, v.version)}
-                        />
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
-          </ScrollRegion>
+          <DataTable
+            scrollClassName="email-table-scroll"
+            region="Versions"
+            className="email-versions"
+            label="Versions"
+            columns={["Version", "Change", "When", "By", "Subject"]}
+            actions="Action"
+            rows={versions}
+          >
+            {(v) => (
+              <tr key={v.id}>
+                <td>{v.version}</td>
+                <td>{CHANGE_LABELS[v.change] ?? v.change}</td>
+                <td className="email-nowrap">{formatDateTime(v.createdAt)}</td>
+                <td>{v.createdBy ?? "—"}</td>
+                <td className="email-subject-cell">{v.subject}</td>
+                <td>
+                  {v.id === current?.id ? (
+                    <Tag minimal intent={Intent.SUCCESS}>
+                      Current
+                    </Tag>
+                  ) : (
+                    <Button
+                      size="small"
+                      text="Restore"
+                      aria-label={`Restore version ${v.version}`}
+                      loading={restoring.loading && restoringId === v.id}
+                      disabled={restoring.loading}
+                      onClick={() => void handleRestore(v.id, v.version)}
+                    />
+                  )}
+                </td>
+              </tr>
+            )}
+          </DataTable>
         )}
       </DialogBody>
     </Dialog>
