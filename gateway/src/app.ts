@@ -26,6 +26,7 @@ import { requestContext } from "./http/requestContext";
 import { requestLog } from "./http/requestLog";
 import { securityHeaders } from "./http/security";
 import { sessionMiddleware } from "./http/session";
+import { settleUrlParseWarning } from "./http/urlParseWarning";
 import { DEFAULT_WEB_DIST, webAppRouter } from "./http/webApp";
 import { apiDocsRouter, openApiJsonHandler } from "./modules/apiDocs/apiDocs.rest";
 import { appointmentsRouter } from "./modules/appointments/appointments.rest";
@@ -211,6 +212,8 @@ export async function createApp(deps: AppDeps): Promise<App> {
 
   // GraphQL
   const graphql = await createGraphQLServer(cfg);
+  // the integration parses each request's URL with url.parse(): spare it Node's stack walk
+  settleUrlParseWarning();
   const probes: SystemProbes = {
     db: deps.db,
     ...(deps.probes ?? {

@@ -2,6 +2,7 @@ import { ApolloServer, type ApolloServerPlugin } from "@apollo/server";
 import { unwrapResolverError } from "@apollo/server/errors";
 import {
   ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
   ApolloServerPluginLandingPageDisabled,
 } from "@apollo/server/plugin/disabled";
 import { ApolloArmor } from "@escape.tech/graphql-armor";
@@ -13,6 +14,7 @@ import { GraphQLError, type GraphQLFormattedError } from "graphql";
 import type { Logger } from "pino";
 import { normalizeError, toGraphQLError } from "../errors";
 import type { GraphQLContext } from "./context";
+import { hashOperationsWithCryptoLoadedOnce } from "./queryHash";
 import { schema } from "./schema";
 
 /** Most directives one operation may carry. */
@@ -179,6 +181,8 @@ export async function createGraphQLServer(
     blockFieldSuggestion: { enabled: false },
   });
   const protection = armor.protect();
+  // Apollo hashes every operation's text: with node:crypto loaded once, not required per request
+  hashOperationsWithCryptoLoadedOnce();
   const server = new ApolloServer<GraphQLContext>({
     schema,
     csrfPrevention: true,
@@ -201,6 +205,9 @@ export async function createGraphQLServer(
       // Every answer is the signed-in user's own and never cached by a CDN: cache hints would only
       // cost a hook on every field of every answer.
       ApolloServerPluginCacheControlDisabled(),
+      // Inline traces are for a federated subgraph, which this schema is not: Apollo would install
+      // the plugin anyway and call it on every request only to find it has nothing to do.
+      ApolloServerPluginInlineTraceDisabled(),
       errorPlugin(options.log ?? logger("graphql"), { hideSuggestions: cfg.NODE_ENV === "production" }),
     ],
   });
