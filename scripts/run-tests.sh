@@ -11,7 +11,10 @@ mkdir -p test-results
 summary="test-results/summary.txt"
 rm -f "$summary" test-results/summary-*.txt
 
-JEST_SUMMARY_FILE="$summary" npx jest "$@"
+# The gateway settles url.parse()'s deprecation warning at start-up with warnings muted
+# (gateway/src/http/urlParseWarning.ts); inside Jest's sandbox the mute does not reach the real
+# process, so the warning would be printed once per worker. Only that warning is left out.
+NODE_OPTIONS="${NODE_OPTIONS:-} --disable-warning=DEP0169" JEST_SUMMARY_FILE="$summary" npx jest "$@"
 rc=$?
 if [ -s "$summary" ]; then cat "$summary"; else echo "0 passed, 1 failed"; fi
 exit $rc
