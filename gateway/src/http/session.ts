@@ -58,8 +58,14 @@ export function sessionMiddleware(
   return (req: Request, res: Response, next: NextFunction) => {
     let settled = false;
     const timer = setTimeout(() => {
-      settled = true;
-      next(unavailable(new Error(`session store did not answer within ${timeoutMs} ms`)));
+      // An answer that came while the process was busy elsewhere is read in the poll phase after
+      // this timer's: the failure waits for that phase (setImmediate), so a stalled event loop, not
+      // a slow store, no longer turns a session read that was answered in time into a 503.
+      setImmediate(() => {
+        if (settled) return;
+        settled = true;
+        next(unavailable(new Error(`session store did not answer within ${timeoutMs} ms`)));
+      });
     }, timeoutMs);
     inner(req, res, (err?: unknown) => {
       if (settled) return;

@@ -13,6 +13,11 @@ function stderrOf(script: string): string {
   const child = spawnSync(process.execPath, ["--import", "tsx", "-e", script], {
     encoding: "utf8",
     timeout: 30_000,
+    // without the test run's own silencing of this warning (scripts/run-tests.sh)
+    env: {
+      ...process.env,
+      NODE_OPTIONS: (process.env.NODE_OPTIONS ?? "").replace("--disable-warning=DEP0169", ""),
+    },
   });
   if (child.status !== 0) throw new Error(`the script failed: ${child.stderr}`);
   return child.stderr;
