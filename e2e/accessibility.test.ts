@@ -9,7 +9,7 @@ import {
 } from "@services/shared/testing/factories";
 import type { Page } from "playwright-core";
 import { type AxeFinding, axeFindings, COLOUR_RULES } from "./support/axe";
-import { requestsDone } from "./support/browser";
+import { animationsSettled, requestsDone } from "./support/browser";
 import { createStoredDocument, findInQueue } from "./support/documents";
 import { PHONE, type PortalOptions } from "./support/portal";
 import { browserSuite } from "./support/suite";
@@ -33,11 +33,6 @@ const AUDIT: PortalOptions = { bypassCSP: true };
 
 const CONSOLE_TABS = ["Welcome", "Benefits", "Notes", "Appointments"] as const;
 
-/** True once no finite animation (a fade, a popover opening) runs; a spinner's endless one may. */
-const FINITE_ANIMATIONS_DONE = `document.getAnimations().every(
-  (a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity,
-)`;
-
 /**
  * Waits until the page shows its heading, no spinner, no request in flight and no running animation
  * (a fade's passing colours are not the page's).
@@ -46,7 +41,7 @@ async function settle(page: Page): Promise<void> {
   await page.locator("main h1").first().waitFor();
   await page.waitForFunction("document.querySelector('main .bp6-spinner') === null");
   await requestsDone(page);
-  await page.waitForFunction(FINITE_ANIMATIONS_DONE);
+  await animationsSettled(page);
 }
 
 type Findings = Record<string, AxeFinding[]>;
@@ -63,7 +58,7 @@ async function switchTheme(page: Page): Promise<void> {
   const dark = !(await isDark(page));
   await page.emulateMedia({ colorScheme: dark ? "dark" : "light" });
   await page.waitForFunction(`document.body.classList.contains('bp6-dark') === ${dark}`);
-  await page.waitForFunction(FINITE_ANIMATIONS_DONE);
+  await animationsSettled(page);
 }
 
 /**
@@ -258,7 +253,7 @@ describe("the top bar on a 375 px wide screen (WCAG 1.4.10 Reflow)", () => {
       const box = menu.getBoundingClientRect();
       return Math.abs(box.width - menu.offsetWidth) < 0.5 && Math.abs(box.height - menu.offsetHeight) < 0.5;
     })()`);
-    await page.waitForFunction(FINITE_ANIMATIONS_DONE);
+    await animationsSettled(page);
   };
 
   it("folds a signed-in user's links and account items into one menu that fits and passes axe", async () => {

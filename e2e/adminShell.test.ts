@@ -1,7 +1,7 @@
 import { createAdmin, createUser, uniqueSuffix } from "@services/shared/testing/factories";
 import type { Locator, Page } from "playwright-core";
 import { axeFindings } from "./support/axe";
-import { requestsDone } from "./support/browser";
+import { animationsSettled, requestsDone } from "./support/browser";
 import { PHONE, tabTo } from "./support/portal";
 import { browserSuite } from "./support/suite";
 
@@ -211,7 +211,7 @@ describe("the admin navigation", () => {
     ]);
     await expect(menu.locator('[aria-current="page"]').getAttribute("href")).resolves.toBe("/admin");
     // the menu's own layout and colours pass axe in both themes
-    await page.waitForFunction("document.getAnimations().every((a) => a.playState !== 'running')");
+    await animationsSettled(page);
     await expect(axeFindings(page)).resolves.toEqual([]);
     await page.emulateMedia({ colorScheme: "dark" });
     await page.waitForFunction("document.body.classList.contains('bp6-dark')");
@@ -285,6 +285,10 @@ describe("the theme", () => {
   async function chooseTheme(page: Page, name: string): Promise<void> {
     await page.locator('[data-tour="user-menu"]').click();
     const item = page.getByRole("menuitemradio", { name });
+    await item.waitFor();
+    // clicked once the menu has opened, as a person would (a click on a menu still growing into place
+    // was once lost on a loaded machine)
+    await animationsSettled(page);
     await item.click();
     await item.waitFor({ state: "detached" });
   }

@@ -110,6 +110,24 @@ export function recordPageProblems(page: Page, expected: readonly RegExp[] = [])
   return { messages };
 }
 
+/** The animations a page runs, as {@link animationsSettled} reads them (this code is type-checked without the DOM's types). */
+interface AnimatedDocument {
+  getAnimations(): Array<{ playState: string; effect: { getTiming(): { iterations?: number } } | null }>;
+}
+
+/**
+ * Resolves once `page` runs no finite animation (a fade, a popover or menu opening or closing); a
+ * spinner's endless one may go on. What a person waits for before reading or clicking what just
+ * opened. A function, not a string: Playwright polls a string with eval, which the app's CSP refuses.
+ */
+export async function animationsSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    (globalThis as unknown as { document: AnimatedDocument }).document
+      .getAnimations()
+      .every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
+  );
+}
+
 const inFlight = new WeakMap<Page, Set<Request>>();
 
 /** Counts the requests `page` has in flight, for {@link requestsDone}; call once as the page opens. */
