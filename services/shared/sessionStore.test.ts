@@ -2,8 +2,6 @@ import session, { type SessionData } from "express-session";
 import { connectRedis } from "./redis";
 import { markNotActivity, PortalMemoryStore, PortalRedisStore, SESSION_IDLE_SECONDS } from "./sessionStore";
 
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** A stored session as express-session hands it to a store, optionally marked as a mere check. */
 function stored(check = false): SessionData {
   const cookie = new session.Cookie();
@@ -19,19 +17,30 @@ const get = (store: session.Store, sid: string) =>
   );
 
 describe("the embedded (memory) session store", () => {
+  // the clock is Jest's: a loaded machine's late timers once let 200 ms of waiting run past the
+  // 300 ms idle time (setImmediate stays real: the memory store answers through it)
+  beforeEach(() => {
+    jest.useFakeTimers({ doNotFake: ["setImmediate", "nextTick", "queueMicrotask"] });
+  });
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
   it("ends a session that stays idle, renews it on activity, and not on a check", async () => {
     const store = new PortalMemoryStore(300);
     store.set("a", stored());
     expect(await get(store, "a")).toBeTruthy();
-    await wait(200);
+    jest.advanceTimersByTime(200);
     store.touch("a", stored(), () => undefined);
-    await wait(200);
+    jest.advanceTimersByTime(200);
     // 400 ms since it was set, 200 since the activity: alive
     expect(await get(store, "a")).toBeTruthy();
     store.touch("a", stored(true), () => undefined);
-    // not renewed to 300 ms (about 100 remain; a timer may fire a millisecond early)
-    expect(await store.remainingMs("a")).toBeLessThanOrEqual(150);
-    await wait(150);
+    // not renewed to 300 ms: 100 remain
+    expect(await store.remainingMs("a")).toBe(100);
+    jest.advanceTimersByTime(99);
+    expect(await get(store, "a")).toBeTruthy();
+    jest.advanceTimersByTime(1);
     expect(await get(store, "a")).toBeFalsy();
     expect(await store.remainingMs("a")).toBeNull();
   });
