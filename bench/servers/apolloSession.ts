@@ -7,7 +7,7 @@ import {
 } from "@apollo/server/plugin/disabled";
 import { expressMiddleware } from "@as-integrations/express5";
 import express from "express";
-import { currentUser, env, pool, redis } from "./sessionRead";
+import { currentUser, env, redis, stopOnSigterm } from "./sessionRead";
 
 // The GraphQL framework's ceiling in benchmark P2: Apollo Server with its Express 5 integration and
 // nothing else (no session middleware, no Pothos, no armour, no error plugin), answering `{ me }`
@@ -81,12 +81,7 @@ async function main(): Promise<void> {
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
-  const listening = app.listen(Number(env("PORT")), "127.0.0.1");
-  process.on("SIGTERM", () => {
-    setTimeout(() => process.exit(0), 200).unref();
-    listening.close();
-    void server.stop().finally(() => redis.quit().finally(() => pool.end()));
-  });
+  stopOnSigterm(app.listen(Number(env("PORT")), "127.0.0.1"), () => server.stop());
 }
 
 void main();

@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from "node:http";
-import { currentUser, env, pool, redis } from "./sessionRead";
+import { currentUser, env, redis, stopOnSigterm } from "./sessionRead";
 
 // The baseline of benchmark P1: a bare node:http server answering GET /api/user with the least work
 // the portal must do (./sessionRead.ts). No framework, no logging, no metrics, no security headers.
@@ -24,11 +24,7 @@ async function main(): Promise<void> {
   });
   server.keepAliveTimeout = 5000;
   server.listen(Number(env("PORT")), "127.0.0.1");
-  process.on("SIGTERM", () => {
-    setTimeout(() => process.exit(0), 200).unref();
-    server.close();
-    void redis.quit().finally(() => pool.end());
-  });
+  stopOnSigterm(server);
 }
 
 void main();

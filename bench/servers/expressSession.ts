@@ -1,5 +1,5 @@
 import express from "express";
-import { currentUser, env, pool, redis } from "./sessionRead";
+import { currentUser, env, redis, stopOnSigterm } from "./sessionRead";
 
 // The framework's ceiling in benchmark P1: Express alone (the portal's router, no middleware)
 // answering GET /api/user with exactly the bare server's work (./sessionRead.ts).
@@ -21,12 +21,7 @@ async function main(): Promise<void> {
   app.get("/healthz", (_req, res) => {
     res.json({ status: "ok" });
   });
-  const server = app.listen(Number(env("PORT")), "127.0.0.1");
-  process.on("SIGTERM", () => {
-    setTimeout(() => process.exit(0), 200).unref();
-    server.close();
-    void redis.quit().finally(() => pool.end());
-  });
+  stopOnSigterm(app.listen(Number(env("PORT")), "127.0.0.1"));
 }
 
 void main();

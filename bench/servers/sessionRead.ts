@@ -44,6 +44,18 @@ function sessionId(req: IncomingMessage): string | null {
   return null;
 }
 
+/**
+ * Ends a baseline server on SIGTERM as the benchmark stops it: no new connections, then `closing`
+ * (a framework's own shutdown, if any), Redis and the pool; the process exits 200 ms later at most.
+ */
+export function stopOnSigterm(server: { close(): unknown }, closing?: () => Promise<unknown>): void {
+  process.on("SIGTERM", () => {
+    setTimeout(() => process.exit(0), 200).unref();
+    server.close();
+    void Promise.resolve(closing?.()).finally(() => redis.quit().finally(() => pool.end()));
+  });
+}
+
 const UNAUTHORIZED = { status: 401, body: { message: "Unauthorized - Please log in" } };
 
 /** The answer to GET /api/user for `req`: its status and JSON body. */
