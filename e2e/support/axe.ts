@@ -1,5 +1,6 @@
 import axe from "axe-core";
 import type { Page } from "playwright-core";
+import { animationsSettled } from "./browser";
 
 /** The WCAG 2.2 A and AA rule sets (axe-core tags) the accessibility tests hold every page to. */
 export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] as const;
@@ -46,13 +47,16 @@ export interface AxeScope {
 /**
  * Runs axe-core (from npm, injected into the page; the page's context must bypass the CSP, which
  * forbids inline scripts) over the whole document or the part `scope.within` selects, with the WCAG
- * 2.2 A and AA rules (or only `scope.rules`), once any opening or closing transition is over, and
- * returns what it found, empty when the page passes.
+ * 2.2 A and AA rules (or only `scope.rules`), once any opening or closing transition is over and no
+ * finite animation runs, and returns what it found, empty when the page passes.
  */
 export async function axeFindings(page: Page, scope: AxeScope = {}): Promise<AxeFinding[]> {
   const { within, rules } = scope;
-  // colours are checked as shown: no overlay, dialog or drawer half-faded in or out
+  // colours are checked as shown: no overlay, dialog or drawer half-faded in or out. Both waits: the
+  // classes end on a JS timer, and on a loaded machine the browser's own fade can start a frame or
+  // more later and still be running when `-enter-done` is set (a CI run read a dialog at 1.6:1)
   await page.waitForFunction(TRANSITIONS_OVER);
+  await animationsSettled(page);
   // evaluated as text: this code is type-checked without the DOM's types
   const loaded = await page.evaluate("typeof window.axe !== 'undefined'");
   if (loaded !== true) await page.addScriptTag({ content: axe.source });
