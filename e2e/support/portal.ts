@@ -1,6 +1,6 @@
 import { TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
 import type { Browser, Locator, Page } from "playwright-core";
-import { type PageProblems, recordPageProblems, trackRequests } from "./browser";
+import { animationsSettled, type PageProblems, recordPageProblems, trackRequests } from "./browser";
 import type { TestServer } from "./server";
 
 /** A fresh browser context (its own cookies) with one page, and what the page reported. */
@@ -136,6 +136,10 @@ export async function chooseFromUserMenu(page: Page, item: string): Promise<void
   // a menu still closing from an earlier choice would swallow the click on its trigger
   await entry.waitFor({ state: "detached" });
   await page.locator('[data-tour="user-menu"]').click();
+  // a click on the menu while it still grows into place can be lost (a CI run: the menu stayed
+  // open for 15 s), so it is clicked once it has opened, as a person does
+  await entry.waitFor();
+  await animationsSettled(page);
   await entry.click();
   await entry.waitFor({ state: "detached" });
 }
