@@ -52,6 +52,8 @@ type Stamped = SessionData & { deployment?: string };
  */
 export class PortalRedisStore extends RedisStore implements PortalSessionStore {
   private readonly deployment: string | undefined;
+  /** What each session object was last written as: its id and data, the cookie aside. */
+  private readonly written = new WeakMap<object, string>();
 
   constructor(options: { client: RedisClient; prefix: string; deployment?: string }) {
     const deployment = options.deployment;
@@ -114,9 +116,23 @@ export class PortalRedisStore extends RedisStore implements PortalSessionStore {
     return created;
   }
 
+  /**
+   * Writes a session, unless this very session object was just written with the same id and data
+   * (its cookie aside): express-session writes a session that changed id (a sign-in) again as the
+   * answer goes out, after the explicit save that made sure it was stored before answering.
+   */
   override async set(sid: string, sess: SessionData, cb?: (err?: unknown) => void): Promise<void> {
     markStored(sess);
-    await super.set(sid, sess, cb);
+    const { cookie: _cookie, ...data } = sess;
+    const what = `${sid} ${JSON.stringify(data)}`;
+    if (this.written.get(sess) === what) {
+      cb?.();
+      return;
+    }
+    await super.set(sid, sess, (err?: unknown) => {
+      if (!err) this.written.set(sess, what);
+      cb?.(err);
+    });
   }
 
   /**

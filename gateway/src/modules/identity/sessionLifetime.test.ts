@@ -81,3 +81,52 @@ describe("revocation when Redis missed it", () => {
     expect((await request(h.app).get("/api/user").set("Cookie", cookie)).status).toBe(401);
   });
 });
+
+describe("what a sign-in writes to the session store", () => {
+  /** The session commands (SET, DEL) Redis runs on this run's session keys while `work` runs. */
+  async function sessionWrites(work: () => Promise<void>): Promise<string[]> {
+    const prefix = `${process.env.REDIS_PREFIX ?? "portal:"}sess:`;
+    const monitor = h.redis.duplicate();
+    await monitor.connect();
+    const seen: string[] = [];
+    try {
+      await monitor.monitor((line) => {
+        const [command, key] = [...line.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? "");
+        if (key?.startsWith(prefix) && (command === "SET" || command === "DEL")) {
+          seen.push(`${command} ${key.slice(prefix.length)}`);
+        }
+      });
+      await work();
+      // a PING through the monitored server marks the end: every command before it has been seen
+      await h.redis.ping();
+    } finally {
+      monitor.destroy();
+    }
+    return seen;
+  }
+  const sid = (cookie: string) => sessionStoreKey(cookie).split("sess:")[1];
+
+  it("writes a visitor's new session once, and replaces a session the browser carried", async () => {
+    const user = await createUser(h.db);
+    let first = "";
+    const fresh = await sessionWrites(async () => {
+      first = await signIn(user.username);
+    });
+    // no DEL of a record that never was, and no second write of the same session as the answer goes
+    expect(fresh).toEqual([`SET ${sid(first)}`]);
+
+    let second = "";
+    const carried = await sessionWrites(async () => {
+      const res = await request(h.app)
+        .post("/api/login")
+        .set("Cookie", first)
+        .send({ login: user.username, password: TEST_PASSWORD });
+      expect(res.status).toBe(200);
+      second = sessionCookieOf(res) ?? "";
+    });
+    expect(sid(second)).not.toBe(sid(first));
+    expect(carried).toEqual([`DEL ${sid(first)}`, `SET ${sid(second)}`]);
+    expect((await request(h.app).get("/api/user").set("Cookie", first)).status).toBe(401);
+    expect((await request(h.app).get("/api/user").set("Cookie", second)).body.id).toBe(user.id);
+  });
+});
