@@ -362,3 +362,30 @@ describe("the theme", () => {
     await expect(checkedTheme(page)).resolves.toBe("System theme");
   });
 });
+
+describe("motion", () => {
+  /** How long the sign-in form's fields take to change their outline (a transition Blueprint declares). */
+  async function fieldTransition(reducedMotion: "reduce" | "no-preference"): Promise<unknown> {
+    const { page } = await suite.open([], { reducedMotion });
+    await page.goto(`${suite.server().url}/auth`);
+    await page.locator(".bp6-input").first().waitFor();
+    return page.evaluate("getComputedStyle(document.querySelector('.bp6-input')).transitionDuration");
+  }
+
+  it("shows menus at once, without growing or fading, to a user whose system asks for less motion", async () => {
+    // the app's motion as it is for everyone else, and none for those who asked for less
+    expect(await fieldTransition("no-preference")).not.toBe("0s");
+    expect(await fieldTransition("reduce")).toBe("0s");
+
+    const user = await createUser(suite.db(), { firstName: "Mona" });
+    const page = await suite.signedIn(user, "/dashboard", { reducedMotion: "reduce" });
+    await page.locator('[data-tour="user-menu"]').click();
+    await page.getByRole("menuitem", { name: "Change password" }).waitFor();
+    // open, and nothing left to grow into place: the menu's first frame is its last (finite
+    // animations and transitions only; a spinner's endless turn aside)
+    const moving = await page.evaluate(
+      "document.getAnimations().filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity).length",
+    );
+    expect(moving).toBe(0);
+  });
+});

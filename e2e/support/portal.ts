@@ -15,6 +15,8 @@ export interface PortalOptions {
   viewport?: { width: number; height: number };
   /** lets a test inject a script (axe-core) that the app's Content Security Policy would refuse */
   bypassCSP?: boolean;
+  /** the system's motion preference (default "reduce"; "no-preference" shows the app's animations) */
+  reducedMotion?: "reduce" | "no-preference";
 }
 
 /**
@@ -30,6 +32,9 @@ export async function openPortal(
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 800 },
     bypassCSP: options.bypassCSP ?? false,
+    // as a user who asked for less motion: overlays and menus appear at once (web/src/styles.css),
+    // so no click or colour check meets one still growing or fading in on a loaded machine
+    reducedMotion: options.reducedMotion ?? "reduce",
   });
   const page = await context.newPage();
   // Generous enough for a loaded 2-core CI machine; a real failure still fails within the test's timeout.
