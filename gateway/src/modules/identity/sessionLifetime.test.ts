@@ -83,14 +83,19 @@ describe("revocation when Redis missed it", () => {
 });
 
 describe("what a sign-in writes to the session store", () => {
-  /** The session commands (SET, DEL) Redis runs on this run's session keys while `work` runs. */
+  /**
+   * The session commands (SET, DEL) this file's portal sends Redis while `work` runs: those of its
+   * own connection (other files running at once share the run's key prefix).
+   */
   async function sessionWrites(work: () => Promise<void>): Promise<string[]> {
     const prefix = `${process.env.REDIS_PREFIX ?? "portal:"}sess:`;
+    const { addr } = await h.redis.clientInfo();
     const monitor = h.redis.duplicate();
     await monitor.connect();
     const seen: string[] = [];
     try {
       await monitor.monitor((line) => {
+        if (!line.includes(` ${addr}] `)) return;
         const [command, key] = [...line.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1] ?? "");
         if (key?.startsWith(prefix) && (command === "SET" || command === "DEL")) {
           seen.push(`${command} ${key.slice(prefix.length)}`);
