@@ -47,8 +47,19 @@ async function connectSilentPostgres(): Promise<void> {
   await client.end();
 }
 
+/**
+ * How long each answer took the app, from the request's arrival to the answer's last byte (what the
+ * portal is answerable for: a loaded test machine's client-side set-up once took 510 ms more).
+ */
+const answeredMs: number[] = [];
+
 function appWith(checks: Parameters<typeof readinessHandler>[0]) {
   const app = express();
+  app.use((_req, res, next) => {
+    const started = performance.now();
+    res.on("finish", () => answeredMs.push(performance.now() - started));
+    next();
+  });
   app.get("/readyz", readinessHandler(checks));
   return app;
 }
@@ -66,10 +77,8 @@ describe("GET /readyz", () => {
       storage: async () => undefined,
     });
     for (let attempt = 0; attempt < 3; attempt++) {
-      const started = Date.now();
       const res = await request(app).get("/readyz").expect(503);
-      const elapsed = Date.now() - started;
-      expect(elapsed).toBeLessThan(1000);
+      expect(answeredMs.at(-1)).toBeLessThan(1000);
       expect(res.body).toEqual({
         status: "unavailable",
         checks: { database: "timeout", sessions: "timeout", events: "timeout", storage: "ok" },
@@ -84,9 +93,10 @@ describe("GET /readyz", () => {
 
   it("answers several probes at once, each within 1 s", async () => {
     const app = appWith({ sessions: { mode: "redis", check: pingSilent } });
-    const started = Date.now();
+    answeredMs.length = 0;
     const answers = await Promise.all(Array.from({ length: 5 }, () => request(app).get("/readyz")));
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(answeredMs).toHaveLength(5);
+    for (const ms of answeredMs) expect(ms).toBeLessThan(1000);
     for (const res of answers) expect(res.body.checks).toEqual({ sessions: "timeout" });
   });
 
