@@ -166,6 +166,45 @@ describe("client mistakes are client errors", () => {
   });
 });
 
+describe("dates outside the years PostgreSQL holds", () => {
+  // JavaScript reads "0000-01-01" as a date; PostgreSQL has no year 0 and refused it (SQLSTATE
+  // 22008): every filter below answered 500 (the fuzz test found the audit export's)
+  const YEAR_0 = "0000-01-01T00:00:00Z";
+  it.each([
+    ["the delivery log", `{ emailMessages(filter: { from: "${YEAR_0}" }) { nodes { id } } }`],
+    ["the documents list", `{ documents(filter: { to: "${YEAR_0}" }) { totalCount } }`],
+    ["the Pro-app deliveries", `{ esrtDeliveries(filter: { from: "${YEAR_0}" }) { totalCount } }`],
+    ["the appointments list", `{ adminAppointments(from: "0000-01-01") { id } }`],
+  ])("are a client's mistake in %s", async (_name, query) => {
+    const res = await gql({ query }, admin);
+    expect(res.errors.map((e) => e.extensions?.code)).toEqual(["VALIDATION_FAILED"]);
+    expect(res.text).not.toMatch(INTERNAL_LEAK);
+  });
+
+  it("are a client's mistake in the user directory, and in the REST appointments list", async () => {
+    const res = await gql(
+      {
+        query: `{ userDirectory(filter: { lastLoginTo: "${YEAR_0}" }) {
+          __typename ... on AppError { code message } } }`,
+      },
+      admin,
+    );
+    expect(res.data.userDirectory).toEqual({
+      __typename: "AppError",
+      code: "VALIDATION_FAILED",
+      message: "Please enter a valid date",
+    });
+    const rest = await request(h.app).get("/api/admin/appointments?to=0000-01-01").set("Cookie", admin);
+    expect(rest.status).toBe(400);
+    expect(rest.body.message).toBe("Dates must lie between 0001-01-02 and 9999-12-30");
+    // the first and last days every business time zone can hold are still a filter
+    const edges = await request(h.app)
+      .get("/api/admin/appointments?from=0001-01-02&to=9999-12-30")
+      .set("Cookie", admin);
+    expect(edges.status).toBe(200);
+  });
+});
+
 describe("the same-origin rule", () => {
   it("refuses a mutation from another site with 403 and does not run it", async () => {
     const cookie = await signIn((await createUser(h.db)).username);

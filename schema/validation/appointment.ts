@@ -135,9 +135,11 @@ export function bookingSchema(now: Date = new Date()) {
 export type BookingInput = z.output<ReturnType<typeof bookingSchema>>;
 
 /** A business date, YYYY-MM-DD. */
-export const businessDateSchema = text({ error: "Dates must be written YYYY-MM-DD" }).pipe(
-  z.iso.date({ error: "Dates must be written YYYY-MM-DD" }),
-);
+export const businessDateSchema = text({ error: "Dates must be written YYYY-MM-DD" })
+  .pipe(z.iso.date({ error: "Dates must be written YYYY-MM-DD" }))
+  // a day's bounds in the business time zone (up to 14 hours from UTC) stay in the years 1 to 9999,
+  // which PostgreSQL's timestamps hold: "0000-01-01" once answered 500
+  .refine((v) => v >= "0001-01-02" && v <= "9999-12-30", "Dates must lie between 0001-01-02 and 9999-12-30");
 
 /** Cancelling by an administrator: the reason the client will read. */
 export const cancelReasonSchema = z.object({

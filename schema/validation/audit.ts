@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, text } from "./primitives";
+import { id, instant, text } from "./primitives";
 
 // The audit view's filter (issue 11): one definition for the GraphQL query, the CSV export's query
 // parameters and the admin's form.
@@ -7,7 +7,6 @@ import { id, text } from "./primitives";
 export const AUDIT_PAGE_DEFAULT = 50;
 export const AUDIT_PAGE_MAX = 200;
 
-const instant = z.coerce.date({ error: "Please enter a valid date" });
 const actionText = text()
   .trim()
   .max(100, "An action is at most 100 characters")
@@ -25,9 +24,9 @@ export const auditFilterSchema = z
     /** the user acted upon (entries whose target is this user) */
     targetUserId: id("The target is a user id").optional(),
     /** at or after */
-    from: instant.optional(),
+    from: instant().optional(),
     /** before */
-    to: instant.optional(),
+    to: instant().optional(),
     /** part of an action, any case */
     q: text().trim().max(100, "Search text must be at most 100 characters").optional(),
   })

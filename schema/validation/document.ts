@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, text } from "./primitives";
+import { id, inInstantRange, text } from "./primitives";
 
 // Validation of documents, uploads and the storage settings, shared by the web forms and the server
 // (spec §5 "Document" and "Storage settings", DECISIONS.md "Documents"). The file checks run in the
@@ -247,6 +247,11 @@ export const rejectDocumentSchema = z.object({
 
 export const DOCUMENT_SORTS = ["createdAt_desc", "createdAt_asc", "title_asc", "title_desc"] as const;
 
+/** An ISO 8601 instant with its offset, in the years 1 to 9999 (kept as text). */
+const isoInstant = z.iso
+  .datetime({ offset: true })
+  .refine((v) => inInstantRange(new Date(v)), "Please enter a valid date");
+
 /** Filters of the documents list (read:all_documents for other users' documents). */
 export const documentFilterSchema = z.object({
   status: z.enum(DOCUMENT_STATUSES).optional(),
@@ -254,9 +259,9 @@ export const documentFilterSchema = z.object({
   userId: id().optional(),
   fileType: text().trim().toLowerCase().max(10).optional(),
   /** created at or after (ISO instant) */
-  from: z.iso.datetime({ offset: true }).optional(),
+  from: isoInstant.optional(),
   /** created before (ISO instant) */
-  to: z.iso.datetime({ offset: true }).optional(),
+  to: isoInstant.optional(),
   /** matches title and file name, case-insensitive */
   search: text().trim().max(200).optional(),
   /** reports the team sent (true), documents clients sent (false), or both */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { id, text } from "./primitives";
+import { id, instant, text } from "./primitives";
 import { emailSchema } from "./user";
 
 // Email templates and the delivery log (issue 12): one definition for the GraphQL arguments and the
@@ -54,8 +54,6 @@ export const testSendSchema = z.object({
   draft: templatePartsSchema.optional(),
 });
 
-const instant = z.coerce.date({ error: "Please enter a valid date" });
-
 /** Which messages of the delivery log: every field optional, combined with AND. */
 export const emailLogFilterSchema = z
   .object({
@@ -64,9 +62,9 @@ export const emailLogFilterSchema = z
     /** part of the recipient's address, any case */
     recipient: text().trim().max(254, "A recipient is at most 254 characters").optional(),
     /** created at or after */
-    from: instant.optional(),
+    from: instant().optional(),
     /** created before */
-    to: instant.optional(),
+    to: instant().optional(),
   })
   .refine((f) => !(f.from && f.to && f.from > f.to), {
     message: "The start of a range must not be after its end",

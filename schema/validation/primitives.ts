@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 // The building blocks of every input schema (docs/DECISIONS.md, Input): text that PostgreSQL can
-// store, ids in the range of its integer columns. Each input schema of schema/validation uses them
+// store, ids in the range of its integer columns, instants in the years its timestamps hold. Each input schema of schema/validation uses them
 // for every free-text and id field, so a handler never sees a value the database would refuse.
 
 /** The largest id PostgreSQL's `integer` (int4) holds: the type of every id column. */
@@ -52,3 +52,25 @@ export function id(message: string = ID_MESSAGE) {
 
 /** An id with the generic message ({@link id}). */
 export const idSchema = id();
+
+/** The first and last instants {@link instant} takes: years 1 to 9999 (UTC). */
+export const FIRST_INSTANT = new Date("0001-01-01T00:00:00.000Z");
+export const LAST_INSTANT = new Date("9999-12-31T23:59:59.999Z");
+
+/** Whether `date` lies in the years 1 to 9999 (UTC), which PostgreSQL's timestamps hold. */
+export function inInstantRange(date: Date): boolean {
+  const t = date.getTime();
+  return t >= FIRST_INSTANT.getTime() && t <= LAST_INSTANT.getTime();
+}
+
+/**
+ * An instant a filter names ("2030-01-07", "2030-01-07T17:00:00Z", a Date from GraphQL), as a Date,
+ * in the years 1 to 9999: PostgreSQL has no year 0 and refuses "0000-01-01" (SQLSTATE 22008), which
+ * JavaScript reads as a date. Anything else fails with `message`.
+ */
+export function instant(message = "Please enter a valid date") {
+  return z.coerce
+    .date({ error: message })
+    .min(FIRST_INSTANT, { error: message })
+    .max(LAST_INSTANT, { error: message });
+}

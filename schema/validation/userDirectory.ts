@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { text } from "./primitives";
+import { instant, text } from "./primitives";
 import { USER_TYPES } from "./user";
 
 // The user directory's filter (issue 11): one definition for the search, the facet counts, the CSV
@@ -14,8 +14,6 @@ export const SORT_DIRECTIONS = ["asc", "desc"] as const;
 /** The longest search text: a search is for finding one account, not for pasting documents. */
 export const MAX_SEARCH_LENGTH = 100;
 
-const instant = z.coerce.date({ error: "Please enter a valid date" });
-
 /** Which users: every field optional, the fields combined with AND, the values of one list with OR. */
 export const userFilterSchema = z
   .object({
@@ -29,10 +27,10 @@ export const userFilterSchema = z
     accessLevels: z.array(z.enum(ACCESS_LEVELS)).max(ACCESS_LEVELS.length).optional(),
     emailVerified: z.boolean().optional(),
     esrtSynced: z.boolean().optional(),
-    createdFrom: instant.optional(),
-    createdTo: instant.optional(),
-    lastLoginFrom: instant.optional(),
-    lastLoginTo: instant.optional(),
+    createdFrom: instant().optional(),
+    createdTo: instant().optional(),
+    lastLoginFrom: instant().optional(),
+    lastLoginTo: instant().optional(),
   })
   .refine((f) => !(f.createdFrom && f.createdTo && f.createdFrom > f.createdTo), {
     message: "The start of a range must not be after its end",

@@ -1,3 +1,4 @@
+import { instant } from "@schema/validation/primitives";
 import { uniqueIdSchema } from "@schema/validation/user";
 import { audit } from "@services/shared/audit";
 import { config } from "@services/shared/config";
@@ -110,8 +111,8 @@ export const deliveryFilterSchema = z.object({
     .max(200, "At most 200 characters")
     .refine((v) => !v.includes("\u0000"), "Text cannot contain NUL characters")
     .optional(),
-  from: z.date().optional(),
-  to: z.date().optional(),
+  from: instant().optional(),
+  to: instant().optional(),
 });
 
 export type DeliveryFilter = z.infer<typeof deliveryFilterSchema>;
