@@ -1,8 +1,9 @@
 import { z } from "zod";
 
 // The building blocks of every input schema (docs/DECISIONS.md, Input): text that PostgreSQL can
-// store, ids in the range of its integer columns, instants in the years its timestamps hold. Each input schema of schema/validation uses them
-// for every free-text and id field, so a handler never sees a value the database would refuse.
+// store, ids in the range of its integer columns, instants in the years its timestamps hold. Each
+// input schema of schema/validation uses them for every free-text, id and filter-date field, so a
+// handler never sees a value the database would refuse.
 
 /** The largest id PostgreSQL's `integer` (int4) holds: the type of every id column. */
 export const MAX_DB_ID = 2_147_483_647;
@@ -54,8 +55,8 @@ export function id(message: string = ID_MESSAGE) {
 export const idSchema = id();
 
 /** The first and last instants {@link instant} takes: years 1 to 9999 (UTC). */
-export const FIRST_INSTANT = new Date("0001-01-01T00:00:00.000Z");
-export const LAST_INSTANT = new Date("9999-12-31T23:59:59.999Z");
+const FIRST_INSTANT = new Date("0001-01-01T00:00:00.000Z");
+const LAST_INSTANT = new Date("9999-12-31T23:59:59.999Z");
 
 /** Whether `date` lies in the years 1 to 9999 (UTC), which PostgreSQL's timestamps hold. */
 export function inInstantRange(date: Date): boolean {
