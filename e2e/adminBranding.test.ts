@@ -67,8 +67,16 @@ describe("branding settings", () => {
     await title.fill(saved);
 
     const logo = form(page).getByLabel("Logo URL");
+    const requested: string[] = [];
+    page.on("request", (request) => requested.push(request.url()));
     await logo.fill("not a url");
     await form(page).getByText("Please enter a valid URL", { exact: true }).waitFor();
+    // the preview keeps the stored logo and never asks for an address that could not be saved
+    const previewLogo = page.locator('[data-testid="branding-preview"] img');
+    await expect(previewLogo.getAttribute("src")).resolves.toBe(
+      (await suite.db().prisma.brandingConfig.findFirstOrThrow()).logoUrl,
+    );
+    expect(requested.filter((url) => url.includes("not%20a%20url"))).toEqual([]);
     await logo.fill("");
     await form(page).getByText("Logo URL is required", { exact: true }).waitFor();
     await expect(logo.getAttribute("aria-invalid")).resolves.toBe("true");

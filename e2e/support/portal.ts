@@ -1,5 +1,5 @@
 import { TEST_PASSWORD, uniqueSuffix } from "@services/shared/testing/factories";
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Browser, Locator, Page, Request } from "playwright-core";
 import { animationsSettled, type PageProblems, recordPageProblems, trackRequests } from "./browser";
 import type { TestServer } from "./server";
 
@@ -227,4 +227,25 @@ export async function registerThroughForm(
   });
   await page.waitForURL(`${server.url}/dashboard`);
   return { username, email };
+}
+
+/**
+ * Records, from now on, when each of the named GraphQL operations the page sends goes out and when
+ * its answer has arrived ("sent Name", "answered Name"; "failed Name" for one that did not), in order.
+ */
+export function recordOperations(page: Page, names: readonly string[]): string[] {
+  const events: string[] = [];
+  const operationOf = (request: Request): string | undefined => {
+    if (request.method() !== "POST" || !request.url().endsWith("/graphql")) return undefined;
+    const name: unknown = request.postDataJSON()?.operationName;
+    return typeof name === "string" && names.includes(name) ? name : undefined;
+  };
+  const note = (what: string) => (request: Request) => {
+    const name = operationOf(request);
+    if (name) events.push(`${what} ${name}`);
+  };
+  page.on("request", note("sent"));
+  page.on("requestfinished", note("answered"));
+  page.on("requestfailed", note("failed"));
+  return events;
 }

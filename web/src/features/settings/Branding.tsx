@@ -81,7 +81,12 @@ function BrandingForm({ settings }: { settings: BrandingSettingsFieldsFragment }
   const errors = form.formState.errors;
   const values = form.watch();
 
-  const previewTitle = values.title?.trim() || settings.title;
+  // the preview shows a field as typed once it could be saved, the stored value until then: a logo
+  // address half typed ("htt", "not a url") is never requested
+  const previewed = (name: Field): string => {
+    const checked = brandingSchema.shape[name].safeParse(values[name]);
+    return checked.success ? checked.data : settings[name];
+  };
   return (
     <div className="branding-layout">
       <Card className="branding-form-card">
@@ -111,11 +116,11 @@ function BrandingForm({ settings }: { settings: BrandingSettingsFieldsFragment }
         </form>
       </Card>
       <BrandingPreview
-        title={previewTitle}
-        logoUrl={values.logoUrl?.trim() || settings.logoUrl}
-        supportPhone={values.supportPhone?.trim() || settings.supportPhone}
-        consultationEmail={values.consultationEmail?.trim() || settings.consultationEmail}
-        businessHours={values.businessHours?.trim() || settings.businessHours}
+        title={previewed("title")}
+        logoUrl={previewed("logoUrl")}
+        supportPhone={previewed("supportPhone")}
+        consultationEmail={previewed("consultationEmail")}
+        businessHours={previewed("businessHours")}
       />
     </div>
   );

@@ -137,7 +137,13 @@ export function ConfirmIdentityDialog({ status, onConfirmed, onCancel }: Confirm
   const [method, setMethod] = useState<IdentityProofMethod>("password");
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [confirm] = useMutation(ConfirmIdentityDocument, { refetchQueries: [TwoFactorStatusDocument] });
+  // the change this proof was asked for is sent once the status holds the proof: sent beside the
+  // status's refetch, the change's own refetch of the status joined that older request in flight
+  // (Apollo Client deduplicates identical queries) and the page kept the status from before the change
+  const [confirm] = useMutation(ConfirmIdentityDocument, {
+    refetchQueries: [TwoFactorStatusDocument],
+    awaitRefetchQueries: true,
+  });
   const [passkeyOptions] = useMutation(ConfirmIdentityPasskeyOptionsDocument);
   const methodRef = useRef(method);
   methodRef.current = method;
