@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ConsumerMessages, JetStreamClient, JsMsg } from "@nats-io/jetstream";
 import type { Logger } from "pino";
 
@@ -24,8 +25,6 @@ export interface DurableConsumer {
   stop(): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 /**
  * Consumes a durable JetStream pull consumer until stopped. When the consume ends or fails (the
  * consumer or stream deleted, NATS restarted without its storage, the connection lost) it waits
@@ -36,6 +35,8 @@ export function consumeDurable(opts: DurableConsumeOptions): DurableConsumer {
   const limit = opts.concurrency ?? 1;
   let stopped = false;
   let current: ConsumerMessages | undefined;
+  // ends a backoff wait at once when the consumer stops
+  const stopping = new AbortController();
 
   const loop = (async () => {
     let failures = 0;
@@ -86,7 +87,9 @@ export function consumeDurable(opts: DurableConsumeOptions): DurableConsumer {
       }
       if (stopped) break;
       failures++;
-      await sleep(Math.min(100 * 2 ** Math.min(failures, 6), 5000));
+      await sleep(Math.min(100 * 2 ** Math.min(failures, 6), 5000), undefined, {
+        signal: stopping.signal,
+      }).catch(() => undefined);
     }
   })();
 
@@ -94,6 +97,7 @@ export function consumeDurable(opts: DurableConsumeOptions): DurableConsumer {
     async stop() {
       if (stopped) return loop;
       stopped = true;
+      stopping.abort();
       current?.stop();
       await loop;
     },

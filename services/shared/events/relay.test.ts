@@ -364,4 +364,43 @@ describe("outbox relay when publishes of a batch fail", () => {
     expect(ids).toHaveLength(6);
     expect(new Set(ids)).toEqual(new Set(emitted));
   });
+
+  it("stops at once when a publish out as it stops fails: no wait for a retry that will not come", async () => {
+    await db.prisma.$executeRaw`UPDATE outbox_events SET "publishedAt" = now() WHERE "publishedAt" IS NULL`;
+    const bus = memoryTransport();
+    let fail: ((err: Error) => void) | undefined;
+    let sending: (() => void) | undefined;
+    const sent = new Promise<void>((resolve) => {
+      sending = resolve;
+    });
+    // a bus that answers no publish until the test says so (NATS gone in the middle of a batch)
+    const stalled: EventTransport = {
+      ...bus,
+      publish: () =>
+        new Promise<void>((_, reject) => {
+          fail = reject;
+          sending?.();
+        }),
+    };
+    await commitEvents(1);
+    const relay = await startRelay({
+      db,
+      transport: stalled,
+      pollMs: 60_000,
+      backoffMs: 60_000,
+      maxBackoffMs: 60_000,
+    });
+    try {
+      await sent;
+      const started = Date.now();
+      const stopped = relay.stop();
+      fail?.(new Error("publish timed out"));
+      await stopped;
+      // the minute's backoff after the failed batch is not waited out
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await relay.stop();
+      await bus.close();
+    }
+  }, 15_000);
 });

@@ -22,6 +22,8 @@ export interface RelayOptions {
   batchSize?: number;
   /** fallback poll when no NOTIFY arrives (default 1000 ms) */
   pollMs?: number;
+  /** first wait after a failed attempt, doubled at each failure after it (default 200 ms) */
+  backoffMs?: number;
   /** longest wait between attempts while the bus is down (default 10 s) */
   maxBackoffMs?: number;
   /** published rows older than this are deleted (default 7 days) */
@@ -88,6 +90,7 @@ function storedTrace(envelope: unknown): { traceparent?: string; tracestate?: st
 export async function startRelay(options: RelayOptions): Promise<Relay> {
   const { db, transport } = options;
   const batchSize = options.batchSize ?? 100;
+  const backoffMs = options.backoffMs ?? 200;
   const maxBackoffMs = options.maxBackoffMs ?? 10_000;
   const retainMs = options.retainPublishedMs ?? 7 * 24 * 3600_000;
   const log = logger("relay");
@@ -215,10 +218,12 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
         await prune();
       } catch (err) {
         failures++;
-        const delay = Math.min(200 * 2 ** Math.min(failures - 1, 10), maxBackoffMs);
+        const delay = Math.min(backoffMs * 2 ** Math.min(failures - 1, 10), maxBackoffMs);
         if (failures === 1 || failures % 10 === 0) {
           log.warn({ err, failures, retryInMs: delay }, "outbox relay cannot publish; retrying");
         }
+        // stopped while the batch was out: no wait for a retry that will not come
+        if (stopped) break;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, delay);
           cancelSleep = () => {
